@@ -1,0 +1,46 @@
+// passforge: the orchestrator CLI. Subcommands are registered from their own
+// files; this file only wires global options, logging and exit codes.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "cli/command.h"
+#include "cli/exit_codes.h"
+#include "common/log.h"
+#include "passforge/version.h"
+
+int main(int argc, char** argv) {
+  using namespace pf::cli;
+  CLI::App app{"passforge: agentic trajectories for compiler-pass generation"};
+  app.set_version_flag("--version", std::string(pf::kVersion) + " (" + pf::kGitCommit + ")");
+  app.require_subcommand(1);
+  CommandContext ctx;
+  app.add_option("--log-level", ctx.global.log_level, "trace|debug|info|warn|error|off")
+      ->capture_default_str();
+  app.add_option("--log-file", ctx.global.log_file, "also write logs to this file");
+  app.parse_complete_callback([&ctx] {
+    auto st = pf::setup_logging({ctx.global.log_level, ctx.global.log_file});
+    if (!st.ok()) {
+      std::cerr << "passforge: " << st.error().message << "\n";
+      std::exit(kExitUsage);
+    }
+  });
+
+  add_not_implemented_command(app, ctx, "run", "run agent episodes over tasks", "issue 6");
+  add_not_implemented_command(app, ctx, "eval", "evaluate a pass workspace on a task", "issue 4");
+  add_not_implemented_command(app, ctx, "import", "import PassBench/GraphNet tasks", "issue 9");
+  add_not_implemented_command(app, ctx, "tasks", "list, show, check and run tasks", "issue 9");
+  add_not_implemented_command(app, ctx, "export", "export trajectories for fine-tuning", "issue 7");
+  add_not_implemented_command(app, ctx, "stats", "statistics of runs", "issue 7");
+  add_not_implemented_command(app, ctx, "ab", "prompt/model A/B experiments", "issue 8");
+  add_not_implemented_command(app, ctx, "improve", "self-improvement rounds", "issue 8");
+  add_not_implemented_command(app, ctx, "serve", "OpenAI-compatible replay server", "issue 6");
+  add_not_implemented_command(app, ctx, "doctor", "check this machine's setup", "issue 2");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitUsage;
+  }
+  return ctx.exit_code;
+}

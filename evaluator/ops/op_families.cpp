@@ -1,0 +1,11 @@
+#include "evaluator/ops/op_families.h"
+
+#include "evaluator/ops/op_registry.h"
+
+namespace pf {
+
+void register_all_builtin_ops(OpRegistry& r) {
+  register_activation_ops(r);
+}
+
+}  // namespace pf
