@@ -1,0 +1,25 @@
+// The class every failed variant carries (DESIGN.md "Evaluation protocol").
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+namespace pf {
+
+enum class FailureClass {
+  none,            // ran; correctness is judged per tolerance level
+  compile_fail,
+  pass_miss,       // no pass matched in this variant
+  runtime_fail,    // crash, illegal address, launch failure, bad replacement at run time
+  accuracy,        // ran, outputs not close at the level in question
+  shape_mismatch,
+  dtype_mismatch,
+  integrity,       // a dynamic integrity check failed (poison, canary, inputs modified ...)
+  timeout,
+  unstable,        // timing too noisy: excluded from scores, not blamed on the model
+};
+
+const char* failure_class_name(FailureClass c);
+std::optional<FailureClass> parse_failure_class(std::string_view name);
+
+}  // namespace pf

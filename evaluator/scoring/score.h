@@ -1,0 +1,71 @@
+// ES_t and AS exactly as PassNet/GraphNet define them (DESIGN.md "Scoring"),
+// plus the task- and run-level statistics reported beside them.
+#pragma once
+
+#include <array>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "evaluator/scoring/failure_class.h"
+#include "evaluator/scoring/tolerance.h"
+
+namespace pf {
+
+enum class ScoringMode {
+  passnet,   // no candidate-side failure is ever forgiven (PassNet's harness)
+  graphnet,  // accuracy forgiven at t >= 1; runtime/shape/dtype/compile at t >= 3
+};
+
+struct ScoringOptions {
+  double b = 0.1;  // the score of a failed variant
+  double p = 0;    // slowdown penalty exponent: rect(s) = s^(p+1) for s < 1
+  ScoringMode mode = ScoringMode::passnet;
+};
+
+//! What scoring needs to know about one evaluated variant.
+struct VariantOutcome {
+  std::string name;
+  bool hidden = false;
+  //! Why the variant failed outright (before any tolerance applies); `none`
+  //! when it ran and its outputs were compared.
+  FailureClass failure = FailureClass::none;
+  //! Lowest tolerance level at which all outputs are close (meaningful when
+  //! failure == none); above kMaxToleranceLevel means never.
+  int first_passing_level = kMaxToleranceLevel + 1;
+  double speedup = 0;  // median(eager e2e) / median(candidate e2e)
+
+  bool correct_at(int level) const {
+    return failure == FailureClass::none && level >= first_passing_level;
+  }
+};
+
+struct Score {
+  std::array<double, kNumToleranceLevels> es{};  // ES_t, index level_index(t)
+  double as = 0;
+  int variants = 0;  // variants scored (unstable ones excluded)
+};
+
+double rectified_speedup(double s, double p);
+
+//! Normalised AS weights (t = -10 ... 4).
+const std::array<double, kNumToleranceLevels>& as_weights();
+
+//! Scores a set of variants; nullopt when none is scorable (all unstable or empty).
+std::optional<Score> score_variants(const std::vector<VariantOutcome>& variants,
+                                    const ScoringOptions& options);
+
+//! Statistics reported with every score (DESIGN.md "Scoring", last bullet).
+struct ScoreStats {
+  int variants = 0;
+  double correct_rate = 0;            // share correct at t = -5
+  std::optional<double> geomean_speedup_correct;  // over variants correct at t = -5
+  //! share of variants correct at t = -5 and faster than p, for kFastP
+  std::array<double, 6> fast_p{};
+};
+
+inline constexpr std::array<double, 6> kFastP = {0, 0.8, 1, 1.2, 1.5, 2};
+
+ScoreStats score_stats(const std::vector<VariantOutcome>& variants);
+
+}  // namespace pf
