@@ -1,0 +1,184 @@
+// The rows of the trajectory store as plain values (DESIGN.md "Trajectory
+// store and exports"). Writers fill them, readers return them, exporters and
+// `raw` JSON carry them unchanged. Timestamps are ISO-8601 UTC text
+// ("2025-01-31T12:00:00.123Z"); an empty timestamp on write means "now".
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "common/result.h"
+
+namespace pf::traj {
+
+using Json = nlohmann::json;
+
+//! Compact JSON text; invalid UTF-8 (an LLM's truncated output) becomes U+FFFD
+//! instead of throwing.
+inline std::string json_text(const Json& j, int indent = -1) {
+  return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+//! Lifecycle of a run or an episode.
+enum class RunState { running, finished, interrupted, failed };
+enum class AgentMode { tools, chat };
+enum class Role { system, user, assistant, tool };
+enum class EvalKind { compile, evaluate, submit };
+enum class EvalMode { full, compile_only };
+
+std::string_view to_string(RunState v);
+std::string_view to_string(AgentMode v);
+std::string_view to_string(Role v);
+std::string_view to_string(EvalKind v);
+std::string_view to_string(EvalMode v);
+Result<RunState> parse_run_state(std::string_view s);
+Result<AgentMode> parse_agent_mode(std::string_view s);
+Result<Role> parse_role(std::string_view s);
+Result<EvalKind> parse_eval_kind(std::string_view s);
+Result<EvalMode> parse_eval_mode(std::string_view s);
+
+//! Relative path -> file content of a pass workspace.
+using Workspace = std::map<std::string, std::string>;
+
+struct RunRecord {
+  std::string id;  // make_run_id()
+  std::string created_at;
+  std::string finished_at;
+  RunState status = RunState::running;
+  std::string config_toml;                  // the config file as written
+  Json config_json = Json::object();        // the resolved config
+  std::string passforge_version;            // empty on write: this binary's
+  std::string git_commit;                   // empty on write: this binary's
+  std::string endpoint_base_url;
+  std::string model;
+  std::string prompt_variant;
+  std::string prompt_hash;
+  std::string gpu_name;
+  std::string driver_version;
+  std::string nvrtc_version;
+  int64_t seed = 0;
+  std::string task_suite_id;
+  std::string task_suite_hash;
+};
+
+struct TaskRecord {
+  std::string id;
+  std::string suite_hash;
+  Json op_sequence = Json::array();  // op names in order
+  //! [{"name": str, "hidden": bool, ...}] (further fields are kept as given).
+  Json variants = Json::array();
+};
+
+struct EpisodeRecord {
+  std::string id;  // episode_id(run, task, sample)
+  std::string run_id;
+  std::string task_id;
+  int64_t sample_index = 0;
+  int64_t seed = 0;
+  std::string prompt_variant;
+  std::string prompt_hash;
+  std::string model;
+  AgentMode agent_mode = AgentMode::tools;
+  RunState status = RunState::running;
+  std::string exit_reason;
+  std::optional<double> best_as;       // maintained by the store
+  std::string best_evaluation_id;      // maintained by the store; "" = none
+  int64_t turns = 0;                   // last committed turn
+  int64_t prompt_tokens = 0;
+  int64_t completion_tokens = 0;
+  double wall_time_s = 0;
+  std::string started_at;
+  std::string finished_at;
+  Json tools = nullptr;  // the OpenAI `tools` array the model saw; null in chat mode
+};
+
+struct MessageRecord {
+  std::string episode_id;  // set by the store on write
+  int64_t seq = 0;         // set by the store on write: 0, 1, 2, ... per episode
+  int64_t turn = 0;        // set by the store on write: 0 = initial prompt
+  Role role = Role::user;
+  std::string content;
+  std::string reasoning;  // reasoning_content of an assistant message; "" = none
+  //! OpenAI shape: [{"id", "type": "function", "function": {"name", "arguments": str}}]; null = none.
+  Json tool_calls = nullptr;
+  std::string tool_call_id;  // tool messages
+  std::string name;          // tool messages: the tool's name
+  Json usage = nullptr;      // assistant messages: the endpoint's usage object
+  std::optional<double> latency_ms;
+  std::string created_at;
+};
+
+struct LlmCallRecord {
+  std::string episode_id;  // set by the store on write
+  int64_t turn = 0;        // set by the store on write
+  std::string request;     // raw request body (JSON text)
+  std::string response;    // raw response body, as received
+  int64_t http_status = 0;
+  int64_t attempts = 1;
+  Json attempt_log = Json::array();  // [{"status": int, "latency_ms": num, ...}]
+  double latency_ms = 0;
+  int64_t prompt_tokens = 0;
+  int64_t completion_tokens = 0;
+  std::string created_at;
+};
+
+//! One scoring of a workspace. The summary columns come from the evaluator's
+//! result (see evaluation_from_result); `result` is stored opaque.
+struct EvaluationRecord {
+  std::string id;          // set by the store on write: "<episode>:t<turn>:e<k>"
+  std::string episode_id;  // set by the store on write
+  int64_t turn = 0;        // set by the store on write
+  EvalKind kind = EvalKind::evaluate;
+  EvalMode mode = EvalMode::full;
+  std::optional<double> as_score;
+  Json es_curve = nullptr;  // [{"t": int, "es": num}, ...] over visible variants
+  std::optional<double> correct_rate;     // share of visible variants correct at t = -5
+  std::optional<double> geomean_speedup;  // over correct visible variants
+  std::optional<double> hidden_as;
+  bool unstable = false;
+  Json hack_flags = Json::array();       // [str]
+  Json failure_classes = Json::array();  // [str], distinct
+  Json result = Json::object();          // the evaluator's full result
+  std::string workspace_sha;             // manifest artifact; "" = none
+  std::string created_at;
+  //! Write-only input: the workspace files, stored content-addressed and
+  //! referenced by workspace_sha. Readers leave it empty (use workspace()).
+  Workspace workspace;
+};
+
+//! Everything one turn adds, committed in one transaction.
+struct TurnRecord {
+  std::string episode_id;
+  int64_t turn = 0;  // must be the episode's last committed turn + 1
+  std::vector<MessageRecord> messages;
+  std::optional<LlmCallRecord> llm_call;
+  std::vector<EvaluationRecord> evaluations;
+};
+
+struct TurnCommit {
+  int64_t turn = 0;
+  int64_t first_seq = 0;
+  std::vector<std::string> evaluation_ids;
+};
+
+struct EpisodeFinish {
+  std::string episode_id;
+  RunState status = RunState::finished;
+  std::string exit_reason;
+  double wall_time_s = 0;
+  std::string finished_at;
+};
+
+//! Where an unfinished episode continues (`--resume`).
+struct ResumePoint {
+  EpisodeRecord episode;
+  int64_t last_turn = 0;  // last committed turn (0 = only the initial prompt)
+  int64_t next_seq = 0;
+};
+
+}  // namespace pf::traj

@@ -1,0 +1,124 @@
+#include "trajectories/result_summary.h"
+
+#include <cmath>
+#include <set>
+
+namespace pf::traj {
+namespace {
+
+Error field_error(const std::string& field, const std::string& expected) {
+  return make_error(ErrorCode::invalid_argument,
+                    "evaluation result: field '" + field + "' must be " + expected);
+}
+
+Result<std::optional<double>> optional_number(const Json& obj, const char* field) {
+  auto it = obj.find(field);
+  if (it == obj.end() || it->is_null()) return std::optional<double>{};
+  if (!it->is_number()) return field_error(field, "a number or null");
+  return std::optional<double>(it->get<double>());
+}
+
+Status check_string_array(const Json& obj, const char* field) {
+  auto it = obj.find(field);
+  if (it == obj.end()) return ok_status();
+  if (!it->is_array()) return field_error(field, "an array of strings");
+  for (const auto& v : *it) {
+    if (!v.is_string()) return field_error(field, "an array of strings");
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+std::vector<VariantOutcome> variant_outcomes(const Json& result) {
+  std::vector<VariantOutcome> out;
+  if (!result.is_object()) return out;
+  auto it = result.find("variants");
+  if (it == result.end() || !it->is_array()) return out;
+  for (const auto& v : *it) {
+    if (!v.is_object()) continue;
+    VariantOutcome o;
+    o.name = v.value("name", std::string());
+    o.hidden = v.value("hidden", false);
+    o.correct = v.value("correct", false);
+    if (auto s = v.find("speedup"); s != v.end() && s->is_number()) o.speedup = s->get<double>();
+    if (auto f = v.find("failure_class"); f != v.end() && f->is_string()) {
+      o.failure_class = f->get<std::string>();
+    }
+    o.unstable = v.value("unstable", false);
+    out.push_back(std::move(o));
+  }
+  return out;
+}
+
+double failure_score(const Json& result) {
+  if (result.is_object()) {
+    auto it = result.find("b");
+    if (it != result.end() && it->is_number()) return it->get<double>();
+  }
+  return kDefaultFailureScore;
+}
+
+Result<EvaluationRecord> evaluation_from_result(EvalKind kind, const Json& result) {
+  if (!result.is_object()) return field_error("(result)", "a JSON object");
+  EvaluationRecord e;
+  e.kind = kind;
+  e.result = result;
+  std::string mode = result.value("mode", std::string("full"));
+  PF_ASSIGN(e.mode, parse_eval_mode(mode));
+  PF_ASSIGN(e.as_score, optional_number(result, "as"));
+  PF_ASSIGN(e.hidden_as, optional_number(result, "hidden_as"));
+  if (auto it = result.find("es_curve"); it != result.end() && !it->is_null()) {
+    if (!it->is_array()) return field_error("es_curve", "an array of {\"t\", \"es\"}");
+    for (const auto& p : *it) {
+      if (!p.is_object() || !p.contains("t") || !p["t"].is_number_integer() ||
+          !p.contains("es") || !p["es"].is_number()) {
+        return field_error("es_curve", "an array of {\"t\": int, \"es\": number}");
+      }
+    }
+    e.es_curve = *it;
+  }
+  if (auto it = result.find("variants"); it != result.end() && !it->is_array()) {
+    return field_error("variants", "an array of objects");
+  }
+  PF_TRY(check_string_array(result, "hack_flags"));
+  if (auto it = result.find("hack_flags"); it != result.end()) e.hack_flags = *it;
+
+  std::set<std::string> classes;
+  if (auto it = result.find("failure_class"); it != result.end() && it->is_string()) {
+    classes.insert(it->get<std::string>());
+  }
+  int visible = 0, correct = 0;
+  double log_sum = 0;
+  int speedups = 0;
+  e.unstable = result.value("unstable", false);
+  for (const auto& v : variant_outcomes(result)) {
+    if (!v.failure_class.empty()) classes.insert(v.failure_class);
+    if (v.hidden) continue;
+    ++visible;
+    if (v.unstable) e.unstable = true;
+    if (!v.correct) continue;
+    ++correct;
+    if (v.speedup && *v.speedup > 0) {
+      log_sum += std::log(*v.speedup);
+      ++speedups;
+    }
+  }
+  if (visible > 0) e.correct_rate = static_cast<double>(correct) / visible;
+  if (speedups > 0) e.geomean_speedup = std::exp(log_sum / speedups);
+  e.failure_classes = Json(std::vector<std::string>(classes.begin(), classes.end()));
+  return e;
+}
+
+bool counts_as_success(const EvaluationRecord& e, bool include_flagged) {
+  if (!e.as_score || e.kind == EvalKind::compile) return false;
+  if (include_flagged) return true;
+  bool flagged = e.hack_flags.is_array() && !e.hack_flags.empty();
+  return e.mode == EvalMode::full && !flagged && !e.unstable;
+}
+
+bool is_correct(const EvaluationRecord& e) {
+  return e.correct_rate && *e.correct_rate >= 1.0;
+}
+
+}  // namespace pf::traj
