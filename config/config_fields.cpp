@@ -1,0 +1,176 @@
+#include "config/config_fields.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "common/strings.h"
+
+namespace pf {
+
+std::vector<Field> describe_fields(Config& c) {
+  FieldListBuilder f;
+  constexpr Range kUnbounded{};
+  constexpr Range kNonNegative{0, INFINITY};
+
+  f.section("endpoint");
+  auto& e = c.endpoint;
+  f.add("base_url", e.base_url,
+        "OpenAI-compatible API base, e.g. http://localhost:8000/v1; empty: the built-in replay "
+        "endpoint");
+  f.add("model", e.model, "model name sent with every request; required when base_url is set");
+  f.add("api_key_env", e.api_key_env,
+        "environment variable holding the API key, read at call time, never stored");
+  f.add("request_timeout_s", e.request_timeout_s, "timeout of one whole request", {1, 86400});
+  f.add("connect_timeout_s", e.connect_timeout_s, "timeout for opening a connection", {0.1, 600});
+  f.add("stream", e.stream, "stream responses (server-sent events)");
+  f.add("stream_idle_timeout_s", e.stream_idle_timeout_s,
+        "with stream: give up when no data arrives for this long", {1, 86400});
+  f.add("max_attempts", e.max_attempts,
+        "attempts per request incl. the first (retries on 429, 5xx, timeouts, lost connections)",
+        {1, 100});
+  f.add("backoff_initial_s", e.backoff_initial_s,
+        "first retry delay; doubles per attempt, with jitter; Retry-After wins", {0, 3600});
+  f.add("backoff_max_s", e.backoff_max_s, "longest retry delay", {0, 86400});
+  f.add("max_retry_time_s", e.max_retry_time_s,
+        "no retry starts later than this after the call began", {0, 86400 * 7});
+  f.add("max_concurrent", e.max_concurrent, "requests in flight to this endpoint at once",
+        {1, 4096});
+  f.add("requests_per_minute", e.requests_per_minute, "request rate limit; 0: unlimited",
+        {0, 1e6});
+  f.add("tokens_per_minute", e.tokens_per_minute, "token rate limit; 0: unlimited", kNonNegative);
+  f.add("headers", e.headers,
+        "extra HTTP headers sent with every request (string values), e.g. for a gateway");
+  f.add("extra", e.extra,
+        "free-form table merged into every request body, e.g. chat_template_kwargs = "
+        "{ enable_thinking = true }");
+
+  f.section("endpoint.sampling");
+  auto& s = c.endpoint.sampling;
+  f.add("temperature", s.temperature, "sampling temperature; unset: the endpoint's default",
+        {0, 2});
+  f.add("top_p", s.top_p, "nucleus sampling mass; unset: the endpoint's default", {0, 1});
+  f.add("max_tokens", s.max_tokens, "completion tokens per call; unset: the endpoint's limit",
+        {1, 1e8});
+  f.add("seed", s.seed, "sampling seed sent to the endpoint; unset: none sent", kUnbounded);
+  f.add("stop", s.stop, "stop sequences");
+
+  f.section("agent");
+  auto& a = c.agent;
+  f.add_choice("mode", a.mode,
+               "tools: function calling with file/compile/evaluate/submit tools; chat: the whole "
+               "pass as fenced code blocks in every answer");
+  f.add("max_steps", a.max_steps, "LLM turns per episode (PassNet used 50)", {1, 10000});
+  f.add("max_total_tokens", a.max_total_tokens, "prompt + completion tokens per episode; 0: unlimited",
+        kNonNegative);
+  f.add("max_wall_s", a.max_wall_s, "wall-clock seconds per episode; 0: unlimited", kNonNegative);
+  f.add_choice("context_policy", a.context_policy,
+               "keep_all; drop_reasoning (earlier reasoning_content); last_n_reports (older "
+               "evaluation reports shortened)");
+  f.add("context_last_n", a.context_last_n, "with last_n_reports: reports kept in full",
+        {1, 1000});
+
+  f.section("evaluator");
+  auto& v = c.evaluator;
+  f.add("warmup", v.warmup, "untimed runs before timing", {0, 100000});
+  f.add("trials", v.trials, "timed runs of candidate and baseline each, interleaved",
+        {1, 1000000});
+  f.add("l2_flush", v.l2_flush, "flush the L2 cache before every timed run");
+  f.add("iqr_threshold", v.iqr_threshold,
+        "IQR/median above this re-measures, then marks the variant unstable", {0, 100});
+  f.add("remeasure", v.remeasure, "re-measurements before a variant is unstable", {0, 100});
+  f.add("b", v.b, "score of a failed variant (PassNet's b)", {0, 1});
+  f.add("p", v.p, "slowdown penalty: a speedup s < 1 counts as s^(p+1)", {0, 100});
+  f.add_choice("scoring_mode", v.scoring_mode,
+               "passnet: no failure forgiven; graphnet: accuracy forgiven at t >= 1, other "
+               "failures at t >= 3");
+  f.add("tolerance_min", v.tolerance_min, "lowest tolerance level t reported", {-10, 4});
+  f.add("tolerance_max", v.tolerance_max, "highest tolerance level t reported", {-10, 4});
+  f.add_choice("hidden_variants", v.hidden_variants,
+               "task: as the task files mark them; share: hide hidden_share of each task's "
+               "variants; off: none hidden");
+  f.add("hidden_share", v.hidden_share,
+        "with hidden_variants = share: share of variants hidden (one always stays visible)",
+        {0, 0.9});
+  f.add("gpus", v.gpus, "GPUs for the worker pool: \"all\" or device indices like [0, 1]");
+  f.add_choice("compile_only", v.compile_only,
+               "auto: full evaluation when a GPU works, else compile-only; true/false force it");
+  f.add("gpu_arch", v.gpu_arch, "NVRTC target when no GPU decides it (compile-only)");
+  f.add("worker_timeout_s", v.worker_timeout_s,
+        "deadline of one evaluation request; the worker is killed and restarted after it",
+        {1, 86400});
+  f.add("compile_timeout_s", v.compile_timeout_s, "deadline of one NVRTC compilation", {1, 3600});
+  f.add_choice("std_zero_rule", v.std_zero_rule,
+               "inputs with std 0: passforge gives them spread (DESIGN.md), graphnet keeps them "
+               "constant");
+  f.add("nvrtc_cache_dir", v.nvrtc_cache_dir,
+        "compiled-kernel cache; empty: $XDG_CACHE_HOME/passforge/nvrtc or "
+        "~/.cache/passforge/nvrtc");
+  f.add("feedback_max_chars", v.feedback_max_chars, "length bound of a feedback report",
+        {200, 1000000});
+
+  f.section("run");
+  auto& r = c.run;
+  f.add("tasks", r.tasks, "task ids, globs or directories of task files");
+  f.add("samples_per_task", r.samples_per_task, "episodes per task", {1, 100000});
+  f.add("concurrency", r.concurrency, "episodes in flight at once", {1, 4096});
+  f.add("output_dir", r.output_dir, "runs are written to <output_dir>/<run_id>/");
+  f.add("seed", r.seed, "base of every episode's seed", {0, 9e18});
+  f.add("run_id", r.run_id, "run directory name; empty: generated from the start time");
+
+  f.section("prompts");
+  auto& p = c.prompts;
+  f.add("variant", p.variant, "prompt variant: a directory under prompts.dir");
+  f.add("dir", p.dir, "where prompt variants live");
+  return f.take();
+}
+
+std::vector<std::string> config_sections() {
+  Config c;
+  std::vector<std::string> out;
+  for (const auto& f : describe_fields(c)) {
+    if (std::find(out.begin(), out.end(), f.section) == out.end()) out.push_back(f.section);
+  }
+  return out;
+}
+
+namespace {
+
+std::string allowed(const Field& f) {
+  if (f.type == FieldType::choice) return join(f.choices, ", ");
+  if (f.type != FieldType::integer && f.type != FieldType::number) return "";
+  auto bound = [&](double b) {
+    return f.type == FieldType::integer ? std::to_string(static_cast<int64_t>(b)) : format_double(b);
+  };
+  bool has_min = std::isfinite(f.range.min), has_max = std::isfinite(f.range.max);
+  if (has_min && has_max) return bound(f.range.min) + " .. " + bound(f.range.max);
+  if (has_min) return ">= " + bound(f.range.min);
+  if (has_max) return "<= " + bound(f.range.max);
+  return "";
+}
+
+}  // namespace
+
+std::string config_reference_markdown() {
+  Config defaults;
+  std::string out =
+      "# Configuration keys\n\n"
+      "Generated from config/config_fields.cpp by `passforge doctor --config-keys`; do not edit.\n"
+      "Precedence: defaults < config file < environment (OPENAI_BASE_URL, OPENAI_MODEL) < "
+      "`--set section.key=value`.\n";
+  std::string section;
+  for (const auto& f : describe_fields(defaults)) {
+    if (f.section != section) {
+      section = f.section;
+      out += "\n## [" + section + "]\n\n| key | type | default | allowed | meaning |\n|---|---|---|---|---|\n";
+    }
+    nlohmann::json value = f.get();
+    std::string def = value.is_null() ? "unset" : "`" + toml_literal(value) + "`";
+    std::string doc = f.doc;
+    for (size_t pos = 0; (pos = doc.find('|', pos)) != std::string::npos; pos += 2) doc.replace(pos, 1, "\\|");
+    out += "| `" + f.name + "` | " + field_type_name(f.type) + " | " + def + " | " + allowed(f) +
+           " | " + doc + " |\n";
+  }
+  return out;
+}
+
+}  // namespace pf
