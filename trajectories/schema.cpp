@@ -189,11 +189,11 @@ Status migrate(Database& db) {
   PF_ASSIGN(int current, read_schema_version(db));
   if (current > kSchemaVersion) return newer_schema_error(db, current);
   if (current == kSchemaVersion) return ok_status();
-  PF_TRY(db.exec(
-      "CREATE TABLE IF NOT EXISTS schema_version ("
-      "version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"));
   for (const auto& m : migrations()) {
     PF_ASSIGN(auto tx, Transaction::begin(db, /*immediate=*/true));
+    PF_TRY(db.exec(
+        "CREATE TABLE IF NOT EXISTS schema_version ("
+        "version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"));
     // Re-read inside the write lock: another process may have migrated.
     PF_ASSIGN(int version, read_schema_version(db));
     if (version > kSchemaVersion) return newer_schema_error(db, version);
