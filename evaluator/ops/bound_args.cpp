@@ -23,11 +23,13 @@ const char* kind_word(const Arg& a) {
 
 }  // namespace
 
+std::string ArgReader::param_name(size_t i) const {
+  return param_names_ && i < param_names_->size() ? (*param_names_)[i] : std::to_string(i);
+}
+
 Error ArgReader::error(size_t i, const std::string& message) const {
-  std::string param = param_names_ && i < param_names_->size() ? (*param_names_)[i]
-                                                                : std::to_string(i);
   return make_error(ErrorCode::invalid_argument,
-                    node_.op + ": parameter '" + param + "': " + message);
+                    node_.op + ": parameter '" + param_name(i) + "': " + message);
 }
 
 Result<int64_t> ArgReader::integer(size_t i) const {

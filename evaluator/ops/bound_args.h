@@ -39,6 +39,8 @@ class ArgReader {
   Result<std::vector<int64_t>> ints(size_t i) const;
   std::optional<int64_t> optional_integer(size_t i) const;
 
+  //! The parameter's name ("eps"), or its index if the names are unknown.
+  std::string param_name(size_t i) const;
   //! "layer_norm: parameter 'eps': expected a number, got 'abc'"
   Error error(size_t i, const std::string& message) const;
   const std::string& op() const { return node_.op; }

@@ -5,6 +5,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "common/result.h"
@@ -52,6 +54,12 @@ using InferFn = std::function<Result<std::vector<TensorType>>(const BoundArgs<Te
 using CpuFn = std::function<Result<std::vector<Tensor>>(const BoundArgs<Tensor>&,
                                                         const std::vector<TensorType>& out)>;
 
+//! Rewrites a call whose spelling several PyTorch overloads share and names
+//! the op that handles it ("" = the op the spelling found). Runs on the raw
+//! call before OpRegistry::normalize; see OpRegistry::resolve.
+using OverloadFn = std::function<std::string(std::string_view spelling, std::vector<Arg>& positional,
+                                             std::vector<std::pair<std::string, Arg>>& keywords)>;
+
 struct OpInfo {
   std::string name;                  // canonical: "add", "layer_norm", "conv2d"
   //! Spellings as written in source: "torch.add", "Tensor.add",
@@ -61,6 +69,11 @@ struct OpInfo {
   std::vector<ParamDef> params;
   bool returns_list = false;          // output is a tuple of tensors
   bool is_view = false;               // output aliases the first tensor argument
+  //! The output is sometimes the input itself, as in PyTorch: `to` without a
+  //! dtype change, `contiguous` of a contiguous tensor. Consumers must not
+  //! assume a fresh buffer.
+  bool may_alias = false;
+  OverloadFn overload;                // optional: torch.max(x) vs torch.max(x, 1) vs torch.max(x, y)
   InferFn infer;
   CpuFn cpu;
   std::string doc;                    // one line, shown in prompts and errors

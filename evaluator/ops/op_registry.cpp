@@ -39,6 +39,21 @@ const OpInfo* OpRegistry::find_alias(std::string_view spelling) const {
   return it == by_alias_.end() ? nullptr : &ops_[it->second];
 }
 
+const OpInfo& OpRegistry::resolve(const OpInfo& op, std::string_view spelling,
+                                  std::vector<Arg>& positional,
+                                  std::vector<std::pair<std::string, Arg>>& keywords) const {
+  const OpInfo* current = &op;
+  // Bounded: an overload names another op, whose own hook may refine further.
+  for (int depth = 0; depth < 4 && current->overload; ++depth) {
+    std::string target = current->overload(spelling, positional, keywords);
+    if (target.empty() || target == current->name) break;
+    const OpInfo* next = find(target);
+    PF_CHECK_MSG(next != nullptr, target.c_str());
+    current = next;
+  }
+  return *current;
+}
+
 std::vector<std::string> OpRegistry::names() const {
   std::vector<std::string> out;
   for (const auto& [name, index] : by_name_) out.push_back(name);

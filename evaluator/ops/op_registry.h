@@ -21,7 +21,15 @@ class OpRegistry {
   void add(OpInfo info);
   const OpInfo* find(std::string_view name) const;
   //! Looks up a spelling as written ("torch.nn.functional.relu", "Tensor.relu").
+  //! Graph builders then call resolve(), which picks the overload.
   const OpInfo* find_alias(std::string_view spelling) const;
+  //! Overload resolution for a call spelled `spelling` that find_alias mapped
+  //! to `op`: returns the op that handles these arguments (usually `op`) and may
+  //! rewrite them (x.to('cuda', torch.half) drops the device; torch.max(x, 1)
+  //! is max_dim). Call it before normalize. Never fails: a bad call is
+  //! reported by normalize or type inference.
+  const OpInfo& resolve(const OpInfo& op, std::string_view spelling, std::vector<Arg>& positional,
+                        std::vector<std::pair<std::string, Arg>>& keywords) const;
   std::vector<std::string> names() const;
   std::vector<std::string> all_aliases() const;
   //! Parameter names of an op, for error messages (stable storage).

@@ -1,5 +1,7 @@
 #include "evaluator/ops/op_util.h"
 
+#include "evaluator/ops/type_promotion.h"
+
 namespace pf {
 
 ParamDef tensor_param(std::string name) {
@@ -10,27 +12,100 @@ ParamDef inplace_param() {
   return ParamDef{"inplace", ParamKind::ignored, Arg::make_bool(false)};
 }
 
-OpInfo unary_float_op(std::string name, std::vector<std::string> aliases,
-                      std::vector<ParamDef> extra_params, UnaryFn fn) {
+ParamDef param(std::string name, ParamKind kind, std::optional<Arg> default_value) {
+  return ParamDef{std::move(name), kind, std::move(default_value)};
+}
+
+ParamDef kwarg(std::string name, ParamKind kind, Arg default_value) {
+  ParamDef p{std::move(name), kind, std::move(default_value)};
+  p.keyword_only = true;
+  return p;
+}
+
+ParamDef ignored_param(std::string name, bool keyword_only) {
+  ParamDef p{std::move(name), ParamKind::ignored, Arg::make_none()};
+  p.keyword_only = keyword_only;
+  return p;
+}
+
+std::vector<ParamDef> factory_kwargs() {
+  return {kwarg("dtype", ParamKind::optional_dtype, Arg::make_none()), ignored_param("layout"),
+          ignored_param("device"), ignored_param("pin_memory"), ignored_param("requires_grad")};
+}
+
+namespace {
+
+Result<DType> unary_out_dtype(const UnaryOpDef& def, const BoundArgs<TensorType>& a) {
+  DType in = a.tensor(0).dtype;
+  switch (def.dtype_rule) {
+    case UnaryDtype::floating:
+      if (!is_floating(in)) {
+        return a.error(0, std::string("expected a floating tensor, got ") + dtype_name(in));
+      }
+      return in;
+    case UnaryDtype::float_promoting: return floating_or_default(in);
+    case UnaryDtype::same:
+      if (in == DType::boolean) return a.error(0, "bool tensors are not supported");
+      return in;
+    case UnaryDtype::same_with_bool: return in;
+    case UnaryDtype::to_bool: return DType::boolean;
+  }
+  return in;
+}
+
+}  // namespace
+
+OpInfo unary_op(UnaryOpDef def) {
   OpInfo op;
-  op.name = std::move(name);
-  op.aliases = std::move(aliases);
+  op.name = def.name;
+  op.aliases = def.aliases;
+  op.doc = def.doc;
   op.params.push_back(tensor_param("input"));
-  for (auto& p : extra_params) op.params.push_back(std::move(p));
-  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
-    const TensorType& t = a.tensor(0);
-    if (!is_floating(t.dtype)) {
-      return a.error(0, std::string("expected a floating tensor, got ") + dtype_name(t.dtype));
-    }
-    return std::vector<TensorType>{t};
+  for (auto& p : def.extra_params) op.params.push_back(p);
+  auto shared = std::make_shared<const UnaryOpDef>(std::move(def));
+  op.infer = [shared](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    PF_ASSIGN(DType out, unary_out_dtype(*shared, a));
+    PF_TRY(shared->bind(a));
+    return std::vector<TensorType>{{out, a.tensor(0).shape}};
   };
-  op.cpu = [fn](const BoundArgs<Tensor>& a,
-                const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
-    std::vector<double> v = a.tensor(0).to_doubles();
-    for (double& x : v) x = fn(x, a);
-    return std::vector<Tensor>{Tensor::from_doubles(out[0].dtype, out[0].shape, v)};
+  op.cpu = [shared](const BoundArgs<Tensor>& a,
+                    const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    const Tensor& x = a.tensor(0);
+    DType in = x.dtype();
+    Tensor y = Tensor::zeros(out[0].dtype, out[0].shape);
+    int64_t n = x.numel();
+    bool int_path = shared->int_fn && !is_floating(in) && !is_floating(out[0].dtype);
+    if (int_path) {
+      for (int64_t i = 0; i < n; ++i) {
+        y.set_int(i, wrap_to_dtype(shared->int_fn(x.get_int(i)), out[0].dtype));
+      }
+      return std::vector<Tensor>{y};
+    }
+    PF_ASSIGN(ElementFn fn, shared->bind(a));
+    // Integers promoted to a float are converted before the math, as PyTorch does.
+    DType compute = is_floating(in) ? in : floating_or_default(in);
+    std::vector<double> v = x.to_doubles();
+    for (int64_t i = 0; i < n; ++i) y.set(i, fn(round_to_dtype(v[i], compute)));
+    return std::vector<Tensor>{y};
   };
   return op;
+}
+
+UnaryBinder plain(std::function<double(double)> fn) {
+  return [fn = std::move(fn)](const ArgReader&) -> Result<ElementFn> { return ElementFn(fn); };
+}
+
+OpInfo unary_float_op(std::string name, std::vector<std::string> aliases,
+                      std::vector<ParamDef> extra_params, UnaryFn fn) {
+  UnaryOpDef def;
+  def.name = std::move(name);
+  def.aliases = std::move(aliases);
+  def.extra_params = std::move(extra_params);
+  def.bind = [fn = std::move(fn)](const ArgReader& a) -> Result<ElementFn> {
+    // The reader outlives the loop that uses the returned function.
+    return ElementFn([fn, &a](double x) { return fn(x, a); });
+  };
+  return unary_op(std::move(def));
 }
 
 }  // namespace pf

@@ -1,8 +1,11 @@
-// Building blocks shared by op families: parameter shorthands and the
-// elementwise skeletons (shape rule + CPU loop) most ops are made of.
+// Building blocks shared by op families: parameter shorthands and the unary
+// elementwise skeleton (shape rule + dtype rule + CPU loop) most ops are made
+// of. Binary/ternary elementwise helpers live in elementwise.h.
 #pragma once
 
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +15,15 @@ namespace pf {
 
 ParamDef tensor_param(std::string name);
 ParamDef inplace_param();  // `inplace=` is accepted and has no effect on the IR
+//! A positional-or-keyword parameter; no default means required.
+ParamDef param(std::string name, ParamKind kind, std::optional<Arg> default_value = std::nullopt);
+//! A keyword-only parameter (after `*` in PyTorch's signature).
+ParamDef kwarg(std::string name, ParamKind kind, Arg default_value);
+//! Accepted and dropped: device=, layout=, pin_memory=, memory_format=, ...
+ParamDef ignored_param(std::string name, bool keyword_only = true);
+//! The keyword-only tail of factory functions: dtype=None plus ignored
+//! layout/device/pin_memory/requires_grad.
+std::vector<ParamDef> factory_kwargs();
 
 //! f(x, args) maps one element (in float64); extra parameters follow `self`
 //! and are read through args (their indices start at 1).
@@ -21,5 +33,37 @@ using UnaryFn = std::function<double(double, const ArgReader&)>;
 //! shape and dtype (integer inputs are rejected, as PyTorch does for most).
 OpInfo unary_float_op(std::string name, std::vector<std::string> aliases,
                       std::vector<ParamDef> extra_params, UnaryFn fn);
+
+enum class UnaryDtype : uint8_t {
+  floating,         // floating inputs only; output dtype = input dtype
+  float_promoting,  // bool/integer inputs compute in and return the default float (torch.exp)
+  same,             // any dtype but bool, kept (torch.neg); integers go through int_fn
+  same_with_bool,   // any dtype kept, bool included (torch.sign, torch.ceil)
+  to_bool,          // any dtype in, bool out (torch.isnan)
+};
+
+using ElementFn = std::function<double(double)>;
+using IntElementFn = std::function<int64_t(int64_t)>;
+//! Reads and checks the op's literal parameters once, returning the element
+//! function; runs at type inference too, so bad parameters fail early.
+using UnaryBinder = std::function<Result<ElementFn>(const ArgReader&)>;
+
+struct UnaryOpDef {
+  std::string name;
+  std::vector<std::string> aliases;
+  std::vector<ParamDef> extra_params;  // after `input`
+  UnaryDtype dtype_rule = UnaryDtype::floating;
+  UnaryBinder bind;
+  //! Exact integer (and bool) path for rules that keep integer dtypes; null
+  //! means integer inputs compute through the float function (or are rejected
+  //! under `floating`).
+  IntElementFn int_fn;
+  std::string doc;
+};
+
+OpInfo unary_op(UnaryOpDef def);
+
+//! A binder for element functions without parameters.
+UnaryBinder plain(std::function<double(double)> fn);
 
 }  // namespace pf

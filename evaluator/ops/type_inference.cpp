@@ -12,6 +12,69 @@ std::string describe_node(const Graph& graph, int node_index) {
   return out;
 }
 
+namespace {
+
+bool is_tensor_value(const Graph& graph, const Arg& a) {
+  return a.is_value() && a.value >= 0 && static_cast<size_t>(a.value) < graph.values.size() &&
+         !graph.values[a.value].is_list;
+}
+
+const char* expected_kind(ParamKind kind) {
+  switch (kind) {
+    case ParamKind::tensor: return "a tensor";
+    case ParamKind::optional_tensor: return "a tensor or None";
+    case ParamKind::tensor_list: return "a list of tensors";
+    case ParamKind::tensor_or_scalar: return "a tensor or a number";
+    default: return "a literal";
+  }
+}
+
+// The op's infer/cpu functions read tensors through BoundArgs without
+// re-checking, so every argument's kind is checked against its parameter
+// here, once, before any op code runs (an LLM-written graph may put a
+// literal where a tensor belongs, or a value where a literal belongs).
+Status check_arg_kinds(const Graph& graph, const Node& node, const OpInfo& op) {
+  if (node.args.size() != op.params.size()) {
+    return make_error(ErrorCode::invalid_argument,
+                      op.name + ": expected " + std::to_string(op.params.size()) +
+                          " normalised arguments, got " + std::to_string(node.args.size()));
+  }
+  for (size_t i = 0; i < op.params.size(); ++i) {
+    const ParamDef& p = op.params[i];
+    const Arg& a = node.args[i];
+    bool ok = true;
+    switch (p.kind) {
+      case ParamKind::tensor: ok = is_tensor_value(graph, a); break;
+      case ParamKind::optional_tensor: ok = a.is_none() || is_tensor_value(graph, a); break;
+      case ParamKind::tensor_list:
+        if (a.is_value()) {
+          ok = a.value >= 0 && static_cast<size_t>(a.value) < graph.values.size();
+        } else {
+          ok = a.is_sequence();
+          for (const auto& item : a.items) ok = ok && is_tensor_value(graph, item);
+        }
+        break;
+      case ParamKind::tensor_or_scalar:
+        ok = is_tensor_value(graph, a) || a.is_number() || a.kind == Arg::Kind::boolean;
+        break;
+      case ParamKind::indices: break;
+      default: ok = !a.references_values(); break;
+    }
+    if (!ok) {
+      std::string got = a.references_values() ? (a.is_value() && graph.values[a.value].is_list
+                                                     ? "a tensor list"
+                                                     : "a tensor value")
+                                               : "'" + arg_to_string(a, graph.value_names()) + "'";
+      return make_error(ErrorCode::invalid_argument, op.name + ": parameter '" + p.name +
+                                                         "' expects " + expected_kind(p.kind) +
+                                                         ", got " + got);
+    }
+  }
+  return ok_status();
+}
+
+}  // namespace
+
 Status infer_types(Graph& graph, const std::vector<TensorType>& input_types,
                    const OpRegistry& registry) {
   if (input_types.size() != graph.inputs.size()) {
@@ -31,6 +94,8 @@ Status infer_types(Graph& graph, const std::vector<TensorType>& input_types,
       return make_error(ErrorCode::unsupported,
                         describe_node(graph, static_cast<int>(n)) + ": unknown op '" + node.op + "'");
     }
+    Status kinds = check_arg_kinds(graph, node, *op);
+    if (!kinds.ok()) return kinds.error().with_context(describe_node(graph, static_cast<int>(n)));
     BoundArgs<TensorType> args(node, registry.param_names(node.op), env);
     auto types = op->infer(args);
     if (!types.ok()) return types.error().with_context(describe_node(graph, static_cast<int>(n)));

@@ -1,0 +1,321 @@
+// Arithmetic: add, sub, mul, div (rounding modes), floor_divide, remainder,
+// fmod, pow, rsub, neg, positive, abs, reciprocal. Broadcasting and type
+// promotion with Python numbers as PyTorch (elementwise.h); integers are exact
+// 64-bit and wrap like PyTorch's; integer division by zero is an error.
+#include <cmath>
+#include <cstdint>
+
+#include "evaluator/ops/elementwise.h"
+#include "evaluator/ops/op_registry.h"
+#include "evaluator/ops/op_util.h"
+
+namespace pf {
+namespace {
+
+int64_t wrap_add(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) + static_cast<uint64_t>(b));
+}
+int64_t wrap_mul(int64_t a, int64_t b) {
+  return static_cast<int64_t>(static_cast<uint64_t>(a) * static_cast<uint64_t>(b));
+}
+
+Error zero_division() {
+  return make_error(ErrorCode::invalid_argument, "integer division by zero (ZeroDivisionError)");
+}
+
+// Python's floor division and modulo, as PyTorch computes them.
+double floor_divide_real(double a, double b) {
+  if (b == 0) return a / b;
+  double mod = std::fmod(a, b);
+  double div = (a - mod) / b;
+  if (mod != 0 && (b < 0) != (mod < 0)) div -= 1;
+  if (div == 0) return std::copysign(0.0, a / b);
+  double floordiv = std::floor(div);
+  if (div - floordiv > 0.5) floordiv += 1;
+  return floordiv;
+}
+
+Result<int64_t> floor_divide_int(int64_t a, int64_t b) {
+  if (b == 0) return zero_division();
+  if (b == -1) return wrap_mul(a, -1);
+  int64_t q = a / b;
+  if (a % b != 0 && ((a < 0) != (b < 0))) --q;
+  return q;
+}
+
+Result<int64_t> trunc_divide_int(int64_t a, int64_t b) {
+  if (b == 0) return zero_division();
+  if (b == -1) return wrap_mul(a, -1);
+  return a / b;
+}
+
+double remainder_real(double a, double b) {
+  double mod = std::fmod(a, b);
+  if (mod != 0 && (b < 0) != (mod < 0)) mod += b;
+  return mod;
+}
+
+Result<int64_t> remainder_int(int64_t a, int64_t b) {
+  if (b == 0) return zero_division();
+  if (b == -1) return 0;
+  int64_t mod = a % b;
+  if (mod != 0 && (b < 0) != (mod < 0)) mod += b;
+  return mod;
+}
+
+// PyTorch's powi: negative exponents give 0 except for bases 1 and -1.
+int64_t pow_int(int64_t base, int64_t exp) {
+  if (exp < 0) {
+    if (base == 1) return 1;
+    if (base == -1) return (-exp) % 2 ? -1 : 1;
+    return 0;
+  }
+  int64_t result = 1;
+  while (exp) {
+    if (exp & 1) result = wrap_mul(result, base);
+    exp >>= 1;
+    base = wrap_mul(base, base);
+  }
+  return result;
+}
+
+bool any_bool(const std::vector<OperandType>& operands) {
+  for (const auto& o : operands) {
+    if (o.dtype == DType::boolean) return true;
+  }
+  return false;
+}
+
+ParamDef alpha_param() { return kwarg("alpha", ParamKind::scalar, Arg::make_int(1)); }
+
+// add/sub/rsub: x + sign * alpha * y. Integer compute needs an integral alpha.
+BinaryBinder alpha_binder(int64_t sign, size_t alpha_index) {
+  return [sign, alpha_index](const ArgReader& a, DType compute) -> Result<BinaryKernels> {
+    const Arg& alpha_arg = a.arg(alpha_index);
+    if (!is_floating(compute) && alpha_arg.kind == Arg::Kind::real) {
+      return a.error(alpha_index, "must be an integer for integral inputs, got a float");
+    }
+    PF_ASSIGN(double alpha, a.real(alpha_index));
+    int64_t alpha_int = alpha_arg.kind == Arg::Kind::integer ? alpha_arg.i
+                        : alpha_arg.kind == Arg::Kind::boolean ? (alpha_arg.b ? 1 : 0)
+                                                               : 0;
+    double alpha_real = round_to_dtype(alpha, opmath_type(compute));
+    BinaryKernels k;
+    k.fn = [sign, alpha_real](double x, double y) { return x + sign * alpha_real * y; };
+    k.int_fn = [sign, alpha_int](int64_t x, int64_t y) -> Result<int64_t> {
+      return wrap_add(x, wrap_mul(sign * alpha_int, y));
+    };
+    return k;
+  };
+}
+
+Status reject_bool_sub(const ArgReader& a, const std::vector<OperandType>& operands) {
+  if (any_bool(operands)) {
+    return make_error(ErrorCode::invalid_argument,
+                      a.op() + ": subtraction with a bool tensor is not supported; use "
+                               "logical_xor (x ^ y) or logical_not (~x) instead");
+  }
+  return ok_status();
+}
+
+OpInfo add_op() {
+  BinaryOpDef d;
+  d.name = "add";
+  d.aliases = {"torch.add", "Tensor.add", "Tensor.add_", "operator.add", "operator.iadd"};
+  d.extra_params = {alpha_param()};
+  d.bind = alpha_binder(1, 2);
+  d.doc = "input + alpha * other, broadcasting";
+  return binary_op(std::move(d));
+}
+
+OpInfo sub_op() {
+  BinaryOpDef d;
+  d.name = "sub";
+  d.aliases = {"torch.sub", "torch.subtract", "Tensor.sub", "Tensor.sub_", "Tensor.subtract",
+               "operator.sub", "operator.isub"};
+  d.extra_params = {alpha_param()};
+  d.check = reject_bool_sub;
+  d.bind = alpha_binder(-1, 2);
+  d.doc = "input - alpha * other, broadcasting";
+  return binary_op(std::move(d));
+}
+
+OpInfo rsub_op() {
+  BinaryOpDef d;
+  d.name = "rsub";
+  d.aliases = {"torch.rsub"};
+  d.extra_params = {alpha_param()};
+  d.check = reject_bool_sub;
+  // other - alpha * input: swap the roles in the kernel.
+  d.bind = [](const ArgReader& a, DType compute) -> Result<BinaryKernels> {
+    PF_ASSIGN(BinaryKernels k, alpha_binder(-1, 2)(a, compute));
+    return BinaryKernels{[f = k.fn](double x, double y) { return f(y, x); },
+                         [f = k.int_fn](int64_t x, int64_t y) { return f(y, x); }};
+  };
+  d.doc = "other - alpha * input";
+  return binary_op(std::move(d));
+}
+
+OpInfo mul_op() {
+  BinaryOpDef d;
+  d.name = "mul";
+  d.aliases = {"torch.mul", "torch.multiply", "Tensor.mul", "Tensor.mul_", "Tensor.multiply",
+               "operator.mul", "operator.imul"};
+  d.bind = plain_binary([](double x, double y) { return x * y; },
+                        [](int64_t x, int64_t y) -> Result<int64_t> { return wrap_mul(x, y); });
+  d.doc = "input * other, broadcasting";
+  return binary_op(std::move(d));
+}
+
+OpInfo div_op() {
+  BinaryOpDef d;
+  d.name = "div";
+  d.aliases = {"torch.div", "torch.divide", "torch.true_divide", "Tensor.div", "Tensor.div_",
+               "Tensor.divide", "Tensor.true_divide", "operator.truediv", "operator.itruediv"};
+  d.extra_params = {kwarg("rounding_mode", ParamKind::optional_string, Arg::make_none())};
+  d.dtype_rule_fn = [](const ArgReader& a) {
+    return a.is_none(2) ? BinaryDtype::float_promoting : BinaryDtype::promote;
+  };
+  d.bind = [](const ArgReader& a, DType compute) -> Result<BinaryKernels> {
+    if (a.is_none(2)) return BinaryKernels{[](double x, double y) { return x / y; }, nullptr};
+    PF_ASSIGN(std::string mode, a.string(2));
+    DType opmath = opmath_type(compute);
+    if (mode == "trunc") {
+      // The quotient is rounded to the compute precision before truncation.
+      return BinaryKernels{[opmath](double x, double y) {
+                             return std::trunc(round_to_dtype(x / y, opmath));
+                           },
+                           trunc_divide_int};
+    }
+    if (mode == "floor") return BinaryKernels{floor_divide_real, floor_divide_int};
+    return a.error(2, "expected None, 'trunc' or 'floor', got '" + mode + "'");
+  };
+  d.doc = "input / other; rounding_mode None (true division), 'trunc' or 'floor'";
+  return binary_op(std::move(d));
+}
+
+OpInfo floor_divide_op() {
+  BinaryOpDef d;
+  d.name = "floor_divide";
+  d.aliases = {"torch.floor_divide", "Tensor.floor_divide", "Tensor.floor_divide_",
+               "operator.floordiv", "operator.ifloordiv"};
+  d.bind = plain_binary(floor_divide_real, floor_divide_int);
+  d.doc = "input // other (rounds toward negative infinity)";
+  return binary_op(std::move(d));
+}
+
+OpInfo remainder_op() {
+  BinaryOpDef d;
+  d.name = "remainder";
+  d.aliases = {"torch.remainder", "Tensor.remainder", "Tensor.remainder_", "operator.mod",
+               "operator.imod"};
+  d.bind = plain_binary(remainder_real, remainder_int);
+  d.doc = "input % other with the sign of other (Python modulo)";
+  return binary_op(std::move(d));
+}
+
+OpInfo fmod_op() {
+  BinaryOpDef d;
+  d.name = "fmod";
+  d.aliases = {"torch.fmod", "Tensor.fmod", "Tensor.fmod_"};
+  d.bind = plain_binary([](double x, double y) { return std::fmod(x, y); },
+                        [](int64_t x, int64_t y) -> Result<int64_t> {
+                          if (y == 0) return zero_division();
+                          return y == -1 ? 0 : x % y;
+                        });
+  d.doc = "C fmod: remainder with the sign of input";
+  return binary_op(std::move(d));
+}
+
+OpInfo pow_op() {
+  BinaryOpDef d;
+  d.name = "pow";
+  d.aliases = {"torch.pow", "Tensor.pow", "Tensor.pow_", "operator.pow", "operator.ipow"};
+  d.lhs = "input";
+  d.rhs = "exponent";
+  d.bind = [](const ArgReader& a, DType compute) -> Result<BinaryKernels> {
+    const Arg& e = a.arg(1);
+    if (!is_floating(compute) && e.kind == Arg::Kind::integer && e.i < 0) {
+      return a.error(1, "integers to negative integer powers are not allowed");
+    }
+    return BinaryKernels{[](double x, double y) { return std::pow(x, y); },
+                         [](int64_t x, int64_t y) -> Result<int64_t> { return pow_int(x, y); }};
+  };
+  d.doc = "input ** exponent (tensor or number on either side)";
+  return binary_op(std::move(d));
+}
+
+Error reject_bool(const ArgReader& a, const char* what) {
+  return make_error(ErrorCode::invalid_argument,
+                    a.op() + ": " + what + " on a bool tensor is not supported");
+}
+
+OpInfo neg_op() {
+  UnaryOpDef d;
+  d.name = "neg";
+  d.aliases = {"torch.neg", "torch.negative", "Tensor.neg", "Tensor.neg_", "Tensor.negative",
+               "operator.neg"};
+  d.dtype_rule = UnaryDtype::same;
+  d.bind = plain([](double x) { return -x; });
+  d.int_fn = [](int64_t x) { return wrap_mul(x, -1); };
+  d.doc = "-input";
+  return unary_op(std::move(d));
+}
+
+OpInfo abs_op() {
+  UnaryOpDef d;
+  d.name = "abs";
+  d.aliases = {"torch.abs", "torch.absolute", "Tensor.abs", "Tensor.abs_", "Tensor.absolute"};
+  d.dtype_rule = UnaryDtype::same;
+  d.bind = plain([](double x) { return std::fabs(x); });
+  d.int_fn = [](int64_t x) { return x < 0 ? wrap_mul(x, -1) : x; };
+  d.doc = "|input|";
+  return unary_op(std::move(d));
+}
+
+OpInfo reciprocal_op() {
+  UnaryOpDef d;
+  d.name = "reciprocal";
+  d.aliases = {"torch.reciprocal", "Tensor.reciprocal", "Tensor.reciprocal_"};
+  d.dtype_rule = UnaryDtype::float_promoting;
+  d.bind = plain([](double x) { return 1.0 / x; });
+  d.doc = "1 / input (integers promote to float32)";
+  return unary_op(std::move(d));
+}
+
+// `+x` returns x itself in PyTorch (no copy).
+OpInfo positive_op() {
+  OpInfo op;
+  op.name = "positive";
+  op.aliases = {"torch.positive", "Tensor.positive", "operator.pos"};
+  op.params = {tensor_param("input")};
+  op.may_alias = true;
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    if (a.tensor(0).dtype == DType::boolean) return reject_bool(a, "the unary + operator");
+    return std::vector<TensorType>{a.tensor(0)};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a, const std::vector<TensorType>&)
+      -> Result<std::vector<Tensor>> { return std::vector<Tensor>{a.tensor(0)}; };
+  op.doc = "+input (returns input itself)";
+  return op;
+}
+
+}  // namespace
+
+void register_arithmetic_ops(OpRegistry& r) {
+  r.add(add_op());
+  r.add(sub_op());
+  r.add(rsub_op());
+  r.add(mul_op());
+  r.add(div_op());
+  r.add(floor_divide_op());
+  r.add(remainder_op());
+  r.add(fmod_op());
+  r.add(pow_op());
+  r.add(neg_op());
+  r.add(abs_op());
+  r.add(reciprocal_op());
+  r.add(positive_op());
+}
+
+}  // namespace pf
