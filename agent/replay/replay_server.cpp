@@ -1,0 +1,149 @@
+#include "agent/replay/replay_server.h"
+
+#include <httplib.h>
+#include <spdlog/spdlog.h>
+
+#include <atomic>
+#include <thread>
+
+#include "agent/llm/chat_request.h"
+
+namespace pf::replay {
+namespace {
+
+constexpr size_t kMaxRequestBytes = 256u << 20;
+
+std::string dump_safe(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+}  // namespace
+
+struct ReplayServer::Impl {
+  ReplayScript script;
+  ReplayServerOptions options;
+  ReplayResponder responder;
+  httplib::Server server;
+  std::thread thread;
+  int port = 0;
+  std::atomic<size_t> served{0};
+  std::atomic<bool> listener_done{false};
+  bool stopped = false;
+
+  Impl(ReplayScript s, ReplayServerOptions o)
+      : script(std::move(s)), options(std::move(o)), responder(script, options.replay) {}
+
+  void handle_chat(const httplib::Request& req, httplib::Response& res) {
+    ReplayReply reply = responder.chat_completion(req.body, req.get_header_value(llm::kTaskHeader));
+    ++served;
+    spdlog::debug("replay: task '{}' answer {} -> HTTP {}", reply.task, reply.index, reply.status);
+    res.status = reply.status;
+    if (reply.status != 200 || !reply.stream) {
+      res.set_content(dump_safe(reply.body), "application/json");
+      return;
+    }
+    auto events = std::make_shared<std::vector<std::string>>(std::move(reply.sse_data));
+    res.set_header("Cache-Control", "no-cache");
+    res.set_chunked_content_provider("text/event-stream", [events](size_t, httplib::DataSink& sink) {
+      for (const auto& data : *events) {
+        std::string frame = "data: " + data + "\n\n";
+        if (!sink.write(frame.data(), frame.size())) return false;
+      }
+      sink.done();
+      return true;
+    });
+  }
+
+  void install_routes() {
+    auto chat = [this](const httplib::Request& req, httplib::Response& res) { handle_chat(req, res); };
+    auto models = [this](const httplib::Request&, httplib::Response& res) {
+      res.set_content(dump_safe(responder.models()), "application/json");
+    };
+    server.Post("/v1/chat/completions", chat);
+    server.Post("/chat/completions", chat);
+    server.Get("/v1/models", models);
+    server.Get("/models", models);
+    server.set_error_handler([](const httplib::Request& req, httplib::Response& res) {
+      if (!res.body.empty()) return;
+      auto body = openai_error("replay server: " + req.method + " " + req.path + " -> HTTP " +
+                                   std::to_string(res.status) +
+                                   " (it serves POST /v1/chat/completions and GET /v1/models)",
+                               "invalid_request_error", "not_found");
+      res.set_content(dump_safe(body), "application/json");
+    });
+    server.set_exception_handler(
+        [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
+          std::string what = "unknown exception";
+          try {
+            std::rethrow_exception(ep);
+          } catch (const std::exception& e) {
+            what = e.what();
+          } catch (...) {
+          }
+          res.status = 500;
+          res.set_content(dump_safe(openai_error("replay server error: " + what, "server_error",
+                                                 "internal")),
+                          "application/json");
+        });
+  }
+};
+
+ReplayServer::ReplayServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+ReplayServer::~ReplayServer() { stop(); }
+
+Result<std::unique_ptr<ReplayServer>> ReplayServer::start(ReplayScript script,
+                                                          ReplayServerOptions options) {
+  auto impl = std::make_unique<Impl>(std::move(script), std::move(options));
+  const auto& o = impl->options;
+  size_t threads = static_cast<size_t>(std::max(o.threads, 1));
+  impl->server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+  impl->server.set_keep_alive_timeout(std::max(o.keep_alive_timeout_s, 1));
+  impl->server.set_keep_alive_max_count(1000);
+  impl->server.set_payload_max_length(kMaxRequestBytes);
+  impl->install_routes();
+  if (o.port == 0) {
+    impl->port = impl->server.bind_to_any_port(o.host);
+  } else if (impl->server.bind_to_port(o.host, o.port)) {
+    impl->port = o.port;
+  } else {
+    impl->port = -1;
+  }
+  if (impl->port <= 0) {
+    return make_error(ErrorCode::unavailable,
+                      "replay server: cannot listen on " + o.host + ":" + std::to_string(o.port) +
+                          " (address in use, or not a local address?)");
+  }
+  Impl* raw = impl.get();
+  impl->thread = std::thread([raw] {
+    raw->server.listen_after_bind();
+    raw->listener_done = true;
+  });
+  // httplib's stop() is a no-op until the accept loop runs; wait for it so an
+  // immediate stop() cannot leave the thread serving forever.
+  while (!impl->server.is_running() && !impl->listener_done) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return std::unique_ptr<ReplayServer>(new ReplayServer(std::move(impl)));
+}
+
+void ReplayServer::stop() {
+  if (!impl_ || impl_->stopped) return;
+  impl_->stopped = true;
+  impl_->server.stop();
+  if (impl_->thread.joinable()) impl_->thread.join();
+}
+
+int ReplayServer::port() const { return impl_->port; }
+
+std::string ReplayServer::base_url() const {
+  const std::string& host = impl_->options.host;
+  std::string shown = host.find(':') != std::string::npos ? "[" + host + "]" : host;
+  return "http://" + shown + ":" + std::to_string(impl_->port) + "/v1";
+}
+
+const ReplayScript& ReplayServer::script() const { return impl_->script; }
+
+size_t ReplayServer::requests_served() const { return impl_->served.load(); }
+
+}  // namespace pf::replay
