@@ -6,6 +6,7 @@ namespace pf {
 
 void register_all_builtin_ops(OpRegistry& r) {
   register_activation_ops(r);
+  register_math_ops(r);
   register_arithmetic_ops(r);
 }
 

@@ -8,6 +8,7 @@ namespace pf {
 class OpRegistry;
 
 void register_activation_ops(OpRegistry& r);
+void register_math_ops(OpRegistry& r);
 void register_arithmetic_ops(OpRegistry& r);
 
 void register_all_builtin_ops(OpRegistry& r);

@@ -65,7 +65,7 @@ OpInfo unary_op(UnaryOpDef def) {
   auto shared = std::make_shared<const UnaryOpDef>(std::move(def));
   op.infer = [shared](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
     PF_ASSIGN(DType out, unary_out_dtype(*shared, a));
-    PF_TRY(shared->bind(a));
+    PF_TRY(shared->bind(a, floating_or_default(a.tensor(0).dtype)));
     return std::vector<TensorType>{{out, a.tensor(0).shape}};
   };
   op.cpu = [shared](const BoundArgs<Tensor>& a,
@@ -81,9 +81,9 @@ OpInfo unary_op(UnaryOpDef def) {
       }
       return std::vector<Tensor>{y};
     }
-    PF_ASSIGN(ElementFn fn, shared->bind(a));
     // Integers promoted to a float are converted before the math, as PyTorch does.
     DType compute = is_floating(in) ? in : floating_or_default(in);
+    PF_ASSIGN(ElementFn fn, shared->bind(a, compute));
     std::vector<double> v = x.to_doubles();
     for (int64_t i = 0; i < n; ++i) y.set(i, fn(round_to_dtype(v[i], compute)));
     return std::vector<Tensor>{y};
@@ -92,7 +92,9 @@ OpInfo unary_op(UnaryOpDef def) {
 }
 
 UnaryBinder plain(std::function<double(double)> fn) {
-  return [fn = std::move(fn)](const ArgReader&) -> Result<ElementFn> { return ElementFn(fn); };
+  return [fn = std::move(fn)](const ArgReader&, DType) -> Result<ElementFn> {
+    return ElementFn(fn);
+  };
 }
 
 OpInfo unary_float_op(std::string name, std::vector<std::string> aliases,
@@ -101,7 +103,7 @@ OpInfo unary_float_op(std::string name, std::vector<std::string> aliases,
   def.name = std::move(name);
   def.aliases = std::move(aliases);
   def.extra_params = std::move(extra_params);
-  def.bind = [fn = std::move(fn)](const ArgReader& a) -> Result<ElementFn> {
+  def.bind = [fn = std::move(fn)](const ArgReader& a, DType) -> Result<ElementFn> {
     // The reader outlives the loop that uses the returned function.
     return ElementFn([fn, &a](double x) { return fn(x, a); });
   };

@@ -45,8 +45,9 @@ enum class UnaryDtype : uint8_t {
 using ElementFn = std::function<double(double)>;
 using IntElementFn = std::function<int64_t(int64_t)>;
 //! Reads and checks the op's literal parameters once, returning the element
-//! function; runs at type inference too, so bad parameters fail early.
-using UnaryBinder = std::function<Result<ElementFn>(const ArgReader&)>;
+//! function for the dtype the op computes in; runs at type inference too, so
+//! bad parameters fail early.
+using UnaryBinder = std::function<Result<ElementFn>(const ArgReader&, DType compute)>;
 
 struct UnaryOpDef {
   std::string name;
