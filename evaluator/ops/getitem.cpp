@@ -1,0 +1,314 @@
+// Subscripts: `x[...]` (getitem) and `t[i]` on a tensor list (tuple_get).
+//
+// getitem follows PyTorch (not NumPy): ints select, slices narrow with
+// clamping, None inserts a dim, one Ellipsis skips dims, all as a view. Integer
+// index tensors (or lists of ints) then gather a copy: the broadcast index shape
+// replaces the indexed dims in place when they are adjacent, else goes first.
+// Boolean masks are rejected: their output shape depends on the data.
+#include <algorithm>
+#include <cstring>
+
+#include "evaluator/ops/layout_util.h"
+#include "evaluator/ops/op_families.h"
+#include "evaluator/ops/op_registry.h"
+
+namespace pf {
+namespace {
+
+using namespace layout;
+
+struct AdvancedIndex {
+  int64_t dim = 0;        // position in the basic-indexed view
+  const Arg* arg = nullptr;  // a tensor value or a literal list of ints
+  Shape shape;
+};
+
+struct IndexPlan {
+  Geometry view;
+  std::vector<AdvancedIndex> advanced;
+  Shape index_shape;     // the advanced indices broadcast together
+  size_t index_pos = 0;  // where index_shape's dims sit in out_shape
+  Shape out_shape;
+};
+
+std::vector<const Arg*> index_items(const Arg& index) {
+  std::vector<const Arg*> items;
+  if (index.kind == Arg::Kind::tuple) {
+    for (const auto& item : index.items) items.push_back(&item);
+  } else {
+    items.push_back(&index);
+  }
+  return items;
+}
+
+Result<int64_t> slice_part(const ArgReader& a, const Arg& part, int64_t fallback) {
+  if (part.is_none()) return fallback;
+  if (part.kind == Arg::Kind::integer) return part.i;
+  return a.error(1, "slice bounds must be ints or None");
+}
+
+// `type_of` gives the type of a tensor value used as an index.
+template <typename TypeOf>
+Result<IndexPlan> plan_getitem(const Geometry& in, const ArgReader& a, TypeOf type_of) {
+  auto items = index_items(a.arg(1));
+  int64_t rank = static_cast<int64_t>(in.shape.size());
+  int64_t consumed = 0;
+  int ellipses = 0;
+  for (const Arg* item : items) {
+    switch (item->kind) {
+      case Arg::Kind::integer:
+      case Arg::Kind::slice:
+      case Arg::Kind::value:
+      case Arg::Kind::list: ++consumed; break;
+      case Arg::Kind::ellipsis: ++ellipses; break;
+      case Arg::Kind::none: break;
+      default:
+        return a.error(1, "unsupported index '" + arg_to_string(*item, {}) +
+                              "' (use ints, slices, None, ..., or integer tensors)");
+    }
+  }
+  if (ellipses > 1) return a.error(1, "an index can only have a single ellipsis ('...')");
+  if (consumed > rank) {
+    return a.error(1, "too many indices for a tensor of rank " + std::to_string(rank) + " (" +
+                          std::to_string(consumed) + " given)");
+  }
+  IndexPlan plan;
+  Geometry& g = plan.view;
+  g = in;
+  int64_t dim = 0;
+  for (const Arg* item : items) {
+    if (item->kind == Arg::Kind::ellipsis) {
+      dim += rank - consumed;
+    } else if (item->kind == Arg::Kind::none) {
+      int64_t stride = dim >= static_cast<int64_t>(g.shape.size()) ? 1
+                                                                     : g.shape[dim] * g.strides[dim];
+      g.shape.insert(g.shape.begin() + dim, 1);
+      g.strides.insert(g.strides.begin() + dim, stride);
+      ++dim;
+    } else if (item->kind == Arg::Kind::integer) {
+      int64_t size = g.shape[dim];
+      int64_t i = item->i;
+      if (i < -size || i >= size) {
+        return a.error(1, "index " + std::to_string(i) + " is out of bounds for dimension " +
+                              std::to_string(dim) + " with size " + std::to_string(size));
+      }
+      if (i < 0) i += size;
+      g.offset += i * g.strides[dim];
+      g.shape.erase(g.shape.begin() + dim);
+      g.strides.erase(g.strides.begin() + dim);
+    } else if (item->kind == Arg::Kind::slice) {
+      PF_CHECK(item->items.size() == 3);
+      int64_t size = g.shape[dim];
+      PF_ASSIGN(int64_t step, slice_part(a, item->items[2], 1));
+      if (step <= 0) return a.error(1, "slice step must be greater than zero");
+      PF_ASSIGN(int64_t start, slice_part(a, item->items[0], 0));
+      PF_ASSIGN(int64_t stop, slice_part(a, item->items[1], size));
+      if (start < 0) start += size;
+      if (stop < 0) stop += size;
+      start = std::clamp<int64_t>(start, 0, size);
+      stop = std::clamp<int64_t>(stop, start, size);
+      g.offset += start * g.strides[dim];
+      g.shape[dim] = (stop - start + step - 1) / step;
+      g.strides[dim] *= step;
+      ++dim;
+    } else {
+      AdvancedIndex adv{dim, item, {}};
+      if (item->kind == Arg::Kind::list) {
+        for (const auto& v : item->items) {
+          if (v.kind != Arg::Kind::integer) {
+            return a.error(1, "a list index must hold ints only");
+          }
+        }
+        adv.shape = {static_cast<int64_t>(item->items.size())};
+      } else {
+        TensorType t = type_of(item->value);
+        if (t.dtype == DType::boolean || t.dtype == DType::uint8) {
+          return a.error(1, "boolean mask indexing has a data-dependent output shape and is "
+                            "not supported; use torch.where or masked_fill");
+        }
+        if (!is_integral(t.dtype)) {
+          return a.error(1, std::string("tensors used as indices must be integer tensors, got ") +
+                                dtype_name(t.dtype));
+        }
+        adv.shape = t.shape;
+      }
+      plan.advanced.push_back(std::move(adv));
+      ++dim;
+    }
+  }
+  if (plan.advanced.empty()) {
+    plan.out_shape = g.shape;
+    return plan;
+  }
+  Shape& bshape = plan.index_shape;
+  for (const auto& adv : plan.advanced) {
+    auto b = broadcast_shapes(bshape, adv.shape);
+    if (!b.ok()) return a.error(1, "index tensors do not broadcast: " + b.error().message);
+    bshape = *b;
+  }
+  bool adjacent = true;
+  for (size_t k = 1; k < plan.advanced.size(); ++k) {
+    adjacent = adjacent && plan.advanced[k].dim == plan.advanced[k - 1].dim + 1;
+  }
+  int64_t first = plan.advanced.front().dim;
+  int64_t last = plan.advanced.back().dim;
+  Shape& out = plan.out_shape;
+  if (adjacent) {
+    plan.index_pos = static_cast<size_t>(first);
+    out.assign(g.shape.begin(), g.shape.begin() + first);
+    out.insert(out.end(), bshape.begin(), bshape.end());
+    out.insert(out.end(), g.shape.begin() + last + 1, g.shape.end());
+  } else {
+    out = bshape;
+    for (size_t d = 0; d < g.shape.size(); ++d) {
+      bool indexed = false;
+      for (const auto& adv : plan.advanced) indexed = indexed || adv.dim == static_cast<int64_t>(d);
+      if (!indexed) out.push_back(g.shape[d]);
+    }
+  }
+  return plan;
+}
+
+// Gathers the advanced-indexed copy from the basic view.
+Result<Tensor> gather_advanced(const Tensor& view, const IndexPlan& plan, const ArgReader& a,
+                               const std::vector<std::vector<Tensor>>& env) {
+  const Shape& bshape = plan.index_shape;
+  int64_t bnum = shape_numel(bshape);
+  // Storage offset (relative to the view) contributed by the indices, per b.
+  std::vector<int64_t> adv_offset(static_cast<size_t>(bnum), 0);
+  for (const auto& adv : plan.advanced) {
+    Tensor idx = adv.arg->kind == Arg::Kind::value
+                     ? env[adv.arg->value][0]
+                     : Tensor::from_doubles(DType::int64, adv.shape, [&] {
+                         std::vector<double> v;
+                         for (const auto& item : adv.arg->items) v.push_back(static_cast<double>(item.i));
+                         return v;
+                       }());
+    Geometry eg = geometry_of(idx);
+    // Right-aligned broadcast of the index to bshape (stride 0 on new/size-1 dims).
+    Geometry bg{bshape, Strides(bshape.size(), 0), eg.offset};
+    size_t lead = bshape.size() - eg.shape.size();
+    for (size_t d = 0; d < eg.shape.size(); ++d) {
+      if (eg.shape[d] != 1) bg.strides[lead + d] = eg.strides[d];
+    }
+    std::vector<int64_t> values = read_indices(view_with(idx, bg));
+    int64_t size = view.shape()[adv.dim];
+    int64_t stride = view.strides()[adv.dim];
+    for (int64_t b = 0; b < bnum; ++b) {
+      int64_t i = values[b];
+      if (i < -size || i >= size) {
+        return a.error(1, "index " + std::to_string(i) + " is out of bounds for dimension " +
+                              std::to_string(adv.dim) + " with size " + std::to_string(size));
+      }
+      adv_offset[b] += (i < 0 ? i + size : i) * stride;
+    }
+  }
+  // Each output dim reads either a plain view dim (its stride) or a part of
+  // the broadcast index shape (advancing b).
+  size_t bstart = plan.index_pos;
+  std::vector<int64_t> out_stride(plan.out_shape.size(), 0);
+  std::vector<int64_t> b_stride(plan.out_shape.size(), 0);
+  Strides bstrides = contiguous_strides(bshape);
+  size_t vd = 0;
+  for (size_t d = 0; d < plan.out_shape.size(); ++d) {
+    if (d >= bstart && d < bstart + bshape.size()) {
+      b_stride[d] = bstrides[d - bstart];
+      continue;
+    }
+    auto is_adv = [&](size_t v) {
+      for (const auto& adv : plan.advanced) {
+        if (adv.dim == static_cast<int64_t>(v)) return true;
+      }
+      return false;
+    };
+    while (is_adv(vd)) ++vd;
+    out_stride[d] = view.strides()[vd++];
+  }
+  Tensor out = Tensor::zeros(view.dtype(), plan.out_shape);
+  size_t es = dtype_size(view.dtype());
+  const std::byte* from = view.data();
+  std::byte* to = out.mutable_data();
+  int64_t n = out.numel();
+  for (int64_t e = 0; e < n; ++e) {
+    int64_t rem = e, off = 0, b = 0;
+    for (size_t d = plan.out_shape.size(); d-- > 0;) {
+      int64_t i = rem % plan.out_shape[d];
+      rem /= plan.out_shape[d];
+      off += i * out_stride[d];
+      b += i * b_stride[d];
+    }
+    std::memcpy(to + e * static_cast<int64_t>(es),
+                from + (off + adv_offset[b]) * static_cast<int64_t>(es), es);
+  }
+  return out;
+}
+
+OpInfo getitem_op() {
+  OpInfo op;
+  op.name = "getitem";
+  op.aliases = {"operator.getitem", "Tensor.__getitem__"};
+  op.params = {param_tensor("input"), ParamDef{"index", ParamKind::indices}};
+  op.may_alias = true;  // a view unless an index is a tensor/list (then a copy)
+  op.doc = "x[index]: ints, slices, None, ... (views); integer tensors gather a copy";
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    const TensorType& t = a.tensor(0);
+    auto type_of = [&](ValueId v) { return a.env()[v][0]; };
+    PF_ASSIGN(IndexPlan plan, plan_getitem(contiguous_geometry(t.shape), a, type_of));
+    return std::vector<TensorType>{TensorType{t.dtype, plan.out_shape}};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>&) -> Result<std::vector<Tensor>> {
+    const Tensor& t = a.tensor(0);
+    auto type_of = [&](ValueId v) {
+      const Tensor& x = a.env()[v][0];
+      return TensorType{x.dtype(), x.shape()};
+    };
+    PF_ASSIGN(IndexPlan plan, plan_getitem(geometry_of(t), a, type_of));
+    Tensor view = view_with(t, plan.view);
+    if (plan.advanced.empty()) return std::vector<Tensor>{view};
+    PF_ASSIGN(Tensor out, gather_advanced(view, plan, a, a.env()));
+    return std::vector<Tensor>{out};
+  };
+  return op;
+}
+
+template <typename T>
+Result<size_t> list_index(const BoundArgs<T>& a, size_t count) {
+  PF_ASSIGN(int64_t i, a.integer(1));
+  int64_t n = static_cast<int64_t>(count);
+  if (i < -n || i >= n) {
+    return a.error(1, "index " + std::to_string(i) + " is out of range for a list of " +
+                          std::to_string(n) + " tensors");
+  }
+  return static_cast<size_t>(i < 0 ? i + n : i);
+}
+
+OpInfo tuple_get_op() {
+  OpInfo op;
+  op.name = "tuple_get";
+  op.aliases = {"tuple_get"};
+  op.params = {param_tensors("input"), param_int("index")};
+  op.is_view = true;
+  op.doc = "t[i] on a tensor list (split, unbind, ...): the i-th tensor itself";
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    auto items = a.tensors(0);
+    PF_ASSIGN(size_t i, list_index(a, items.size()));
+    return std::vector<TensorType>{*items[i]};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>&) -> Result<std::vector<Tensor>> {
+    auto items = a.tensors(0);
+    PF_ASSIGN(size_t i, list_index(a, items.size()));
+    return std::vector<Tensor>{*items[i]};
+  };
+  return op;
+}
+
+}  // namespace
+
+void register_getitem_ops(OpRegistry& r) {
+  r.add(getitem_op());
+  r.add(tuple_get_op());
+}
+
+}  // namespace pf

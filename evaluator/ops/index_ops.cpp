@@ -1,0 +1,334 @@
+// Indexing by integer tensors: index_select, gather, scatter, scatter_add,
+// embedding. Index values are data, so their range is checked on the CPU and
+// reported as an error naming the offending value (never a crash).
+#include <cmath>
+#include <cstring>
+#include <type_traits>
+
+#include "evaluator/ops/layout_util.h"
+#include "evaluator/ops/op_families.h"
+#include "evaluator/ops/op_registry.h"
+
+namespace pf {
+namespace {
+
+using namespace layout;
+
+Status require_index_dtype(const ArgReader& a, size_t i, DType t, bool int64_only) {
+  bool ok = int64_only ? t == DType::int64 : (t == DType::int64 || t == DType::int32);
+  if (ok) return ok_status();
+  return a.error(i, std::string("expected an index tensor of dtype ") +
+                        (int64_only ? "int64" : "int64 or int32") + ", got " + dtype_name(t));
+}
+
+Error index_out_of_range(const ArgReader& a, size_t i, int64_t v, int64_t dim, int64_t size) {
+  return a.error(i, "index " + std::to_string(v) + " is out of bounds for dimension " +
+                        std::to_string(dim) + " with size " + std::to_string(size));
+}
+
+// --- index_select ---------------------------------------------------------------
+
+OpInfo index_select_op() {
+  OpInfo op;
+  op.name = "index_select";
+  op.aliases = {"torch.index_select", "Tensor.index_select"};
+  op.params = {param_tensor("input"), param_int("dim"), param_tensor("index")};
+  op.doc = "the entries of one dim listed by a 1-d integer index (a copy)";
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    const TensorType& t = a.tensor(0);
+    const TensorType& idx = a.tensor(2);
+    PF_TRY(require_index_dtype(a, 2, idx.dtype, false));
+    if (idx.shape.size() > 1) {
+      return a.error(2, "expects a 0-d or 1-d index, got shape " + shape_str(idx.shape));
+    }
+    PF_ASSIGN(int64_t dim, dim_arg(a, 1, static_cast<int64_t>(t.shape.size())));
+    if (t.shape.empty()) {
+      if (shape_numel(idx.shape) != 1) return a.error(2, "a 0-d input takes exactly one index");
+      return std::vector<TensorType>{t};
+    }
+    Shape out = t.shape;
+    out[dim] = shape_numel(idx.shape);
+    return std::vector<TensorType>{TensorType{t.dtype, out}};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    const Tensor& t = a.tensor(0);
+    Tensor src = t.dim() == 0 ? reshape_tensor(t, {1}) : t;
+    PF_ASSIGN(int64_t dim, dim_arg(a, 1, src.dim()));
+    std::vector<int64_t> index = read_indices(a.tensor(2));
+    int64_t size = src.shape()[dim];
+    for (int64_t v : index) {
+      if (v < 0 || v >= size) return index_out_of_range(a, 2, v, dim, size);
+    }
+    return std::vector<Tensor>{reshape_tensor(take_along(src, dim, index, 0), out[0].shape)};
+  };
+  return op;
+}
+
+// --- gather / scatter ---------------------------------------------------------------
+
+// Checks gather/scatter's index shape against the input (and src) shapes.
+template <typename T>
+Status check_index_shape(const BoundArgs<T>& a, int64_t dim, const Shape& in, const Shape& idx,
+                         const Shape* src) {
+  if (idx.size() != in.size() && !(in.empty() && idx.size() <= 1)) {
+    return a.error(2, "index must have the same rank as input (" + std::to_string(in.size()) +
+                          "), got shape " + shape_str(idx));
+  }
+  for (size_t d = 0; d < idx.size() && !in.empty(); ++d) {
+    if (static_cast<int64_t>(d) != dim && idx[d] > in[d]) {
+      return a.error(2, "index shape " + shape_str(idx) + " exceeds input shape " + shape_str(in) +
+                            " at dim " + std::to_string(d));
+    }
+    if (src && (src->size() != idx.size() || idx[d] > (*src)[d])) {
+      return a.error(3, "index shape " + shape_str(idx) + " exceeds src shape " + shape_str(*src) +
+                            " at dim " + std::to_string(d));
+    }
+  }
+  return ok_status();
+}
+
+// Storage offset (relative to t's first element) of the element at the
+// row-major position `e` of `shape`, with dim `dim` replaced by `at`.
+int64_t offset_with(const Shape& shape, const Strides& strides, int64_t e, int64_t dim, int64_t at) {
+  int64_t off = 0;
+  for (size_t d = shape.size(); d-- > 0;) {
+    int64_t i = e % shape[d];
+    e /= shape[d];
+    off += (static_cast<int64_t>(d) == dim ? at : i) * strides[d];
+  }
+  return off;
+}
+
+OpInfo gather_op() {
+  OpInfo op;
+  op.name = "gather";
+  op.aliases = {"torch.gather", "Tensor.gather"};
+  op.params = {param_tensor("input"), param_int("dim"), param_tensor("index"),
+               param_ignored("sparse_grad", Arg::make_bool(false))};
+  op.doc = "out[i][j] = input[index[i][j]][j] (for dim 0): picks along dim by an int64 index";
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    const TensorType& t = a.tensor(0);
+    const TensorType& idx = a.tensor(2);
+    PF_TRY(require_index_dtype(a, 2, idx.dtype, true));
+    PF_ASSIGN(int64_t dim, dim_arg(a, 1, static_cast<int64_t>(t.shape.size())));
+    PF_TRY(check_index_shape(a, dim, t.shape, idx.shape, nullptr));
+    return std::vector<TensorType>{TensorType{t.dtype, idx.shape}};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>& out_types) -> Result<std::vector<Tensor>> {
+    const Tensor& t = a.tensor(0);
+    Tensor src = t.dim() == 0 ? reshape_tensor(t, {1}) : t;
+    PF_ASSIGN(int64_t dim, dim_arg(a, 1, src.dim()));
+    const Shape& ishape = out_types[0].shape;
+    Shape walk = ishape.empty() ? Shape{1} : ishape;
+    std::vector<int64_t> index = read_indices(a.tensor(2));
+    int64_t size = src.shape()[dim];
+    Tensor out = Tensor::zeros(t.dtype(), ishape);
+    size_t es = dtype_size(t.dtype());
+    for (int64_t e = 0; e < static_cast<int64_t>(index.size()); ++e) {
+      int64_t v = index[e];
+      if (v < 0 || v >= size) return index_out_of_range(a, 2, v, dim, size);
+      int64_t off = offset_with(walk, src.strides(), e, dim, v);
+      std::memcpy(out.mutable_data() + e * static_cast<int64_t>(es),
+                  src.data() + off * static_cast<int64_t>(es), es);
+    }
+    return std::vector<Tensor>{out};
+  };
+  return op;
+}
+
+enum class ScatterReduce : uint8_t { assign, add, multiply };
+
+// Values of t as V (double, or int64 for exact integer math), row-major.
+template <typename V>
+std::vector<V> values_of(const Tensor& t) {
+  if constexpr (std::is_same_v<V, double>) {
+    return t.to_doubles();
+  } else {
+    return read_indices(t);
+  }
+}
+
+template <typename V>
+Tensor tensor_of(DType dtype, const Shape& shape, const std::vector<V>& v) {
+  if constexpr (std::is_same_v<V, double>) {
+    return Tensor::from_doubles(dtype, shape, v);
+  } else {
+    Tensor t = Tensor::zeros(DType::int64, shape);
+    if (!v.empty()) std::memcpy(t.mutable_data(), v.data(), v.size() * sizeof(int64_t));
+    return dtype == DType::int64 ? t : t.to_dtype(dtype);
+  }
+}
+
+template <typename V>
+Result<Tensor> scatter_values(const BoundArgs<Tensor>& a, int64_t dim, const Tensor* src,
+                              double value, ScatterReduce reduce) {
+  const Tensor& t = a.tensor(0);
+  const Tensor& idx_t = a.tensor(2);
+  std::vector<V> out = values_of<V>(t);
+  std::vector<V> src_v = src ? values_of<V>(*src) : std::vector<V>{};
+  std::vector<int64_t> index = read_indices(idx_t);
+  Shape in_shape = t.dim() == 0 ? Shape{1} : t.shape();
+  Shape idx_shape = idx_t.dim() == 0 ? Shape{1} : idx_t.shape();
+  Strides in_strides = contiguous_strides(in_shape);
+  Strides src_strides;
+  if (src) src_strides = contiguous_strides(src->dim() == 0 ? Shape{1} : src->shape());
+  int64_t size = in_shape[dim];
+  for (int64_t e = 0; e < static_cast<int64_t>(index.size()); ++e) {
+    int64_t v = index[e];
+    if (v < 0 || v >= size) return index_out_of_range(a, 2, v, dim, size);
+    int64_t dst = offset_with(idx_shape, in_strides, e, dim, v);
+    V x = src ? src_v[offset_with(idx_shape, src_strides, e, -1, 0)] : static_cast<V>(value);
+    switch (reduce) {
+      case ScatterReduce::assign: out[dst] = x; break;
+      case ScatterReduce::add: out[dst] += x; break;
+      case ScatterReduce::multiply: out[dst] *= x; break;
+    }
+  }
+  return tensor_of<V>(t.dtype(), t.shape(), out);
+}
+
+OpInfo scatter_like_op(bool add) {
+  OpInfo op;
+  op.name = add ? "scatter_add" : "scatter";
+  op.aliases = add ? std::vector<std::string>{"torch.scatter_add", "Tensor.scatter_add",
+                                              "Tensor.scatter_add_"}
+                   : std::vector<std::string>{"torch.scatter", "Tensor.scatter", "Tensor.scatter_"};
+  op.params = {param_tensor("input"), param_int("dim"), param_tensor("index")};
+  if (add) {
+    op.params.push_back(param_tensor("src"));
+    op.doc = "a copy of input with src added at the positions index gives along dim";
+  } else {
+    // scatter(input, dim, index, src) and scatter(input, dim, index, value)
+    // are one op: a scalar src is the value; `value=` is renamed to src.
+    op.params.push_back(ParamDef{"src", ParamKind::tensor_or_scalar});
+    ParamDef reduce = param_opt_string("reduce");
+    reduce.keyword_only = true;
+    op.params.push_back(reduce);
+    op.overload = [](std::string_view, std::vector<Arg>&,
+                     std::vector<std::pair<std::string, Arg>>& keywords) {
+      for (auto& kw : keywords) {
+        if (kw.first == "value") kw.first = "src";
+      }
+      return std::string();
+    };
+    op.doc = "a copy of input with src (a tensor or a scalar) written at the positions index gives";
+  }
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    const TensorType& t = a.tensor(0);
+    const TensorType& idx = a.tensor(2);
+    PF_TRY(require_index_dtype(a, 2, idx.dtype, true));
+    PF_ASSIGN(int64_t dim, dim_arg(a, 1, static_cast<int64_t>(t.shape.size())));
+    const TensorType* src = a.is_tensor(3) ? &a.tensor(3) : nullptr;
+    if (src && src->dtype != t.dtype) {
+      return a.error(3, std::string("expected src of dtype ") + dtype_name(t.dtype) + ", got " +
+                            dtype_name(src->dtype));
+    }
+    if (!src) PF_TRY(a.real(3));
+    PF_TRY(check_index_shape(a, dim, t.shape, idx.shape, src ? &src->shape : nullptr));
+    return std::vector<TensorType>{t};
+  };
+  op.cpu = [add](const BoundArgs<Tensor>& a,
+                 const std::vector<TensorType>&) -> Result<std::vector<Tensor>> {
+    const Tensor& t = a.tensor(0);
+    PF_ASSIGN(int64_t dim, dim_arg(a, 1, t.dim()));
+    const Tensor* src = a.is_tensor(3) ? &a.tensor(3) : nullptr;
+    double value = 0;
+    ScatterReduce reduce = add ? ScatterReduce::add : ScatterReduce::assign;
+    if (!add) {
+      if (!src) {
+        PF_ASSIGN(value, a.real(3));
+      }
+      if (!a.is_none(4)) {
+        PF_ASSIGN(std::string r, a.string(4));
+        if (r == "add") {
+          reduce = ScatterReduce::add;
+        } else if (r == "multiply") {
+          reduce = ScatterReduce::multiply;
+        } else {
+          return a.error(4, "reduce must be 'add' or 'multiply', got '" + r + "'");
+        }
+      }
+    }
+    Result<Tensor> out = is_floating(t.dtype()) || t.dtype() == DType::boolean
+                             ? scatter_values<double>(a, dim, src, value, reduce)
+                             : scatter_values<int64_t>(a, dim, src, value, reduce);
+    if (!out.ok()) return std::move(out).error();
+    return std::vector<Tensor>{std::move(*out)};
+  };
+  return op;
+}
+
+// --- embedding -------------------------------------------------------------------------
+
+OpInfo embedding_op() {
+  OpInfo op;
+  op.name = "embedding";
+  op.aliases = {"torch.nn.functional.embedding"};
+  op.params = {param_tensor("input"),
+               param_tensor("weight"),
+               param_opt_int("padding_idx"),
+               param_opt_real("max_norm"),
+               param_real("norm_type", 2.0),
+               param_ignored("scale_grad_by_freq", Arg::make_bool(false)),
+               param_ignored("sparse", Arg::make_bool(false))};
+  op.doc = "rows of weight picked by integer indices (padding_idx only affects gradients)";
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    const TensorType& idx = a.tensor(0);
+    const TensorType& w = a.tensor(1);
+    PF_TRY(require_index_dtype(a, 0, idx.dtype, false));
+    if (w.shape.size() != 2) return a.error(1, "expects a 2-d weight, got " + shape_str(w.shape));
+    if (auto p = a.optional_integer(2)) {
+      if (*p < -w.shape[0] || *p >= w.shape[0]) {
+        return a.error(2, "padding_idx must be within the " + std::to_string(w.shape[0]) +
+                              " embeddings");
+      }
+    }
+    Shape out = idx.shape;
+    out.push_back(w.shape[1]);
+    return std::vector<TensorType>{TensorType{w.dtype, out}};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    const Tensor& w = a.tensor(1);
+    std::vector<int64_t> index = read_indices(a.tensor(0));
+    int64_t rows = w.shape()[0];
+    for (int64_t v : index) {
+      if (v < 0 || v >= rows) return index_out_of_range(a, 0, v, 0, rows);
+    }
+    Tensor picked = take_along(w, 0, index, 0);
+    if (!a.is_none(3)) {
+      // max_norm renormalises the used rows (PyTorch does it in place on
+      // weight; only the output is affected here).
+      PF_ASSIGN(double max_norm, a.real(3));
+      PF_ASSIGN(double p, a.real(4));
+      std::vector<double> v = picked.to_doubles();
+      int64_t dim = w.shape()[1];
+      for (size_t r = 0; r < index.size(); ++r) {
+        double norm = 0;
+        for (int64_t k = 0; k < dim; ++k) norm += std::pow(std::abs(v[r * dim + k]), p);
+        norm = std::pow(norm, 1.0 / p);
+        if (norm > max_norm) {
+          double scale = max_norm / (norm + 1e-7);
+          for (int64_t k = 0; k < dim; ++k) v[r * dim + k] *= scale;
+        }
+      }
+      picked = Tensor::from_doubles(w.dtype(), picked.shape(), v);
+    }
+    return std::vector<Tensor>{reshape_tensor(picked, out[0].shape)};
+  };
+  return op;
+}
+
+}  // namespace
+
+void register_index_ops(OpRegistry& r) {
+  r.add(index_select_op());
+  r.add(gather_op());
+  r.add(scatter_like_op(false));
+  r.add(scatter_like_op(true));
+  r.add(embedding_op());
+}
+
+}  // namespace pf

@@ -1,0 +1,263 @@
+// interpolate (alias upsample): nearest, nearest-exact, (bi/tri)linear,
+// bicubic and area over 1-3 spatial dims of an [N, C, *spatial] input.
+//
+// Every mode is separable, so the reference resamples one spatial dim at a
+// time with per-output taps (input index, weight), accumulating in float64.
+// Source coordinates and weights are computed as PyTorch computes them, in
+// float for float32/float16/bfloat16 inputs and in double for float64 (its
+// opmath type), because a coordinate landing on the other side of an integer
+// would pick a different input element in nearest mode.
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+#include "evaluator/ops/layout_util.h"
+#include "evaluator/ops/op_families.h"
+#include "evaluator/ops/op_registry.h"
+
+namespace pf {
+namespace {
+
+using namespace layout;
+
+enum class Mode : uint8_t { nearest, nearest_exact, linear, cubic, area };
+
+enum Param : size_t { kInput, kSize, kScale, kMode, kAlign, kRecompute, kAntialias };
+
+struct Tap {
+  int64_t index;
+  double weight;
+};
+using Taps = std::vector<std::vector<Tap>>;  // per output index
+
+struct InterpPlan {
+  Mode mode = Mode::nearest;
+  bool align_corners = false;
+  std::vector<int64_t> in, out;               // spatial sizes
+  std::vector<std::optional<double>> scales;  // passed to the kernel (nullopt: in / out)
+  Shape out_shape;
+};
+
+Result<std::vector<double>> scale_factors(const ArgReader& a, size_t dims) {
+  const Arg& arg = a.arg(kScale);
+  std::vector<double> v;
+  if (arg.is_sequence()) {
+    for (const auto& item : arg.items) {
+      if (!item.is_number()) return a.error(kScale, "expects numbers");
+      v.push_back(item.kind == Arg::Kind::real ? item.f : static_cast<double>(item.i));
+    }
+  } else {
+    PF_ASSIGN(double s, a.real(kScale));
+    v.assign(dims, s);
+  }
+  if (v.size() != dims) {
+    return a.error(kScale, "expects " + std::to_string(dims) + " factors for " +
+                               std::to_string(dims) + " spatial dims, got " +
+                               std::to_string(v.size()));
+  }
+  for (double s : v) {
+    if (!(s > 0)) return a.error(kScale, "scale factors must be positive");
+  }
+  return v;
+}
+
+template <typename T>
+Result<InterpPlan> plan_interpolate(const BoundArgs<T>& a) {
+  InterpPlan p;
+  const Shape& s = shape_of(a.tensor(kInput));
+  PF_TRY(require_floating(a, kInput, dtype_of(a.tensor(kInput))));
+  PF_ASSIGN(std::string mode, a.string(kMode));
+  size_t rank = s.size();
+  size_t needs = 0;  // required rank, 0 = 3..5
+  if (mode == "nearest") {
+    p.mode = Mode::nearest;
+  } else if (mode == "nearest-exact") {
+    p.mode = Mode::nearest_exact;
+  } else if (mode == "area") {
+    p.mode = Mode::area;
+  } else if (mode == "linear" || mode == "bilinear" || mode == "trilinear") {
+    p.mode = Mode::linear;
+    needs = mode == "linear" ? 3 : mode == "bilinear" ? 4 : 5;
+  } else if (mode == "bicubic") {
+    p.mode = Mode::cubic;
+    needs = 4;
+  } else {
+    return a.error(kMode, "unknown mode '" + mode + "' (nearest, nearest-exact, linear, "
+                          "bilinear, bicubic, trilinear, area)");
+  }
+  if (needs ? rank != needs : (rank < 3 || rank > 5)) {
+    return a.error(kInput, "got a " + std::to_string(rank) + "-d input, but mode '" + mode +
+                               "' needs " + (needs ? std::to_string(needs) : "3-d to 5-d") +
+                               " input [N, C, spatial...]");
+  }
+  bool interpolating = p.mode == Mode::linear || p.mode == Mode::cubic;
+  if (!a.is_none(kAlign)) {
+    if (!interpolating) {
+      return a.error(kAlign, "align_corners can only be set with the interpolating modes "
+                             "(linear, bilinear, bicubic, trilinear)");
+    }
+    PF_ASSIGN(p.align_corners, a.boolean(kAlign));
+  }
+  PF_ASSIGN(bool antialias, a.boolean(kAntialias));
+  if (antialias) return a.error(kAntialias, "antialias=True is not supported");
+  size_t dims = rank - 2;
+  p.in.assign(s.begin() + 2, s.end());
+  bool has_size = !a.is_none(kSize), has_scale = !a.is_none(kScale);
+  if (has_size == has_scale) {
+    return a.error(kSize, "exactly one of size and scale_factor must be given");
+  }
+  bool recompute = false;
+  if (!a.is_none(kRecompute)) {
+    PF_ASSIGN(recompute, a.boolean(kRecompute));
+  }
+  if (has_size) {
+    if (recompute) return a.error(kRecompute, "recompute_scale_factor needs scale_factor, not size");
+    PF_ASSIGN(p.out, ints_n(a, kSize, dims));
+    for (int64_t o : p.out) {
+      if (o <= 0) return a.error(kSize, "output sizes must be positive");
+    }
+    p.scales.assign(dims, std::nullopt);
+  } else {
+    PF_ASSIGN(std::vector<double> f, scale_factors(a, dims));
+    for (size_t d = 0; d < dims; ++d) {
+      p.out.push_back(static_cast<int64_t>(std::floor(static_cast<double>(p.in[d]) * f[d])));
+      if (p.out.back() <= 0) return a.error(kScale, "the scaled output size is not positive");
+      p.scales.push_back(recompute ? std::nullopt : std::optional<double>(f[d]));
+    }
+  }
+  p.out_shape = Shape(s.begin(), s.begin() + 2);
+  p.out_shape.insert(p.out_shape.end(), p.out.begin(), p.out.end());
+  return p;
+}
+
+// PyTorch's compute_scales_value / area_pixel_compute_scale in type C.
+template <typename C>
+C pixel_scale(int64_t in, int64_t out, bool align, std::optional<double> scale) {
+  if (align) return out > 1 ? static_cast<C>(in - 1) / static_cast<C>(out - 1) : C(0);
+  if (scale && *scale > 0) return static_cast<C>(1.0 / *scale);
+  return static_cast<C>(in) / static_cast<C>(out);
+}
+
+template <typename C>
+C source_index(C scale, int64_t dst, bool align, bool cubic) {
+  if (align) return scale * static_cast<C>(dst);
+  C src = scale * (static_cast<C>(dst) + C(0.5)) - C(0.5);
+  return (!cubic && src < C(0)) ? C(0) : src;
+}
+
+template <typename C>
+C cubic1(C x, C A) { return ((A + 2) * x - (A + 3)) * x * x + 1; }
+template <typename C>
+C cubic2(C x, C A) { return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A; }
+
+template <typename C>
+Taps make_taps(Mode mode, int64_t in, int64_t out, bool align, std::optional<double> scale) {
+  Taps taps(static_cast<size_t>(out));
+  for (int64_t o = 0; o < out; ++o) {
+    auto& t = taps[o];
+    switch (mode) {
+      case Mode::nearest:
+      case Mode::nearest_exact: {
+        // Always float, as PyTorch's nearest kernels compute it.
+        float s = pixel_scale<float>(in, out, false, scale);
+        float v = mode == Mode::nearest
+                      ? static_cast<float>(o) * s
+                      : static_cast<float>((static_cast<double>(o) + 0.5) * static_cast<double>(s));
+        int64_t src = std::min(static_cast<int64_t>(std::floor(v)), in - 1);
+        // PyTorch's CPU nearest kernel special-cases these sizes exactly.
+        if (mode == Mode::nearest && out == in) src = o;
+        if (mode == Mode::nearest && out == 2 * in) src = o >> 1;
+        t.push_back({src, 1.0});
+        break;
+      }
+      case Mode::linear: {
+        C s = pixel_scale<C>(in, out, align, scale);
+        C real = source_index<C>(s, o, align, false);
+        int64_t i0 = std::min(static_cast<int64_t>(std::floor(real)), in - 1);
+        C l1 = std::min(std::max(real - static_cast<C>(i0), C(0)), C(1));
+        int64_t i1 = i0 + (i0 < in - 1 ? 1 : 0);
+        t.push_back({i0, static_cast<double>(C(1) - l1)});
+        t.push_back({i1, static_cast<double>(l1)});
+        break;
+      }
+      case Mode::cubic: {
+        C s = pixel_scale<C>(in, out, align, scale);
+        C real = source_index<C>(s, o, align, true);
+        C fl = std::floor(real);
+        int64_t ix = static_cast<int64_t>(fl);
+        C x = real - fl, A = C(-0.75);
+        C w[4] = {cubic2<C>(x + 1, A), cubic1<C>(x, A), cubic1<C>(1 - x, A), cubic2<C>(2 - x, A)};
+        for (int64_t k = 0; k < 4; ++k) {
+          t.push_back({std::clamp<int64_t>(ix - 1 + k, 0, in - 1), static_cast<double>(w[k])});
+        }
+        break;
+      }
+      case Mode::area: {
+        int64_t s0 = (o * in) / out, s1 = ((o + 1) * in + out - 1) / out;
+        for (int64_t i = s0; i < s1; ++i) t.push_back({i, 1.0 / static_cast<double>(s1 - s0)});
+        break;
+      }
+    }
+  }
+  return taps;
+}
+
+// Resamples dim `d` of a row-major array of `shape` with the given taps.
+std::vector<double> resample(const std::vector<double>& x, Shape& shape, size_t d, const Taps& taps) {
+  int64_t outer = 1, inner = 1;
+  for (size_t i = 0; i < d; ++i) outer *= shape[i];
+  for (size_t i = d + 1; i < shape.size(); ++i) inner *= shape[i];
+  int64_t in = shape[d], out = static_cast<int64_t>(taps.size());
+  std::vector<double> y(static_cast<size_t>(outer * out * inner), 0.0);
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t j = 0; j < out; ++j) {
+      double* yr = y.data() + (o * out + j) * inner;
+      for (const Tap& t : taps[j]) {
+        const double* xr = x.data() + (o * in + t.index) * inner;
+        for (int64_t k = 0; k < inner; ++k) yr[k] += t.weight * xr[k];
+      }
+    }
+  }
+  shape[d] = out;
+  return y;
+}
+
+Tensor run_interpolate(const Tensor& x, const InterpPlan& p, const TensorType& out_type) {
+  std::vector<double> v = read_doubles(x);
+  Shape shape = x.shape();
+  bool dbl = x.dtype() == DType::float64;
+  for (size_t d = 0; d < p.in.size(); ++d) {
+    Taps taps = dbl ? make_taps<double>(p.mode, p.in[d], p.out[d], p.align_corners, p.scales[d])
+                    : make_taps<float>(p.mode, p.in[d], p.out[d], p.align_corners, p.scales[d]);
+    v = resample(v, shape, d + 2, taps);
+  }
+  return Tensor::from_doubles(out_type.dtype, out_type.shape, v);
+}
+
+}  // namespace
+
+void register_interpolate_ops(OpRegistry& r) {
+  OpInfo op;
+  op.name = "interpolate";
+  op.aliases = {"torch.nn.functional.interpolate", "torch.nn.functional.upsample"};
+  ParamDef align{"align_corners", ParamKind::boolean, Arg::make_none()};
+  ParamDef recompute{"recompute_scale_factor", ParamKind::boolean, Arg::make_none()};
+  op.params = {param_tensor("input"),      param_opt_ints("size"),
+               param_opt_real("scale_factor"), param_string("mode", "nearest"),
+               align,                      recompute,
+               param_bool("antialias", false)};
+  op.doc = "resizes the spatial dims (size or scale_factor) by nearest, nearest-exact, "
+           "(bi/tri)linear, bicubic or area";
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    PF_ASSIGN(InterpPlan p, plan_interpolate(a));
+    return std::vector<TensorType>{TensorType{a.tensor(kInput).dtype, p.out_shape}};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    PF_ASSIGN(InterpPlan p, plan_interpolate(a));
+    return std::vector<Tensor>{run_interpolate(a.tensor(kInput), p, out[0])};
+  };
+  r.add(std::move(op));
+}
+
+}  // namespace pf

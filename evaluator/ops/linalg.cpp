@@ -1,0 +1,259 @@
+// Matrix products: linear, matmul (every PyTorch rank case, broadcasting batch
+// dims), mm, bmm, addmm, baddbmm. Sums run in float64 and round once to the
+// output dtype. Operands must share one floating dtype (PyTorch does not
+// promote here either).
+#include "evaluator/ops/layout_util.h"
+#include "evaluator/ops/op_families.h"
+#include "evaluator/ops/op_registry.h"
+
+namespace pf {
+namespace {
+
+using namespace layout;
+
+struct MatmulPlan {
+  Shape batch;  // broadcast batch dims
+  int64_t m = 1, k = 1, n = 1;
+  bool a_vector = false, b_vector = false;
+  Shape out;
+};
+
+Result<MatmulPlan> plan_matmul(const ArgReader& a, const Shape& sa, const Shape& sb) {
+  if (sa.empty() || sb.empty()) {
+    return op_error(a, "both arguments need at least 1 dimension, got shapes " + shape_str(sa) +
+                           " and " + shape_str(sb));
+  }
+  MatmulPlan p;
+  p.a_vector = sa.size() == 1;
+  p.b_vector = sb.size() == 1;
+  Shape a2 = p.a_vector ? Shape{1, sa[0]} : sa;
+  Shape b2 = p.b_vector ? Shape{sb[0], 1} : sb;
+  p.m = a2[a2.size() - 2];
+  p.k = a2.back();
+  p.n = b2.back();
+  if (b2[b2.size() - 2] != p.k) {
+    return op_error(a, "shapes " + shape_str(sa) + " and " + shape_str(sb) +
+                           " cannot be multiplied (" + std::to_string(p.k) + " != " +
+                           std::to_string(b2[b2.size() - 2]) + ")");
+  }
+  Shape ba(a2.begin(), a2.end() - 2), bb(b2.begin(), b2.end() - 2);
+  auto batch = broadcast_shapes(ba, bb);
+  if (!batch.ok()) return op_error(a, "batch dims do not broadcast: " + batch.error().message);
+  p.batch = *batch;
+  p.out = p.batch;
+  if (!p.a_vector) p.out.push_back(p.m);
+  if (!p.b_vector) p.out.push_back(p.n);
+  return p;
+}
+
+// A view of a 1-d operand as a matrix: [k] -> [1, k] (row) or [k, 1] (column).
+Tensor as_matrix(const Tensor& t, bool row) {
+  int64_t k = t.shape()[0], s = t.strides()[0];
+  return row ? Tensor::view_of(t, {1, k}, {k * s, s}, t.offset())
+             : Tensor::view_of(t, {k, 1}, {s, s}, t.offset());
+}
+
+// Products of a and b (already matrices or batches of them) broadcast to
+// p.batch; row-major [batch..., m, n] doubles.
+std::vector<double> batched_product(const Tensor& a, const Tensor& b, const MatmulPlan& p) {
+  Shape ashape = p.batch, bshape = p.batch;
+  ashape.insert(ashape.end(), {p.m, p.k});
+  bshape.insert(bshape.end(), {p.k, p.n});
+  std::vector<double> av = read_doubles(broadcast_view(a, ashape));
+  Tensor bv = broadcast_view(b, bshape);
+  Geometry g = geometry_of(bv);  // transpose the last two dims: Bt is [batch..., n, k]
+  std::swap(g.shape[g.shape.size() - 1], g.shape[g.shape.size() - 2]);
+  std::swap(g.strides[g.strides.size() - 1], g.strides[g.strides.size() - 2]);
+  std::vector<double> btv = read_doubles(view_with(bv, g));
+  int64_t batches = shape_numel(p.batch);
+  std::vector<double> out(static_cast<size_t>(batches * p.m * p.n));
+  for (int64_t i = 0; i < batches; ++i) {
+    gemm_nt(av.data() + i * p.m * p.k, btv.data() + i * p.n * p.k, out.data() + i * p.m * p.n,
+            p.m, p.n, p.k);
+  }
+  return out;
+}
+
+std::vector<double> matmul_values(const Tensor& a, const Tensor& b, const MatmulPlan& p) {
+  Tensor a2 = p.a_vector ? as_matrix(a, true) : a;
+  Tensor b2 = p.b_vector ? as_matrix(b, false) : b;
+  return batched_product(a2, b2, p);
+}
+
+template <typename T>
+Status check_operands(const BoundArgs<T>& a, std::vector<size_t> params) {
+  DType first = dtype_of(a.tensor(params[0]));
+  PF_TRY(require_floating(a, params[0], first));
+  for (size_t i : params) {
+    if (a.is_tensor(i)) PF_TRY(require_same_dtype(a, i, first, dtype_of(a.tensor(i))));
+  }
+  return ok_status();
+}
+
+// Rank requirements of mm/bmm-style ops (exact ranks, no broadcasting).
+template <typename T>
+Status require_rank(const BoundArgs<T>& a, size_t i, size_t rank) {
+  const Shape& s = shape_of(a.tensor(i));
+  if (s.size() == rank) return ok_status();
+  return a.error(i, "expects a " + std::to_string(rank) + "-d tensor, got shape " + shape_str(s));
+}
+
+// --- matmul / mm / bmm -------------------------------------------------------------
+
+OpInfo product_op(std::string name, std::vector<std::string> aliases, size_t rank,
+                  std::string doc) {
+  OpInfo op;
+  op.name = std::move(name);
+  op.aliases = std::move(aliases);
+  op.params = {param_tensor("input"), param_tensor("other")};
+  op.doc = std::move(doc);
+  auto plan = [rank](const auto& a) -> Result<MatmulPlan> {
+    PF_TRY(check_operands(a, {0, 1}));
+    if (rank) {
+      PF_TRY(require_rank(a, 0, rank));
+      PF_TRY(require_rank(a, 1, rank));
+      const Shape& sa = shape_of(a.tensor(0));
+      const Shape& sb = shape_of(a.tensor(1));
+      if (rank == 3 && sa[0] != sb[0]) {
+        return op_error(a, "batch sizes differ: " + shape_str(sa) + " and " + shape_str(sb));
+      }
+    }
+    return plan_matmul(a, shape_of(a.tensor(0)), shape_of(a.tensor(1)));
+  };
+  op.infer = [plan](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    PF_ASSIGN(MatmulPlan p, plan(a));
+    return std::vector<TensorType>{TensorType{a.tensor(0).dtype, p.out}};
+  };
+  op.cpu = [plan](const BoundArgs<Tensor>& a,
+                  const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    PF_ASSIGN(MatmulPlan p, plan(a));
+    std::vector<double> v = matmul_values(a.tensor(0), a.tensor(1), p);
+    return std::vector<Tensor>{Tensor::from_doubles(out[0].dtype, out[0].shape, v)};
+  };
+  return op;
+}
+
+// --- addmm / baddbmm: beta * input + alpha * (mat1 @ mat2) ----------------------------------
+
+OpInfo add_product_op(std::string name, std::vector<std::string> aliases, size_t rank) {
+  OpInfo op;
+  op.name = std::move(name);
+  op.aliases = std::move(aliases);
+  std::string m1 = rank == 2 ? "mat1" : "batch1", m2 = rank == 2 ? "mat2" : "batch2";
+  ParamDef beta_p = param_real("beta", 1.0), alpha_p = param_real("alpha", 1.0);
+  beta_p.keyword_only = alpha_p.keyword_only = true;
+  op.params = {param_tensor("input"), param_tensor(m1), param_tensor(m2), beta_p, alpha_p};
+  op.doc = "beta * input + alpha * (" + m1 + " @ " + m2 + "), input broadcast to the product";
+  auto plan = [rank](const auto& a) -> Result<MatmulPlan> {
+    PF_TRY(check_operands(a, {0, 1, 2}));
+    PF_TRY(require_rank(a, 1, rank));
+    PF_TRY(require_rank(a, 2, rank));
+    const Shape& sa = shape_of(a.tensor(1));
+    const Shape& sb = shape_of(a.tensor(2));
+    if (rank == 3 && sa[0] != sb[0]) {
+      return op_error(a, "batch sizes differ: " + shape_str(sa) + " and " + shape_str(sb));
+    }
+    PF_ASSIGN(MatmulPlan p, plan_matmul(a, sa, sb));
+    auto b = broadcast_shapes(shape_of(a.tensor(0)), p.out);
+    if (!b.ok() || *b != p.out) {
+      return a.error(0, "shape " + shape_str(shape_of(a.tensor(0))) +
+                            " does not broadcast to the product's shape " + shape_str(p.out));
+    }
+    return p;
+  };
+  op.infer = [plan](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    PF_ASSIGN(MatmulPlan p, plan(a));
+    return std::vector<TensorType>{TensorType{a.tensor(0).dtype, p.out}};
+  };
+  op.cpu = [plan](const BoundArgs<Tensor>& a,
+                  const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    PF_ASSIGN(MatmulPlan p, plan(a));
+    PF_ASSIGN(double beta, a.real(3));
+    PF_ASSIGN(double alpha, a.real(4));
+    std::vector<double> v = matmul_values(a.tensor(1), a.tensor(2), p);
+    // beta == 0 ignores input entirely (NaN/inf in it do not propagate), as in PyTorch.
+    std::vector<double> bias =
+        beta == 0 ? std::vector<double>{} : read_doubles(broadcast_view(a.tensor(0), p.out));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = alpha * v[i] + (beta == 0 ? 0.0 : beta * bias[i]);
+    return std::vector<Tensor>{Tensor::from_doubles(out[0].dtype, out[0].shape, v)};
+  };
+  return op;
+}
+
+// --- linear: input @ weight.T + bias --------------------------------------------------------
+
+template <typename T>
+Result<Shape> linear_shape(const BoundArgs<T>& a) {
+  PF_TRY(check_operands(a, {0, 1, 2}));
+  const Shape& x = shape_of(a.tensor(0));
+  const Shape& w = shape_of(a.tensor(1));
+  if (x.empty()) return a.error(0, "expects at least 1 dimension");
+  if (w.empty() || w.size() > 2) {
+    return a.error(1, "expects a 1-d or 2-d weight, got shape " + shape_str(w));
+  }
+  if (w.back() != x.back()) {
+    return op_error(a, "input " + shape_str(x) + " and weight " + shape_str(w) +
+                           " do not fit: in_features " + std::to_string(x.back()) + " != " +
+                           std::to_string(w.back()));
+  }
+  Shape out(x.begin(), x.end() - 1);
+  if (w.size() == 2) out.push_back(w[0]);
+  if (a.is_tensor(2)) {
+    const Shape& b = shape_of(a.tensor(2));
+    auto bs = broadcast_shapes(b, out);
+    if (!bs.ok() || *bs != out) {
+      return a.error(2, "bias shape " + shape_str(b) + " does not broadcast to the output " +
+                            shape_str(out));
+    }
+  }
+  return out;
+}
+
+OpInfo linear_op() {
+  OpInfo op;
+  op.name = "linear";
+  op.aliases = {"torch._C._nn.linear", "torch.nn.functional.linear"};
+  op.params = {param_tensor("input"), param_tensor("weight"), param_opt_tensor("bias")};
+  op.doc = "input @ weight.T + bias (weight [out_features, in_features])";
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    PF_ASSIGN(Shape out, linear_shape(a));
+    return std::vector<TensorType>{TensorType{a.tensor(0).dtype, out}};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    const Tensor& x = a.tensor(0);
+    const Tensor& w = a.tensor(1);
+    int64_t in = x.shape().back();
+    int64_t rows = in == 0 ? 0 : x.numel() / in;
+    int64_t cols = w.dim() == 2 ? w.shape()[0] : 1;
+    std::vector<double> xv = read_doubles(x);
+    std::vector<double> wv = read_doubles(w);  // [out, in] is already Bt
+    std::vector<double> y(static_cast<size_t>(rows * cols));
+    if (in == 0) {
+      std::fill(y.begin(), y.end(), 0.0);
+    } else {
+      gemm_nt(xv.data(), wv.data(), y.data(), rows, cols, in);
+    }
+    if (a.is_tensor(2)) {
+      std::vector<double> b = read_doubles(broadcast_view(a.tensor(2), out[0].shape));
+      for (size_t i = 0; i < y.size(); ++i) y[i] += b[i];
+    }
+    return std::vector<Tensor>{Tensor::from_doubles(out[0].dtype, out[0].shape, y)};
+  };
+  return op;
+}
+
+}  // namespace
+
+void register_linalg_ops(OpRegistry& r) {
+  r.add(linear_op());
+  r.add(product_op("matmul", {"torch.matmul", "Tensor.matmul", "operator.matmul"}, 0,
+                   "matrix product with PyTorch's rank rules (1-d operands, broadcast batch dims)"));
+  r.add(product_op("mm", {"torch.mm", "Tensor.mm"}, 2, "product of two matrices"));
+  r.add(product_op("bmm", {"torch.bmm", "Tensor.bmm"}, 3,
+                   "batched product of [b, n, m] and [b, m, p]"));
+  r.add(add_product_op("addmm", {"torch.addmm", "Tensor.addmm"}, 2));
+  r.add(add_product_op("baddbmm", {"torch.baddbmm", "Tensor.baddbmm"}, 3));
+}
+
+}  // namespace pf

@@ -1,0 +1,192 @@
+// Windowed pooling: max_pool1d/2d, avg_pool1d/2d, with PyTorch's output size
+// rule (ceil_mode drops a last window that would start in the right padding),
+// padding limits, avg's count_include_pad / divisor_override, and max's NaN
+// propagation. 1-d pooling runs as 2-d with a height of 1.
+#include <cmath>
+#include <limits>
+
+#include "evaluator/ops/layout_util.h"
+#include "evaluator/ops/op_families.h"
+#include "evaluator/ops/op_registry.h"
+#include "evaluator/ops/pool_util.h"
+
+namespace pf {
+namespace {
+
+using namespace layout;
+
+enum class PoolKind : uint8_t { max, avg };
+
+struct PoolPlan {
+  PoolShape sh;
+  int64_t k[2] = {1, 1}, stride[2] = {1, 1}, pad[2] = {0, 0}, dil[2] = {1, 1};
+  bool ceil_mode = false;
+  bool count_include_pad = true;
+  std::optional<int64_t> divisor;
+};
+
+// PyTorch's pooling_output_shape.
+int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dil, bool ceil) {
+  int64_t num = in + 2 * pad - dil * (k - 1) - 1 + (ceil ? stride - 1 : 0);
+  int64_t out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
+  if (ceil && (out - 1) * stride >= in + pad) --out;
+  return out;
+}
+
+// Parameter positions: max (input, kernel_size, stride, padding, dilation,
+// ceil_mode, return_indices); avg (input, kernel_size, stride, padding,
+// ceil_mode, count_include_pad[, divisor_override]).
+template <typename T>
+Result<PoolPlan> plan_pool(const BoundArgs<T>& a, int nd, PoolKind kind) {
+  PoolPlan p;
+  PF_ASSIGN(p.sh, pool_shape(a, nd));
+  size_t n = static_cast<size_t>(nd);
+  PF_ASSIGN(std::vector<int64_t> k, ints_n(a, 1, n));
+  PF_ASSIGN(std::vector<int64_t> stride, ints_n_or(a, 2, n, k));
+  PF_ASSIGN(std::vector<int64_t> pad, ints_n(a, 3, n));
+  std::vector<int64_t> dil(n, 1);
+  if (kind == PoolKind::max) {
+    PF_ASSIGN(dil, ints_n(a, 4, n));
+    PF_ASSIGN(p.ceil_mode, a.boolean(5));
+    PF_ASSIGN(bool indices, a.boolean(6));
+    if (indices) return a.error(6, "return_indices=True is not supported (use False)");
+  } else {
+    PF_ASSIGN(p.ceil_mode, a.boolean(4));
+    PF_ASSIGN(p.count_include_pad, a.boolean(5));
+    if (a.size() > 6 && !a.is_none(6)) {
+      PF_ASSIGN(int64_t div, a.integer(6));
+      if (div == 0) return a.error(6, "divisor_override must not be zero");
+      p.divisor = div;
+    }
+  }
+  for (size_t d = 0; d < n; ++d) {
+    if (k[d] <= 0) return a.error(1, "kernel_size must be positive");
+    if (stride[d] <= 0) return a.error(2, "stride must be positive");
+    if (dil[d] <= 0) return a.error(4, "dilation must be positive");
+    int64_t limit = kind == PoolKind::max ? ((k[d] - 1) * dil[d] + 1) / 2 : k[d] / 2;
+    if (pad[d] < 0 || pad[d] > limit) {
+      return a.error(3, "padding " + std::to_string(pad[d]) +
+                            " must be at most half of the (effective) kernel size");
+    }
+  }
+  set_spatial(p.k, k, nd);
+  set_spatial(p.stride, stride, nd);
+  set_spatial(p.pad, pad, nd);
+  set_spatial(p.dil, dil, nd);
+  int64_t out[2] = {1, 1};
+  for (int d = 0; d < 2; ++d) {
+    out[d] = pooled_size(p.sh.in[d], p.k[d], p.pad[d], p.stride[d], p.dil[d], p.ceil_mode);
+    if (out[d] < 1) {
+      return a.error(0, "the output size is too small for input " + shape_str(shape_of(a.tensor(0))));
+    }
+  }
+  set_output(p.sh, out);
+  return p;
+}
+
+std::vector<double> run_max(const PoolPlan& p, const std::vector<double>& x) {
+  const PoolShape& s = p.sh;
+  std::vector<double> y(static_cast<size_t>(s.planes * s.out[0] * s.out[1]));
+  for (int64_t c = 0; c < s.planes; ++c) {
+    const double* xp = x.data() + c * s.in[0] * s.in[1];
+    double* yp = y.data() + c * s.out[0] * s.out[1];
+    for (int64_t oh = 0; oh < s.out[0]; ++oh) {
+      for (int64_t ow = 0; ow < s.out[1]; ++ow) {
+        double m = -std::numeric_limits<double>::infinity();
+        for (int64_t kh = 0; kh < p.k[0]; ++kh) {
+          int64_t ih = oh * p.stride[0] - p.pad[0] + kh * p.dil[0];
+          if (ih < 0 || ih >= s.in[0]) continue;
+          for (int64_t kw = 0; kw < p.k[1]; ++kw) {
+            int64_t iw = ow * p.stride[1] - p.pad[1] + kw * p.dil[1];
+            if (iw < 0 || iw >= s.in[1]) continue;
+            double v = xp[ih * s.in[1] + iw];
+            if (v > m || std::isnan(v)) m = v;
+            if (std::isnan(m)) break;
+          }
+        }
+        yp[oh * s.out[1] + ow] = m;
+      }
+    }
+  }
+  return y;
+}
+
+std::vector<double> run_avg(const PoolPlan& p, const std::vector<double>& x) {
+  const PoolShape& s = p.sh;
+  std::vector<double> y(static_cast<size_t>(s.planes * s.out[0] * s.out[1]));
+  for (int64_t c = 0; c < s.planes; ++c) {
+    const double* xp = x.data() + c * s.in[0] * s.in[1];
+    double* yp = y.data() + c * s.out[0] * s.out[1];
+    for (int64_t oh = 0; oh < s.out[0]; ++oh) {
+      for (int64_t ow = 0; ow < s.out[1]; ++ow) {
+        int64_t h0 = oh * p.stride[0] - p.pad[0], w0 = ow * p.stride[1] - p.pad[1];
+        int64_t h1 = std::min(h0 + p.k[0], s.in[0] + p.pad[0]);
+        int64_t w1 = std::min(w0 + p.k[1], s.in[1] + p.pad[1]);
+        int64_t pool_size = (h1 - h0) * (w1 - w0);
+        h0 = std::max<int64_t>(h0, 0);
+        w0 = std::max<int64_t>(w0, 0);
+        h1 = std::min(h1, s.in[0]);
+        w1 = std::min(w1, s.in[1]);
+        double& out = yp[oh * s.out[1] + ow];
+        if (h0 >= h1 || w0 >= w1) {
+          out = 0;
+          continue;
+        }
+        double sum = 0;
+        for (int64_t ih = h0; ih < h1; ++ih) {
+          for (int64_t iw = w0; iw < w1; ++iw) sum += xp[ih * s.in[1] + iw];
+        }
+        int64_t divide = p.divisor ? *p.divisor
+                         : p.count_include_pad ? pool_size
+                                               : (h1 - h0) * (w1 - w0);
+        out = sum / static_cast<double>(divide);
+      }
+    }
+  }
+  return y;
+}
+
+OpInfo pool_op(int nd, PoolKind kind, std::vector<std::string> aliases) {
+  OpInfo op;
+  op.name = std::string(kind == PoolKind::max ? "max_pool" : "avg_pool") + std::to_string(nd) + "d";
+  op.aliases = std::move(aliases);
+  std::vector<int64_t> zero(static_cast<size_t>(nd), 0), one(static_cast<size_t>(nd), 1);
+  op.params = {param_tensor("input"), param_ints("kernel_size"), param_opt_ints("stride"),
+               param_ints("padding", zero)};
+  if (kind == PoolKind::max) {
+    op.params.push_back(param_ints("dilation", one));
+    op.params.push_back(param_bool("ceil_mode", false));
+    op.params.push_back(param_bool("return_indices", false));
+    op.doc = "max over windows (stride defaults to kernel_size)";
+  } else {
+    op.params.push_back(param_bool("ceil_mode", false));
+    op.params.push_back(param_bool("count_include_pad", true));
+    if (nd == 2) op.params.push_back(param_opt_int("divisor_override"));
+    op.doc = "mean over windows (stride defaults to kernel_size)";
+  }
+  op.infer = [nd, kind](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    PF_TRY(require_floating(a, 0, a.tensor(0).dtype));
+    PF_ASSIGN(PoolPlan p, plan_pool(a, nd, kind));
+    return std::vector<TensorType>{TensorType{a.tensor(0).dtype, p.sh.out_shape}};
+  };
+  op.cpu = [nd, kind](const BoundArgs<Tensor>& a,
+                      const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    PF_ASSIGN(PoolPlan p, plan_pool(a, nd, kind));
+    std::vector<double> x = read_doubles(a.tensor(0));
+    std::vector<double> y = kind == PoolKind::max ? run_max(p, x) : run_avg(p, x);
+    return std::vector<Tensor>{Tensor::from_doubles(out[0].dtype, out[0].shape, y)};
+  };
+  return op;
+}
+
+}  // namespace
+
+void register_pooling_ops(OpRegistry& r) {
+  r.add(pool_op(1, PoolKind::max, {"torch.nn.functional.max_pool1d", "torch.max_pool1d"}));
+  r.add(pool_op(2, PoolKind::max, {"torch.nn.functional.max_pool2d", "torch.max_pool2d"}));
+  r.add(pool_op(1, PoolKind::avg, {"torch.nn.functional.avg_pool1d", "torch.avg_pool1d"}));
+  r.add(pool_op(2, PoolKind::avg,
+                {"torch.nn.functional.avg_pool2d", "torch._C._nn.avg_pool2d"}));
+}
+
+}  // namespace pf
