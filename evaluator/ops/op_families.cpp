@@ -6,8 +6,24 @@ namespace pf {
 
 void register_all_builtin_ops(OpRegistry& r) {
   register_activation_ops(r);
-  register_math_ops(r);
   register_arithmetic_ops(r);
+  register_math_ops(r);
+  register_view_ops(r);
+  register_dim_ops(r);
+  register_getitem_ops(r);
+  register_split_ops(r);
+  register_concat_ops(r);
+  register_copy_ops(r);
+  register_index_ops(r);
+  register_linalg_ops(r);
+  register_einsum_ops(r);
+  register_attention_ops(r);
+  register_normalization_ops(r);
+  register_dropout_ops(r);
+  register_conv_ops(r);
+  register_pooling_ops(r);
+  register_adaptive_pool_ops(r);
+  register_interpolate_ops(r);
 }
 
 }  // namespace pf

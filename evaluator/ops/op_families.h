@@ -8,8 +8,25 @@ namespace pf {
 class OpRegistry;
 
 void register_activation_ops(OpRegistry& r);
-void register_math_ops(OpRegistry& r);
 void register_arithmetic_ops(OpRegistry& r);
+void register_math_ops(OpRegistry& r);
+// Layout, indexing and numeric families (ops_layout).
+void register_view_ops(OpRegistry& r);
+void register_dim_ops(OpRegistry& r);
+void register_getitem_ops(OpRegistry& r);
+void register_split_ops(OpRegistry& r);
+void register_concat_ops(OpRegistry& r);
+void register_copy_ops(OpRegistry& r);
+void register_index_ops(OpRegistry& r);
+void register_linalg_ops(OpRegistry& r);
+void register_einsum_ops(OpRegistry& r);
+void register_attention_ops(OpRegistry& r);
+void register_normalization_ops(OpRegistry& r);
+void register_dropout_ops(OpRegistry& r);
+void register_conv_ops(OpRegistry& r);
+void register_pooling_ops(OpRegistry& r);
+void register_adaptive_pool_ops(OpRegistry& r);
+void register_interpolate_ops(OpRegistry& r);
 
 void register_all_builtin_ops(OpRegistry& r);
 
