@@ -1,0 +1,52 @@
+// What the worker applies to itself before reading untrusted input; defaults
+// live here and nowhere else (STYLE.md 10). Every switch exists for diagnosis
+// on unusual machines: a mechanism turned off is reported as "disabled", never
+// silently skipped.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <vector>
+
+namespace pf::sandbox {
+
+struct ResourceLimits {
+  //! RLIMIT_NOFILE (soft and hard). CUDA needs a few dozen descriptors.
+  uint64_t max_open_files = 1024;
+  //! RLIMIT_FSIZE: largest file the worker may write (cache entries, logs);
+  //! SIGXFSZ is ignored so an oversized write fails with EFBIG instead.
+  uint64_t max_file_size_bytes = 256ull << 20;
+  //! RLIMIT_NPROC. Counts threads (CUDA and NVRTC create some); fork is also
+  //! denied by seccomp. Lowered only, never raised.
+  uint64_t max_processes = 512;
+  //! RLIMIT_CPU budget per request, beyond the CPU time already used: ends a
+  //! runaway worker whose orchestrator died (the pool kills it at the
+  //! request's deadline long before). Effective budget:
+  //! max(min_request_cpu_seconds, 4 x the request's deadline).
+  uint64_t min_request_cpu_seconds = 60;
+  //! RLIMIT_CORE 0: a crashing worker leaves no core file (it may hold
+  //! untrusted data and fills disks quickly under a crash loop).
+  bool disable_core_dumps = true;
+};
+
+struct IsolationOptions {
+  bool enabled = true;  // false: nothing is applied (--no-isolation, debugging only)
+  bool no_new_privs = true;
+  bool user_namespace = true;     // fresh user namespace (drops host capabilities)
+  bool network_namespace = true;  // fresh network namespace: no interfaces but a down loopback
+  bool landlock = true;           // file-system allowlist (+ TCP and scope rules by ABI)
+  bool seccomp = true;            // system-call deny list
+  bool rlimits = true;
+  ResourceLimits limits;
+
+  //! Read-write for the worker; created if missing. Empty: no scratch access.
+  std::filesystem::path scratch_dir;
+  //! The NVRTC cache, read-write. Empty: none.
+  std::filesystem::path cache_dir;
+  //! Added to the built-in read-only allowlist (e.g. an unusual driver location).
+  std::vector<std::filesystem::path> extra_read_paths;
+  //! Added read-write (use sparingly).
+  std::vector<std::filesystem::path> extra_write_paths;
+};
+
+}  // namespace pf::sandbox

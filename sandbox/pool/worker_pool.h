@@ -1,0 +1,118 @@
+// A fixed set of passforge-worker processes serving requests with deadlines.
+// A worker that misses a deadline, crashes, breaks the protocol or declares
+// itself poisoned is killed (SIGKILL to its process group) and replaced before
+// the caller gets its classified reply; other callers never see the restart.
+//
+// Thread-safety: call(), stats(), isolation_report() and size() may be used
+// from any number of threads at once. One mutex + condition variable guards
+// the slot table (which worker is busy, which cannot start); a busy slot's
+// process is used only by the thread that claimed it. The destructor kills the
+// workers of calls in flight (those calls return `crashed`), waits for them to
+// return and removes the pool's temporary directory.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "common/result.h"
+#include "sandbox/ipc/deadline.h"
+#include "sandbox/isolation/isolation_report.h"
+#include "sandbox/pool/worker_process.h"
+#include "sandbox/pool/worker_reply.h"
+
+namespace pf::sandbox {
+
+struct WorkerPoolOptions {
+  //! One GPU worker per entry, started with CUDA_VISIBLE_DEVICES=<entry>.
+  //! Empty: `cpu_workers` workers with CUDA_VISIBLE_DEVICES="" (compile-only).
+  std::vector<std::string> gpu_devices;
+  int cpu_workers = 1;
+  //! Empty: $PASSFORGE_WORKER, else passforge-worker beside the running executable.
+  std::filesystem::path worker_path;
+  std::vector<std::string> worker_args;  // extra worker flags (e.g. --allow-read DIR)
+  bool isolation = true;                 // false passes --no-isolation: debugging only
+  //! Per-worker scratch directories and output logs. Empty: a fresh private
+  //! directory under $TMPDIR, removed with the pool.
+  std::filesystem::path work_dir;
+  std::filesystem::path cache_dir;     // the NVRTC cache (--cache); empty: none
+  std::vector<std::string> extra_env;  // "NAME=value" for the workers
+  std::chrono::milliseconds start_timeout{10'000};
+  int max_start_attempts = 3;               // consecutive failures before a slot rests
+  std::chrono::seconds start_cooldown{30};  // how long a slot that cannot start rests
+  int max_restarts_per_minute = 60;         // per slot; beyond it restarts are spaced out
+  size_t stderr_tail_bytes = 4096;
+};
+
+struct PoolStats {
+  uint64_t requests = 0;
+  uint64_t ok = 0;
+  uint64_t errors = 0;
+  uint64_t timeouts = 0;
+  uint64_t crashes = 0;
+  uint64_t protocol_errors = 0;
+  uint64_t unavailable = 0;
+  uint64_t restarts = 0;
+  uint64_t start_failures = 0;
+  nlohmann::json to_json() const;
+};
+
+class WorkerPool {
+ public:
+  //! Starts every worker and completes its hello handshake. Fails with a
+  //! message naming the cause when a worker cannot start at all (binary
+  //! missing or not executable, start-up crash, protocol mismatch).
+  static Result<std::unique_ptr<WorkerPool>> start(WorkerPoolOptions options);
+  ~WorkerPool();
+  WorkerPool(const WorkerPool&) = delete;
+  WorkerPool& operator=(const WorkerPool&) = delete;
+
+  //! Sends one request to an idle worker and waits for its reply until
+  //! `deadline` (waiting for an idle worker counts against it).
+  WorkerReply call(const std::string& type, const nlohmann::json& body, Deadline deadline);
+  WorkerReply call(const std::string& type, const nlohmann::json& body,
+                   std::chrono::milliseconds timeout) {
+    return call(type, body, deadline_in(timeout));
+  }
+
+  PoolStats stats() const;
+  //! What the first worker reported applying at its last start.
+  IsolationReport isolation_report() const;
+  size_t size() const { return slots_.size(); }
+  const std::filesystem::path& worker_path() const { return worker_path_; }
+
+  //! The worker binary `options` designates, checked to be executable.
+  static Result<std::filesystem::path> resolve_worker_path(const WorkerPoolOptions& options);
+
+ private:
+  struct Slot;
+  WorkerPool() = default;
+
+  WorkerReply exchange(Slot& slot, const std::string& type, const nlohmann::json& body,
+                       Deadline deadline);
+  WorkerReply fail(Slot& slot, WorkerReply reply, ReplyStatus status, Error error);
+  Status start_slot(Slot& slot);
+  Status spawn_and_hello(Slot& slot);
+  Status replace(Slot& slot, const std::string& reason);
+  std::vector<std::string> worker_environment(const Slot& slot) const;
+
+  WorkerPoolOptions options_;
+  std::filesystem::path worker_path_;
+  bool owns_work_dir_ = false;
+  std::vector<std::unique_ptr<Slot>> slots_;
+
+  mutable std::mutex mu_;
+  std::condition_variable idle_cv_;
+  bool closing_ = false;           // guarded by mu_
+  PoolStats stats_;                // guarded by mu_
+  IsolationReport report_;         // guarded by mu_
+  bool isolation_logged_ = false;  // guarded by mu_
+};
+
+}  // namespace pf::sandbox

@@ -1,0 +1,68 @@
+#include "sandbox/worker/worker_config.h"
+
+#include <charconv>
+#include <string_view>
+
+namespace pf::sandbox {
+
+Result<WorkerConfig> parse_worker_args(int argc, const char* const* argv) {
+  WorkerConfig config;
+  auto& iso = config.isolation;
+  for (int i = 1; i < argc; ++i) {
+    std::string_view arg = argv[i];
+    auto value = [&]() -> Result<std::string> {
+      if (i + 1 >= argc) {
+        return make_error(ErrorCode::invalid_argument, std::string(arg) + " needs a value");
+      }
+      return std::string(argv[++i]);
+    };
+    if (arg == "--ipc-fd") {
+      PF_ASSIGN(std::string text, value());
+      int fd = -1;
+      auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), fd);
+      if (ec != std::errc() || end != text.data() + text.size() || fd < 0) {
+        return make_error(ErrorCode::invalid_argument, "--ipc-fd: not a descriptor: " + text);
+      }
+      config.ipc_fd = fd;
+    } else if (arg == "--scratch") {
+      PF_ASSIGN(iso.scratch_dir, value());
+    } else if (arg == "--cache") {
+      PF_ASSIGN(iso.cache_dir, value());
+    } else if (arg == "--allow-read") {
+      PF_ASSIGN(std::string path, value());
+      iso.extra_read_paths.emplace_back(path);
+    } else if (arg == "--allow-write") {
+      PF_ASSIGN(std::string path, value());
+      iso.extra_write_paths.emplace_back(path);
+    } else if (arg == "--no-isolation") {
+      iso.enabled = false;
+    } else if (arg == "--no-user-namespace") {
+      iso.user_namespace = false;
+    } else if (arg == "--no-network-namespace") {
+      iso.network_namespace = false;
+    } else if (arg == "--no-landlock") {
+      iso.landlock = false;
+    } else if (arg == "--no-seccomp") {
+      iso.seccomp = false;
+    } else if (arg == "--no-rlimits") {
+      iso.rlimits = false;
+    } else if (arg == "--allow-new-privs") {
+      iso.no_new_privs = false;
+    } else {
+      return make_error(ErrorCode::invalid_argument, "unknown argument '" + std::string(arg) + "'");
+    }
+  }
+  return config;
+}
+
+std::string worker_usage(const std::string& program) {
+  return "usage: " + program +
+         " [--ipc-fd N] [--scratch DIR] [--cache DIR] [--allow-read PATH]... "
+         "[--allow-write PATH]... [--no-isolation] [--no-user-namespace] "
+         "[--no-network-namespace] [--no-landlock] [--no-seccomp] [--no-rlimits] "
+         "[--allow-new-privs]\n"
+         "Started by passforge's worker pool: speaks length-prefixed JSON on descriptor N "
+         "(default 3); not meant to be run by hand.\n";
+}
+
+}  // namespace pf::sandbox
