@@ -1,0 +1,143 @@
+"""Golden fixtures for evaluator/ops/{conv,pooling,adaptive_pool,interpolate}.cpp.
+Run: /usr/bin/python3 tests/golden/gen_conv_pool.py
+
+Convolutions and average pooling use float64 references rounded to the output dtype
+(f64ref.py, 1 ulp). Max pooling is exact. interpolate runs natively: PyTorch computes source
+coordinates in float for float32/float16/bfloat16 (double for float64), as the reference does,
+and blends in float; the reference blends in float64, hence a few ulps for float32."""
+import torch
+
+from f64ref import f64
+from golden_lib import BF16, F16, F32, F64, FLOATS, Golden, dtype_tag, permuted, rnd, strided, transposed
+
+g = Golden("conv_pool")
+INTERP = "torch.nn.functional.interpolate"
+INTERP_TOL = {"ulps": 4, "abs": 1e-6}
+# bicubic blends 16 float32 products of magnitude <= 1.5: PyTorch's float32 result is itself
+# ~1e-6 away from its float64 one.
+BICUBIC_TOL = {"ulps": 4, "abs": 3e-6}
+
+
+def case(name, spelling, args, kwargs=None, **kw):
+    g.case(name, spelling, args, kwargs, fn=f64(spelling), reference="native", **kw)
+
+
+def r(shape, dt=F32):
+    return rnd(shape, dt, -1.5, 1.5)
+
+
+# ---- convolution ------------------------------------------------------------------------------
+for dt in FLOATS:
+    t = dtype_tag(dt)
+    # corpus: torch.conv2d(x, w, b, (1, 1), (1, 1), (1, 1), 1)
+    case(f"conv2d/corpus_pad1/{t}", "torch.conv2d", [r([1, 3, 5, 5], dt), r([4, 3, 3, 3], dt), r([4], dt),
+                                                     (1, 1), (1, 1), (1, 1), 1])
+    case(f"conv2d/corpus_1x1_nobias/{t}", "torch.conv2d", [r([2, 4, 3, 3], dt), r([2, 4, 1, 1], dt), None,
+                                                           (1, 1), (0, 0), (1, 1), 1])
+    case(f"conv1d/corpus_stride2/{t}", "torch.conv1d", [r([1, 3, 9], dt), r([2, 3, 3], dt), r([2], dt),
+                                                        (2,), (0,), (1,), 1])
+case("conv2d/patchify", "torch.conv2d", [r([1, 2, 8, 8]), r([3, 2, 4, 4]), r([3]), (4, 4), (0, 0), (1, 1), 1])
+case("conv2d/depthwise", "torch.conv2d", [r([1, 4, 5, 5]), r([4, 1, 3, 3]), r([4]), (1, 1), (1, 1), (1, 1), 4])
+case("conv2d/groups2_dilation", "torch.nn.functional.conv2d", [r([1, 4, 7, 6]), r([6, 2, 3, 2]), None],
+     {"padding": (2, 1), "dilation": (2, 1), "groups": 2})
+case("conv2d/asym_stride", "torch.nn.functional.conv2d", [r([2, 2, 7, 5]), r([3, 2, 3, 3])], {"stride": (2, 3)})
+case("conv2d/same_even_kernel", "torch.nn.functional.conv2d", [r([1, 2, 5, 6]), r([2, 2, 4, 2]), r([2])],
+     {"padding": "same"})
+case("conv2d/same_dilated", "torch.conv2d", [r([1, 1, 6, 6]), r([2, 1, 3, 3])], {"padding": "same", "dilation": 2})
+case("conv2d/valid", "torch.conv2d", [r([1, 1, 4, 4]), r([1, 1, 3, 3])], {"padding": "valid"})
+case("conv2d/unbatched", "torch.conv2d", [r([2, 4, 4]), r([3, 2, 2, 2])])
+case("conv2d/channels_last_input", "torch.conv2d", [permuted(r([1, 3, 4, 4]), [0, 3, 1, 2]), r([2, 3, 3, 3]), None,
+                                                    1, 1])
+case("conv2d/bf16_bias", "torch.conv2d", [r([1, 2, 4, 4], BF16), r([2, 2, 3, 3], BF16), r([2], BF16), 1, 1])
+case("conv1d/padding_groups", "torch.nn.functional.conv1d", [r([2, 4, 6]), r([4, 2, 3]), r([4])],
+     {"padding": 2, "groups": 2})
+case("conv1d/same", "torch.conv1d", [r([1, 2, 7]), r([3, 2, 4])], {"padding": "same"})
+case("conv2d/channel_mismatch", "torch.conv2d", [r([1, 3, 4, 4]), r([2, 2, 3, 3])], expect_error=True)
+case("conv2d/kernel_too_big", "torch.conv2d", [r([1, 1, 2, 2]), r([1, 1, 3, 3])], expect_error=True)
+case("conv2d/same_strided", "torch.conv2d", [r([1, 1, 4, 4]), r([1, 1, 3, 3])], {"padding": "same", "stride": 2},
+     expect_error=True)
+g.case("conv2d/mixed_dtypes", "torch.conv2d", [r([1, 1, 4, 4]), r([1, 1, 3, 3], F16)], expect_error=True)
+case("conv_transpose2d/basic", "torch.nn.functional.conv_transpose2d", [r([1, 2, 3, 3]), r([2, 3, 2, 2]), r([3])],
+     {"stride": 2})
+case("conv_transpose2d/pad_outpad_groups", "torch.conv_transpose2d", [r([1, 4, 3, 4]), r([4, 1, 3, 3])],
+     {"stride": 2, "padding": 1, "output_padding": 1, "groups": 2})
+case("conv_transpose2d/dilation", "torch.conv_transpose2d", [r([2, 1, 3, 3], F16), r([1, 2, 2, 2], F16)],
+     {"dilation": 2})
+case("conv_transpose1d/basic", "torch.nn.functional.conv_transpose1d", [r([1, 2, 4]), r([2, 3, 3]), r([3])],
+     {"stride": 3, "padding": 1})
+g.case("native/conv2d_f32", "torch.conv2d", [r([1, 3, 5, 5]), r([2, 3, 3, 3]), r([2]), 1, 1],
+       tol={"ulps": 8, "abs": 2e-6})
+
+# ---- pooling -------------------------------------------------------------------------------------
+MP = "torch.nn.functional.max_pool2d"
+AP = "torch._C._nn.avg_pool2d"
+for dt in FLOATS:
+    t = dtype_tag(dt)
+    # corpus: max_pool2d(x, 5, 1, 2, 1, ceil_mode=False, return_indices=False)
+    g.case(f"max_pool2d/corpus/{t}", MP, [r([1, 2, 5, 5], dt), 5, 1, 2, 1], {"ceil_mode": False, "return_indices": False})
+    case(f"avg_pool2d/corpus_3_1_1/{t}", AP, [r([1, 2, 4, 4], dt), 3, 1, 1, False, False, None])
+    case(f"avg_pool2d/corpus_2_2_0/{t}", AP, [r([1, 2, 5, 4], dt), 2, 2, 0, False, True, None])
+g.case("max_pool2d/ceil_mode", MP, [r([1, 1, 5, 6]), 2], {"stride": 2, "ceil_mode": True})
+g.case("max_pool2d/dilation_padding", MP, [r([1, 2, 7, 7]), (3, 2)], {"stride": (2, 1), "padding": 1, "dilation": 2})
+g.case("max_pool2d/nan", MP, [torch.tensor([[[[1.0, float("nan")], [3.0, 4.0]]]]), 2])
+g.case("max_pool2d/unbatched_transposed", MP, [transposed(r([2, 4, 4])), 2])
+g.case("max_pool2d/torch_alias", "torch.max_pool2d", [r([1, 1, 4, 4]), [2, 2], [], 0, 1, False])
+g.case("max_pool2d/pad_too_big", MP, [r([1, 1, 4, 4]), 2, 1, 2], expect_error=True)
+g.case("max_pool1d/basic", "torch.nn.functional.max_pool1d", [r([2, 3, 7], F16), 3], {"stride": 2, "padding": 1})
+case("avg_pool2d/ceil_count_pad", "torch.nn.functional.avg_pool2d", [r([1, 1, 5, 5]), 2],
+     {"stride": 2, "padding": 1, "ceil_mode": True})
+case("avg_pool2d/ceil_no_count_pad", "torch.nn.functional.avg_pool2d", [r([1, 1, 5, 5]), 2],
+     {"stride": 2, "padding": 1, "ceil_mode": True, "count_include_pad": False})
+case("avg_pool2d/divisor_override", AP, [r([1, 2, 4, 4]), 2, None, 0, False, True, 3])
+case("avg_pool2d/strided_input", "torch.nn.functional.avg_pool2d", [strided(r([1, 1, 4, 3])), (2, 3)])
+case("avg_pool1d/basic", "torch.nn.functional.avg_pool1d", [r([1, 2, 7], BF16), 3], {"stride": 2, "padding": 1})
+case("avg_pool1d/ceil", "torch.avg_pool1d", [r([1, 1, 6]), 4, 3, 0, True, False])
+
+AAP = "torch.nn.functional.adaptive_avg_pool2d"
+for dt in FLOATS:
+    case(f"adaptive_avg_pool2d/corpus_1/{dtype_tag(dt)}", AAP, [r([2, 3, 3, 4], dt), 1])
+case("adaptive_avg_pool2d/uneven", AAP, [r([1, 2, 7, 5]), (3, 2)])
+case("adaptive_avg_pool2d/none_keeps", AAP, [r([1, 1, 5, 4]), (2, None)])
+case("adaptive_avg_pool2d/upsample", AAP, [r([1, 1, 2, 3]), 4])
+case("adaptive_avg_pool2d/unbatched", "torch._C._nn.adaptive_avg_pool2d", [r([2, 6, 6]), [4, 3]])
+case("adaptive_avg_pool1d/basic", "torch.nn.functional.adaptive_avg_pool1d", [r([1, 2, 7], F16), 3])
+g.case("adaptive_max_pool2d/basic", "torch.nn.functional.adaptive_max_pool2d", [r([1, 2, 5, 7]), (2, 3)])
+g.case("adaptive_max_pool1d/basic", "torch.nn.functional.adaptive_max_pool1d", [r([2, 7]), 3])
+
+# ---- interpolate -------------------------------------------------------------------------------------
+for dt in FLOATS:
+    t = dtype_tag(dt)
+    # corpus: interpolate(x, (64, 64), None, 'bilinear', False) and size=..., mode='bicubic'
+    g.case(f"interpolate/corpus_bilinear/{t}", INTERP, [r([1, 2, 3, 4], dt), (5, 7), None, "bilinear", False],
+           tol=INTERP_TOL)
+    g.case(f"interpolate/corpus_bicubic/{t}", INTERP, [r([1, 1, 4, 5], dt)],
+           {"size": (6, 3), "mode": "bicubic", "align_corners": False}, tol=BICUBIC_TOL)
+    g.case(f"interpolate/nearest/{t}", INTERP, [r([1, 2, 3, 3], dt)], {"scale_factor": 2.0})
+g.case("interpolate/bilinear_align", INTERP, [r([1, 1, 3, 4])], {"size": [5, 9], "mode": "bilinear",
+                                                                  "align_corners": True}, tol=INTERP_TOL)
+g.case("interpolate/bilinear_downscale", INTERP, [r([1, 1, 6, 7])], {"size": (4, 3), "mode": "bilinear"},
+       tol=INTERP_TOL)
+g.case("interpolate/bilinear_scale_factor", INTERP, [r([1, 1, 3, 5])], {"scale_factor": 1.7, "mode": "bilinear"},
+       tol=INTERP_TOL)
+g.case("interpolate/bilinear_recompute", INTERP, [r([1, 1, 3, 5])],
+       {"scale_factor": (1.7, 2.3), "mode": "bilinear", "recompute_scale_factor": True}, tol=INTERP_TOL)
+g.case("interpolate/bicubic_align_f64", INTERP, [r([1, 1, 4, 4], F64)],
+       {"size": 7, "mode": "bicubic", "align_corners": True}, tol=BICUBIC_TOL)
+g.case("interpolate/bicubic_upscale", INTERP, [transposed(r([1, 2, 3, 3]))], {"scale_factor": 2.5, "mode": "bicubic"},
+       tol=BICUBIC_TOL)
+g.case("interpolate/nearest_size", INTERP, [r([1, 1, 5, 3])], {"size": (3, 7)})
+g.case("interpolate/nearest_third", INTERP, [r([1, 1, 3, 3])], {"size": 9, "mode": "nearest"})
+g.case("interpolate/nearest_scale_float", INTERP, [r([1, 1, 4, 5])], {"scale_factor": 1.3})
+g.case("interpolate/nearest_1d", INTERP, [r([2, 3, 4], F16)], {"size": 7})
+g.case("interpolate/nearest_exact", INTERP, [r([1, 1, 5, 3])], {"size": (3, 7), "mode": "nearest-exact"})
+g.case("interpolate/linear_1d", INTERP, [r([1, 2, 5])], {"size": 8, "mode": "linear"}, tol=INTERP_TOL)
+g.case("interpolate/trilinear", INTERP, [r([1, 1, 2, 3, 2])], {"scale_factor": 2, "mode": "trilinear"}, tol=INTERP_TOL)
+g.case("interpolate/area", INTERP, [r([1, 1, 5, 7])], {"size": (2, 3), "mode": "area"}, tol=INTERP_TOL)
+g.case("interpolate/upsample_alias", "torch.nn.functional.upsample", [r([1, 1, 2, 2])], {"scale_factor": 2})
+g.case("interpolate/mode_rank_mismatch", INTERP, [r([1, 2, 3])], {"size": 4, "mode": "bilinear"}, expect_error=True)
+g.case("interpolate/align_with_nearest", INTERP, [r([1, 1, 2, 2])], {"size": 4, "align_corners": True},
+       expect_error=True)
+g.case("interpolate/size_and_scale", INTERP, [r([1, 1, 2, 2])], {"size": 4, "scale_factor": 2.0},
+       expect_error=True)
+
+g.write()
