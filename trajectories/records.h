@@ -64,6 +64,8 @@ struct RunRecord {
   int64_t seed = 0;
   std::string task_suite_id;
   std::string task_suite_hash;
+
+  friend bool operator==(const RunRecord&, const RunRecord&) = default;
 };
 
 struct TaskRecord {
@@ -72,6 +74,8 @@ struct TaskRecord {
   Json op_sequence = Json::array();  // op names in order
   //! [{"name": str, "hidden": bool, ...}] (further fields are kept as given).
   Json variants = Json::array();
+
+  friend bool operator==(const TaskRecord&, const TaskRecord&) = default;
 };
 
 struct EpisodeRecord {
@@ -95,6 +99,8 @@ struct EpisodeRecord {
   std::string started_at;
   std::string finished_at;
   Json tools = nullptr;  // the OpenAI `tools` array the model saw; null in chat mode
+
+  friend bool operator==(const EpisodeRecord&, const EpisodeRecord&) = default;
 };
 
 struct MessageRecord {
@@ -111,6 +117,8 @@ struct MessageRecord {
   Json usage = nullptr;      // assistant messages: the endpoint's usage object
   std::optional<double> latency_ms;
   std::string created_at;
+
+  friend bool operator==(const MessageRecord&, const MessageRecord&) = default;
 };
 
 struct LlmCallRecord {
@@ -125,6 +133,8 @@ struct LlmCallRecord {
   int64_t prompt_tokens = 0;
   int64_t completion_tokens = 0;
   std::string created_at;
+
+  friend bool operator==(const LlmCallRecord&, const LlmCallRecord&) = default;
 };
 
 //! One scoring of a workspace. The summary columns come from the evaluator's
@@ -149,6 +159,8 @@ struct EvaluationRecord {
   //! Write-only input: the workspace files, stored content-addressed and
   //! referenced by workspace_sha. Readers leave it empty (use workspace()).
   Workspace workspace;
+
+  friend bool operator==(const EvaluationRecord&, const EvaluationRecord&) = default;
 };
 
 //! Everything one turn adds, committed in one transaction.
