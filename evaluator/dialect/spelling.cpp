@@ -1,0 +1,77 @@
+#include "evaluator/dialect/spelling.h"
+
+#include "common/strings.h"
+
+namespace pf::dialect {
+
+ModuleAliases default_module_aliases() {
+  return {{"F", "torch.nn.functional"}, {"nn", "torch.nn"}};
+}
+
+ModuleAliases module_aliases(const Module& module) {
+  ModuleAliases out = default_module_aliases();
+  for (const auto& imp : module.imports) {
+    if (imp.name.empty()) {
+      // `import a.b` binds `a`; `import a.b as c` binds `c` to a.b.
+      if (!imp.alias.empty()) {
+        out[imp.alias] = imp.module;
+      } else {
+        std::string root = imp.module.substr(0, imp.module.find('.'));
+        out[root] = root;
+      }
+    } else if (imp.name != "*") {
+      out[imp.alias.empty() ? imp.name : imp.alias] = imp.module + "." + imp.name;
+    }
+  }
+  return out;
+}
+
+std::optional<std::string> dotted_path(const Expr& e) {
+  if (e.kind == Expr::Kind::name) return e.text;
+  if (e.kind != Expr::Kind::attribute) return std::nullopt;
+  auto base = dotted_path(e.children[0]);
+  if (!base) return std::nullopt;
+  return *base + "." + e.text;
+}
+
+std::string canonical_spelling(std::string_view path, const ModuleAliases& aliases) {
+  std::string_view root = path.substr(0, path.find('.'));
+  std::string out(path);
+  auto it = aliases.find(root);
+  if (it != aliases.end() && it->second != root) {
+    out = it->second + std::string(path.substr(root.size()));
+  }
+  static constexpr std::string_view kTensorPrefix = "torch.Tensor.";
+  if (starts_with(out, kTensorPrefix)) out = "Tensor." + out.substr(kTensorPrefix.size());
+  return out;
+}
+
+bool is_inplace_spelling(std::string_view spelling) {
+  // The operator module names `and_`, `or_`, `not_` this way; its in-place
+  // forms are `iadd`, `iand`, ...
+  if (starts_with(spelling, "operator.")) return false;
+  std::string_view last = spelling.substr(spelling.rfind('.') + 1);
+  return last.size() >= 2 && last.back() == '_' && last[last.size() - 2] != '_' &&
+         last.front() != '_';
+}
+
+const OpInfo* find_op(const OpRegistry& registry, std::string_view spelling,
+                      std::string* found_alias) {
+  std::string_view alias = spelling;
+  const OpInfo* op = registry.find_alias(alias);
+  if (op == nullptr && is_inplace_spelling(spelling)) {
+    alias = spelling.substr(0, spelling.size() - 1);
+    op = registry.find_alias(alias);
+  }
+  if (op != nullptr && found_alias != nullptr) *found_alias = std::string(alias);
+  return op;
+}
+
+std::string unknown_op_message(const OpRegistry& registry, std::string_view spelling) {
+  std::string msg = "unknown op '" + std::string(spelling) + "'";
+  std::string hint = closest_match(spelling, registry.all_aliases());
+  if (!hint.empty()) msg += " (did you mean '" + hint + "'?)";
+  return msg;
+}
+
+}  // namespace pf::dialect
