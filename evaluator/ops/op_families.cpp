@@ -6,6 +6,9 @@ namespace pf {
 
 void register_all_builtin_ops(OpRegistry& r) {
   register_activation_ops(r);
+  register_comparison_ops(r);
+  register_where_ops(r);
+  register_clamp_ops(r);
   register_arithmetic_ops(r);
   register_math_ops(r);
   register_view_ops(r);

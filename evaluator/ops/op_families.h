@@ -8,6 +8,9 @@ namespace pf {
 class OpRegistry;
 
 void register_activation_ops(OpRegistry& r);
+void register_comparison_ops(OpRegistry& r);
+void register_where_ops(OpRegistry& r);
+void register_clamp_ops(OpRegistry& r);
 void register_arithmetic_ops(OpRegistry& r);
 void register_math_ops(OpRegistry& r);
 // Layout, indexing and numeric families (ops_layout).

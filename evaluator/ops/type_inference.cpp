@@ -55,7 +55,9 @@ Status check_arg_kinds(const Graph& graph, const Node& node, const OpInfo& op) {
         }
         break;
       case ParamKind::tensor_or_scalar:
-        ok = is_tensor_value(graph, a) || a.is_number() || a.kind == Arg::Kind::boolean;
+        // None only where None is the default (clamp's min/max).
+        ok = is_tensor_value(graph, a) || a.is_number() || a.kind == Arg::Kind::boolean ||
+             (a.is_none() && p.default_value && p.default_value->is_none());
         break;
       case ParamKind::indices: break;
       default: ok = !a.references_values(); break;

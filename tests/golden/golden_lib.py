@@ -272,7 +272,7 @@ class Golden:
         self.names = set()
 
     def case(self, name, spelling=None, args=(), kwargs=None, *, fn=None, op=None, tol=None,
-             expect_error=False, reference="auto"):
+             expect_error=False, reference="auto", in_place=None):
         """One fixture.
 
         spelling: how PyTorch spells the call ("torch.add", "Tensor.add_", "operator.mul");
@@ -281,6 +281,8 @@ class Golden:
         tol: {"ulps": u, "abs": a} allowance over the default 1 ulp of the output dtype.
         expect_error: PyTorch must raise; passforge must report an error (not crash).
         reference: "auto" (upcast float16/bfloat16 to float32), "native" or "upcast".
+        in_place: the call writes into its input (default: from the spelling or inplace=True);
+          the graph IR makes such calls out-of-place, so aliasing is not recorded.
         """
         assert name not in self.names, f"duplicate case name {name}"
         self.names.add(name)
@@ -348,7 +350,8 @@ class Golden:
         for v in run_kwargs.values():
             run_col.literal(v)
         aliases = []
-        in_place = spelling is not None and is_in_place(spelling)
+        if in_place is None:
+            in_place = (spelling is not None and is_in_place(spelling)) or kwargs.get("inplace") is True
         for o in run_outs:
             if in_place:
                 aliases.append(None)
