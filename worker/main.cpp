@@ -2,10 +2,12 @@
 // Parses its options, registers the request handlers and hands over to
 // run_worker, which isolates the process before reading any request.
 #include <cstdio>
+#include <memory>
 
 #include "sandbox/worker/handler_table.h"
 #include "sandbox/worker/run_worker.h"
 #include "sandbox/worker/worker_config.h"
+#include "worker/compile_handler.h"
 
 int main(int argc, char** argv) {
   auto config = pf::sandbox::parse_worker_args(argc, argv);
@@ -15,5 +17,14 @@ int main(int argc, char** argv) {
     return pf::sandbox::kWorkerExitUsage;
   }
   pf::sandbox::HandlerTable handlers;
+  // NVRTC is opened before isolation; its directory stays readable for the
+  // builtins library it loads at the first compile. Without NVRTC, `compile`
+  // answers with the reason.
+  auto compile = std::make_shared<pf::worker::CompileService>(
+      pf::worker::CompileServiceOptions{config->isolation.cache_dir});
+  if (auto dirs = compile->preload(); dirs.ok()) {
+    for (const auto& dir : *dirs) config->isolation.extra_read_paths.push_back(dir);
+  }
+  pf::worker::register_compile_handler(handlers, compile);
   return pf::sandbox::run_worker(*config, handlers);
 }

@@ -1,0 +1,119 @@
+#include "sandbox/cuda/cuda_errors.h"
+
+namespace pf::cuda {
+
+const char* cuda_error_class_name(CudaErrorClass c) {
+  switch (c) {
+    case CudaErrorClass::ok: return "ok";
+    case CudaErrorClass::sticky: return "sticky";
+    case CudaErrorClass::launch_rejected: return "launch_rejected";
+    case CudaErrorClass::out_of_memory: return "out_of_memory";
+    case CudaErrorClass::no_device: return "no_device";
+    case CudaErrorClass::other: return "other";
+  }
+  return "other";
+}
+
+CudaErrorClass classify_cuda_error(CUresult result) {
+  switch (result) {
+    case CUDA_SUCCESS:
+      return CudaErrorClass::ok;
+    // Errors after which the driver refuses all further work in the context
+    // (CUDA programming guide, "Error checking"; cuda.h: "the process must be
+    // terminated and relaunched"). UNKNOWN and DEINITIALIZED are treated the
+    // same way: nothing later can be trusted.
+    case CUDA_ERROR_ILLEGAL_ADDRESS:
+    case CUDA_ERROR_LAUNCH_TIMEOUT:
+    case CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING:
+    case CUDA_ERROR_CONTEXT_IS_DESTROYED:
+    case CUDA_ERROR_ASSERT:
+    case CUDA_ERROR_HARDWARE_STACK_ERROR:
+    case CUDA_ERROR_ILLEGAL_INSTRUCTION:
+    case CUDA_ERROR_MISALIGNED_ADDRESS:
+    case CUDA_ERROR_INVALID_ADDRESS_SPACE:
+    case CUDA_ERROR_INVALID_PC:
+    case CUDA_ERROR_LAUNCH_FAILED:
+    case CUDA_ERROR_TENSOR_MEMORY_LEAK:
+    case CUDA_ERROR_ECC_UNCORRECTABLE:
+    case CUDA_ERROR_NVLINK_UNCORRECTABLE:
+    case CUDA_ERROR_CONTAINED:
+    case CUDA_ERROR_EXTERNAL_DEVICE:
+    case CUDA_ERROR_DEINITIALIZED:
+    case CUDA_ERROR_UNKNOWN:
+      return CudaErrorClass::sticky;
+    case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
+    case CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE:
+    case CUDA_ERROR_INVALID_CLUSTER_SIZE:
+      return CudaErrorClass::launch_rejected;
+    case CUDA_ERROR_OUT_OF_MEMORY:
+      return CudaErrorClass::out_of_memory;
+    case CUDA_ERROR_NO_DEVICE:
+    case CUDA_ERROR_INVALID_DEVICE:
+    case CUDA_ERROR_STUB_LIBRARY:
+    case CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER:
+    case CUDA_ERROR_DEVICE_UNAVAILABLE:
+    case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
+    case CUDA_ERROR_SYSTEM_NOT_READY:
+    case CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
+    case CUDA_ERROR_NOT_INITIALIZED:
+      return CudaErrorClass::no_device;
+    default:
+      return CudaErrorClass::other;
+  }
+}
+
+std::string builtin_cuda_error_name(CUresult result) {
+  switch (result) {
+#define PF_CUDA_NAME(e) \
+  case e:               \
+    return #e;
+    PF_CUDA_NAME(CUDA_SUCCESS)
+    PF_CUDA_NAME(CUDA_ERROR_INVALID_VALUE)
+    PF_CUDA_NAME(CUDA_ERROR_OUT_OF_MEMORY)
+    PF_CUDA_NAME(CUDA_ERROR_NOT_INITIALIZED)
+    PF_CUDA_NAME(CUDA_ERROR_DEINITIALIZED)
+    PF_CUDA_NAME(CUDA_ERROR_STUB_LIBRARY)
+    PF_CUDA_NAME(CUDA_ERROR_CALL_REQUIRES_NEWER_DRIVER)
+    PF_CUDA_NAME(CUDA_ERROR_DEVICE_UNAVAILABLE)
+    PF_CUDA_NAME(CUDA_ERROR_NO_DEVICE)
+    PF_CUDA_NAME(CUDA_ERROR_INVALID_DEVICE)
+    PF_CUDA_NAME(CUDA_ERROR_INVALID_IMAGE)
+    PF_CUDA_NAME(CUDA_ERROR_INVALID_CONTEXT)
+    PF_CUDA_NAME(CUDA_ERROR_NO_BINARY_FOR_GPU)
+    PF_CUDA_NAME(CUDA_ERROR_ECC_UNCORRECTABLE)
+    PF_CUDA_NAME(CUDA_ERROR_NVLINK_UNCORRECTABLE)
+    PF_CUDA_NAME(CUDA_ERROR_UNSUPPORTED_PTX_VERSION)
+    PF_CUDA_NAME(CUDA_ERROR_CONTAINED)
+    PF_CUDA_NAME(CUDA_ERROR_INVALID_HANDLE)
+    PF_CUDA_NAME(CUDA_ERROR_NOT_FOUND)
+    PF_CUDA_NAME(CUDA_ERROR_NOT_READY)
+    PF_CUDA_NAME(CUDA_ERROR_ILLEGAL_ADDRESS)
+    PF_CUDA_NAME(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES)
+    PF_CUDA_NAME(CUDA_ERROR_LAUNCH_TIMEOUT)
+    PF_CUDA_NAME(CUDA_ERROR_LAUNCH_INCOMPATIBLE_TEXTURING)
+    PF_CUDA_NAME(CUDA_ERROR_CONTEXT_IS_DESTROYED)
+    PF_CUDA_NAME(CUDA_ERROR_ASSERT)
+    PF_CUDA_NAME(CUDA_ERROR_HARDWARE_STACK_ERROR)
+    PF_CUDA_NAME(CUDA_ERROR_ILLEGAL_INSTRUCTION)
+    PF_CUDA_NAME(CUDA_ERROR_MISALIGNED_ADDRESS)
+    PF_CUDA_NAME(CUDA_ERROR_INVALID_ADDRESS_SPACE)
+    PF_CUDA_NAME(CUDA_ERROR_INVALID_PC)
+    PF_CUDA_NAME(CUDA_ERROR_LAUNCH_FAILED)
+    PF_CUDA_NAME(CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)
+    PF_CUDA_NAME(CUDA_ERROR_TENSOR_MEMORY_LEAK)
+    PF_CUDA_NAME(CUDA_ERROR_NOT_PERMITTED)
+    PF_CUDA_NAME(CUDA_ERROR_NOT_SUPPORTED)
+    PF_CUDA_NAME(CUDA_ERROR_SYSTEM_NOT_READY)
+    PF_CUDA_NAME(CUDA_ERROR_SYSTEM_DRIVER_MISMATCH)
+    PF_CUDA_NAME(CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE)
+    PF_CUDA_NAME(CUDA_ERROR_TIMEOUT)
+    PF_CUDA_NAME(CUDA_ERROR_EXTERNAL_DEVICE)
+    PF_CUDA_NAME(CUDA_ERROR_INVALID_CLUSTER_SIZE)
+    PF_CUDA_NAME(CUDA_ERROR_UNKNOWN)
+#undef PF_CUDA_NAME
+    default:
+      return "CUDA error " + std::to_string(static_cast<int>(result));
+  }
+}
+
+}  // namespace pf::cuda

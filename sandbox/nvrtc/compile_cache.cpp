@@ -1,0 +1,169 @@
+#include "sandbox/nvrtc/compile_cache.h"
+
+#include <fcntl.h>
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <functional>
+#include <thread>
+
+#include "common/fs.h"
+#include "common/sha256.h"
+#include "sandbox/cuda/shared_library.h"
+
+namespace pf::nvrtc {
+namespace fs = std::filesystem;
+namespace {
+
+// Bumped whenever the entry layout or the key recipe changes.
+constexpr int kFormat = 1;
+
+Status write_all(int fd, const std::string& data, const fs::path& path) {
+  size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      return make_error(ErrorCode::io_error, "write " + path.string() + ": " + std::strerror(errno));
+    }
+    done += static_cast<size_t>(n);
+  }
+  return ok_status();
+}
+
+}  // namespace
+
+nlohmann::json CacheStats::to_json() const {
+  return {{"hits", hits}, {"misses", misses}, {"stores", stores},
+          {"store_failures", store_failures}, {"corrupt", corrupt}};
+}
+
+fs::path CompileCache::default_dir() {
+  auto xdg = cuda::env_or_empty("XDG_CACHE_HOME");
+  if (!xdg.empty()) return fs::path(xdg) / "passforge" / "nvrtc";
+  auto home = cuda::env_or_empty("HOME");
+  if (!home.empty()) return fs::path(home) / ".cache" / "passforge" / "nvrtc";
+  return {};
+}
+
+std::string CompileCache::key(const std::string& file, const std::string& source,
+                              const std::vector<std::string>& options, const std::string& arch,
+                              const std::string& nvrtc_version, const std::string& headers_sha256) {
+  Sha256 h;
+  h.update("passforge-nvrtc-cache " + std::to_string(kFormat) + "\n");
+  h.update("nvrtc " + nvrtc_version + "\narch " + arch + "\nheaders " + headers_sha256 + "\n");
+  for (const auto& o : options) h.update("option " + std::to_string(o.size()) + " " + o + "\n");
+  h.update("file " + std::to_string(file.size()) + " " + file + "\n");
+  h.update("source " + std::to_string(source.size()) + "\n");
+  h.update(source);
+  return h.hex_digest();
+}
+
+fs::path CompileCache::path_for(const std::string& key) const {
+  return dir_ / ("v" + std::to_string(kFormat)) / key.substr(0, 2) / (key + ".entry");
+}
+
+std::optional<CacheEntry> CompileCache::lookup(const std::string& key) {
+  auto data = read_file(path_for(key));
+  if (!data.ok()) {
+    ++misses_;
+    return std::nullopt;
+  }
+  // Layout: one line of JSON metadata, then the cubin bytes.
+  try {
+    size_t nl = data->find('\n');
+    if (nl == std::string::npos) throw std::runtime_error("no header line");
+    auto meta = nlohmann::json::parse(data->substr(0, nl));
+    CacheEntry e;
+    e.compiled = meta.at("compiled").get<bool>();
+    e.log = meta.at("log").get<std::string>();
+    e.cubin = data->substr(nl + 1);
+    if (e.cubin.size() != meta.at("cubin_bytes").get<size_t>() ||
+        sha256_hex(e.cubin) != meta.at("cubin_sha256").get<std::string>()) {
+      throw std::runtime_error("cubin checksum mismatch");
+    }
+    for (const auto& k : meta.at("kernels")) e.kernels.push_back(cuda::KernelInfo::from_json(k));
+    ++hits_;
+    return e;
+  } catch (const std::exception& ex) {
+    spdlog::warn("NVRTC cache entry {} is damaged ({}); recompiling", path_for(key).string(), ex.what());
+    ++corrupt_;
+    ++misses_;
+    return std::nullopt;
+  }
+}
+
+Status CompileCache::store(const std::string& key, const CacheEntry& entry) {
+  const fs::path path = path_for(key);
+  auto fail = [&](Error e) -> Status {
+    ++store_failures_;
+    spdlog::warn("NVRTC cache: cannot store {}: {}", path.string(), e.message);
+    return e;
+  };
+  std::error_code ec;
+  fs::create_directories(path.parent_path(), ec);
+  if (ec) {
+    return fail(make_error(ErrorCode::io_error,
+                           "create_directories " + path.parent_path().string() + ": " + ec.message()));
+  }
+  nlohmann::json kernels = nlohmann::json::array();
+  for (const auto& k : entry.kernels) kernels.push_back(k.to_json());
+  nlohmann::json meta{{"format", kFormat},
+                      {"compiled", entry.compiled},
+                      {"log", entry.log},
+                      {"kernels", kernels},
+                      {"cubin_bytes", entry.cubin.size()},
+                      {"cubin_sha256", sha256_hex(entry.cubin)}};
+  std::string data = meta.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" + entry.cubin;
+
+  // Unique per process and thread, so concurrent writers never share a temp file.
+  static std::atomic<uint64_t> counter{0};
+  fs::path tmp = path;
+  tmp += ".tmp." + std::to_string(::getpid()) + "." +
+         std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()) % 1000000) + "." +
+         std::to_string(counter++);
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) {
+    return fail(make_error(ErrorCode::io_error, "open " + tmp.string() + ": " + std::strerror(errno)));
+  }
+  Status written = write_all(fd, data, tmp);
+  ::close(fd);
+  if (!written.ok()) {
+    ::unlink(tmp.c_str());
+    return fail(written.error());
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    Error e = make_error(ErrorCode::io_error, "rename " + tmp.string() + ": " + std::strerror(errno));
+    ::unlink(tmp.c_str());
+    return fail(e);
+  }
+  ++stores_;
+  return ok_status();
+}
+
+CacheStats CompileCache::stats() const {
+  return {hits_.load(), misses_.load(), stores_.load(), store_failures_.load(), corrupt_.load()};
+}
+
+CacheUsage CompileCache::usage() const {
+  CacheUsage u;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->is_regular_file(ec) && it->path().extension() == ".entry") {
+      ++u.entries;
+      u.bytes += it->file_size(ec);
+    }
+  }
+  return u;
+}
+
+void CompileCache::log_summary() const {
+  auto s = stats();
+  spdlog::info("NVRTC cache {}: {} hits, {} misses, {} stores{}{}", dir_.string(), s.hits, s.misses,
+               s.stores, s.store_failures ? fmt::format(", {} store failures", s.store_failures) : "",
+               s.corrupt ? fmt::format(", {} damaged entries", s.corrupt) : "");
+}
+
+}  // namespace pf::nvrtc
