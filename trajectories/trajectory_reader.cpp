@@ -222,6 +222,13 @@ Result<std::vector<LlmCallRecord>> TrajectoryReader::llm_calls(const std::string
   return collect<LlmCallRecord>(st, read_llm_call);
 }
 
+Result<std::vector<LlmCallRecord>> TrajectoryReader::llm_call_summaries() {
+  PF_ASSIGN(auto st, db_.prepare(
+      "SELECT episode_id, turn, '', '', http_status, attempts, attempt_log, latency_ms, "
+      "prompt_tokens, completion_tokens, created_at FROM llm_calls ORDER BY episode_id, turn"));
+  return collect<LlmCallRecord>(st, read_llm_call);
+}
+
 Result<std::vector<EvaluationRecord>> TrajectoryReader::evaluations(
     const std::string& episode_id) {
   PF_ASSIGN(auto st, db_.prepare(std::string("SELECT ") + kEvaluationCols +

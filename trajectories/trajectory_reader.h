@@ -37,6 +37,9 @@ class TrajectoryReader {
   //! In seq order.
   Result<std::vector<MessageRecord>> messages(const std::string& episode_id);
   Result<std::vector<LlmCallRecord>> llm_calls(const std::string& episode_id);
+  //! Every LLM call of the database without the raw request/response bodies
+  //! (left empty): status, attempts, latency and tokens for statistics.
+  Result<std::vector<LlmCallRecord>> llm_call_summaries();
   //! In (turn, id) order; "" = every evaluation of the database.
   Result<std::vector<EvaluationRecord>> evaluations(const std::string& episode_id);
   Result<std::string> artifact(const std::string& sha256);

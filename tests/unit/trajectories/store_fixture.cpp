@@ -93,6 +93,7 @@ std::string write_episode(TrajectoryStore& store, const EpisodeSpec& spec) {
   ep.prompt_hash = "p123";
   ep.model = "test-model";
   ep.agent_mode = spec.mode;
+  ep.started_at = spec.started_at;
   if (spec.mode == AgentMode::tools) ep.tools = tools_schema();
   std::vector<MessageRecord> initial(2);
   initial[0].role = Role::system;
@@ -151,7 +152,8 @@ std::string write_episode(TrajectoryStore& store, const EpisodeSpec& spec) {
     EXPECT_TRUE(c.ok()) << c.error().message;
   }
   if (spec.final_status != RunState::running) {
-    auto st = store.finish_episode({*id, spec.final_status, spec.exit_reason, 12.5, ""});
+    auto st = store.finish_episode(
+        {*id, spec.final_status, spec.exit_reason, 12.5, spec.finished_at});
     EXPECT_TRUE(st.ok()) << st.error().message;
   }
   return *id;

@@ -65,6 +65,8 @@ struct EpisodeSpec {
   std::vector<TurnSpec> turns;
   RunState final_status = RunState::finished;
   std::string exit_reason = "submitted";
+  std::string started_at;   // "" = now
+  std::string finished_at;  // "" = now
 };
 
 //! Writes the episode through the public writer API; returns its id.

@@ -1,0 +1,192 @@
+#include <gtest/gtest.h>
+#include <sqlite3.h>
+
+#include "store_fixture.h"
+#include "trajectories/store_merge.h"
+#include "trajectories/trajectory_reader.h"
+
+namespace pf::traj {
+namespace {
+
+using testing::EpisodeSpec;
+using testing::TurnSpec;
+
+std::unique_ptr<TrajectoryStore> open_store(const std::filesystem::path& dir) {
+  auto s = TrajectoryStore::open(dir, TrajectoryStore::OpenMode::create);
+  EXPECT_TRUE(s.ok()) << s.error().message;
+  return s.ok() ? std::move(*s) : nullptr;
+}
+
+TurnSpec eval(double as, const std::string& file) {
+  TurnSpec t;
+  t.result = testing::make_result(as, {{"v0", false, true, as}, {"v1", false, true, as}});
+  t.workspace = {{"passes/P.py", file}, {"kernels/shared.cu", "common"}};
+  return t;
+}
+
+//! A shard: one run with `episodes` episodes of task "a" and "b".
+void write_shard(const std::filesystem::path& dir, const std::string& run, int episodes,
+                 const std::string& suite = "suite-A") {
+  auto store = open_store(dir);
+  ASSERT_TRUE(store);
+  ASSERT_TRUE(store->create_run(testing::make_run(run, suite)).ok());
+  ASSERT_TRUE(store->upsert_task(testing::make_task("a", 2, 1, suite)).ok());
+  ASSERT_TRUE(store->upsert_task(testing::make_task("b", 2, 1, suite)).ok());
+  for (int i = 0; i < episodes; ++i) {
+    EpisodeSpec spec{run, i % 2 ? "b" : "a", i};
+    spec.turns = {TurnSpec{}, eval(1.0 + i, run + std::to_string(i))};
+    testing::write_episode(*store, spec);
+  }
+}
+
+//! Every row of the store as text, for whole-database comparisons.
+std::string dump(const std::filesystem::path& dir) {
+  auto r = TrajectoryReader::open(dir);
+  EXPECT_TRUE(r.ok());
+  std::string out;
+  auto runs = r->runs();
+  for (const auto& run : *runs) out += run.id + run.task_suite_hash + "\n";
+  auto episodes = r->episodes();
+  for (const auto& ep : *episodes) {
+    out += ep.id + " " + std::string(to_string(ep.status)) + " " + std::to_string(ep.turns) + "\n";
+    auto messages = r->messages(ep.id);
+    for (const auto& m : *messages) out += std::to_string(m.seq) + m.content + "\n";
+    auto evaluations = r->evaluations(ep.id);
+    for (const auto& e : *evaluations) {
+      out += e.id + json_text(e.result) + "\n";
+      auto ws = r->workspace(e.workspace_sha);
+      for (const auto& [p, c] : *ws) out += p + c + "\n";
+    }
+    out += std::to_string(r->llm_calls(ep.id)->size()) + "\n";
+  }
+  return out;
+}
+
+TEST(Merge, CombinesShardsWithoutLossAndIsIdempotent) {
+  testing::TempDir dir;
+  auto s1 = dir.path() / "runs" / "s1", s2 = dir.path() / "runs" / "s2", out = dir.path() / "merged";
+  write_shard(s1, "20250101T000000Z-00000001", 3);
+  write_shard(s2, "20250101T000000Z-00000002", 2);
+  auto m = merge_stores({s1, s2}, out);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->inserted.at("runs"), 2);
+  EXPECT_EQ(m->inserted.at("tasks"), 2);
+  EXPECT_EQ(m->inserted.at("episodes"), 5);
+  EXPECT_EQ(m->inserted.at("messages"), 5 * 6);
+  EXPECT_EQ(m->inserted.at("evaluations"), 5);
+  EXPECT_EQ(m->inserted.at("llm_calls"), 10);
+  EXPECT_EQ(m->inserted.at("artifacts"), 5 * 2 + 1);  // a file + manifest each, one shared file
+
+  std::string merged = dump(out);
+  std::string d1 = dump(s1), d2 = dump(s2);
+  // Every shard's rows appear in the merged store.
+  for (const std::string* d : {&d1, &d2}) {
+    size_t pos = 0;
+    while (pos < d->size()) {
+      size_t nl = d->find('\n', pos);
+      std::string line = d->substr(pos, nl - pos);
+      EXPECT_NE(merged.find(line), std::string::npos) << line;
+      pos = nl + 1;
+    }
+  }
+  auto again = merge_stores({s1, s2, s1}, out);
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  for (const auto& [table, n] : again->inserted) EXPECT_EQ(n, 0) << table;
+  EXPECT_EQ(again->episodes_updated, 0);
+  EXPECT_NE(again->to_text().find("nothing new"), std::string::npos);
+  EXPECT_EQ(dump(out), merged);
+  auto r = TrajectoryReader::open(out);
+  EXPECT_TRUE(r->check_integrity().ok());
+}
+
+TEST(Merge, KeepsTheFurtherAlongCopyOfAnEpisode) {
+  testing::TempDir dir;
+  auto live = dir.path() / "live", snapshot = dir.path() / "snapshot", out = dir.path() / "out";
+  const std::string run = "20250101T000000Z-0000000a";
+  std::string id;
+  {
+    auto store = open_store(live);
+    ASSERT_TRUE(store->create_run(testing::make_run(run)).ok());
+    ASSERT_TRUE(store->upsert_task(testing::make_task("a")).ok());
+    EpisodeSpec spec{run, "a", 0};
+    spec.turns = {eval(1.1, "first")};
+    spec.final_status = RunState::running;
+    id = testing::write_episode(*store, spec);
+  }
+  std::filesystem::create_directories(snapshot);
+  std::filesystem::copy(live, snapshot, std::filesystem::copy_options::recursive |
+                                            std::filesystem::copy_options::overwrite_existing);
+  {
+    auto store = open_store(live);
+    TurnRecord t;
+    t.episode_id = id;
+    t.turn = 2;
+    t.messages.resize(1);
+    t.messages[0].content = "later";
+    ASSERT_TRUE(store->append_turn(t).ok());
+    ASSERT_TRUE(store->finish_episode({id, RunState::finished, "submitted", 3.0, ""}).ok());
+  }
+  ASSERT_TRUE(merge_stores({snapshot}, out).ok());
+  auto m = merge_stores({live}, out);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->episodes_updated, 1);
+  EXPECT_EQ(m->inserted.at("messages"), 1);
+  ASSERT_TRUE(merge_stores({snapshot}, out).ok());  // the older copy changes nothing
+  auto r = TrajectoryReader::open(out);
+  auto ep = r->episode(id);
+  EXPECT_EQ(ep->turns, 2);
+  EXPECT_EQ(ep->status, RunState::finished);
+  EXPECT_EQ(r->messages(id)->size(), 5u);
+}
+
+TEST(Merge, RefusesDifferentTaskSuitesBeforeWriting) {
+  testing::TempDir dir;
+  auto s1 = dir.path() / "s1", s2 = dir.path() / "s2", out = dir.path() / "out";
+  write_shard(s1, "20250101T000000Z-00000001", 1, "suite-A");
+  write_shard(s2, "20250101T000000Z-00000002", 1, "suite-B");
+  auto m = merge_stores({s1, s2}, out);
+  ASSERT_FALSE(m.ok());
+  EXPECT_NE(m.error().message.find("different task suites"), std::string::npos);
+  EXPECT_NE(m.error().message.find("suite-A"), std::string::npos);
+  EXPECT_NE(m.error().message.find("suite-B"), std::string::npos);
+  EXPECT_FALSE(std::filesystem::exists(out));
+}
+
+TEST(Merge, RefusesNewerSchemasAndDivergedHistories) {
+  testing::TempDir dir;
+  auto s1 = dir.path() / "s1", out = dir.path() / "out";
+  write_shard(s1, "20250101T000000Z-00000001", 1);
+  ASSERT_TRUE(merge_stores({s1}, out).ok());
+
+  // The same episode continued differently elsewhere.
+  auto fork = dir.path() / "fork";
+  std::filesystem::copy(s1, fork, std::filesystem::copy_options::recursive);
+  sqlite3* h = nullptr;
+  ASSERT_EQ(sqlite3_open((fork / "passforge.db").c_str(), &h), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(h, "UPDATE messages SET content = 'other' WHERE seq = 2", nullptr,
+                         nullptr, nullptr),
+            SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(h, "INSERT INTO schema_version VALUES (7, 'x')", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(h);
+  auto newer = merge_stores({fork}, out);
+  ASSERT_FALSE(newer.ok());
+  EXPECT_NE(newer.error().message.find("schema version 7"), std::string::npos)
+      << newer.error().message;
+
+  ASSERT_EQ(sqlite3_open((fork / "passforge.db").c_str(), &h), SQLITE_OK);
+  ASSERT_EQ(sqlite3_exec(h, "DELETE FROM schema_version WHERE version = 7", nullptr, nullptr, nullptr),
+            SQLITE_OK);
+  sqlite3_close(h);
+  auto diverged = merge_stores({fork}, out);
+  ASSERT_FALSE(diverged.ok());
+  EXPECT_NE(diverged.error().message.find("different history"), std::string::npos)
+      << diverged.error().message;
+
+  auto self = merge_stores({out}, out);
+  ASSERT_TRUE(self.ok());
+  EXPECT_NE(self->to_text().find("is the output"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pf::traj

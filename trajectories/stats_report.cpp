@@ -1,0 +1,258 @@
+#include "trajectories/stats_report.h"
+
+#include <cstdio>
+#include <set>
+
+#include "common/strings.h"
+#include "trajectories/svg_chart.h"
+
+namespace pf::traj {
+namespace {
+
+std::string fixed(double v, int digits = 3) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.*f", digits, v);
+  return buf;
+}
+
+std::string pct(double v) { return fixed(100 * v, 1) + "%"; }
+
+std::string opt(const std::optional<double>& v, int digits = 3) {
+  return v ? fixed(*v, digits) : "-";
+}
+
+Json opt_json(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+
+Json quality_json(const Quality& q) {
+  Json fast = Json::object();
+  for (size_t i = 0; i < kFastPThresholds.size(); ++i) {
+    fast[format_double(kFastPThresholds[i])] = q.fast_p[i];
+  }
+  Json curve = nullptr;
+  if (q.es_curve) {
+    curve = Json::array();
+    for (size_t i = 0; i < kLevels; ++i) {
+      curve.push_back({{"t", kMinLevel + static_cast<int>(i)}, {"es", (*q.es_curve)[i]}});
+    }
+  }
+  return {{"scored_episodes", q.scored},
+          {"episodes_without_success", q.without_success},
+          {"mean_best_as", q.mean_best_as},
+          {"max_best_as", q.max_best_as},
+          {"correct_rate", q.correct_rate},
+          {"fast_p", fast},
+          {"fast_p_variants", q.variants},
+          {"geomean_speedup_correct", opt_json(q.geomean_speedup)},
+          {"hidden_as", opt_json(q.hidden_as)},
+          {"turns_to_first_correct", opt_json(q.turns_to_first_correct)},
+          {"episodes_reaching_correct", q.reached_correct},
+          {"es_curve", curve}};
+}
+
+//! A table with a label column and one column per run.
+class Table {
+ public:
+  explicit Table(size_t columns) : columns_(columns) {}
+  void row(const std::string& label, std::vector<std::string> cells) {
+    rows_.push_back({label, std::move(cells)});
+  }
+  void section(const std::string& title) { rows_.push_back({"#" + title, {}}); }
+  std::string render() const {
+    size_t lw = 0;
+    std::vector<size_t> cw(columns_, 0);
+    for (const auto& [label, cells] : rows_) {
+      if (label[0] == '#') continue;
+      lw = std::max(lw, label.size());
+      for (size_t i = 0; i < cells.size() && i < columns_; ++i) cw[i] = std::max(cw[i], cells[i].size());
+    }
+    std::string out;
+    for (const auto& [label, cells] : rows_) {
+      if (label[0] == '#') {
+        out += "\n" + label.substr(1) + "\n";
+        continue;
+      }
+      out += "  " + label + std::string(lw - label.size() + 2, ' ');
+      for (size_t i = 0; i < cells.size() && i < columns_; ++i) {
+        out += cells[i] + std::string(cw[i] - cells[i].size() + 3, ' ');
+      }
+      while (!out.empty() && out.back() == ' ') out.pop_back();
+      out += "\n";
+    }
+    return out;
+  }
+
+ private:
+  size_t columns_;
+  std::vector<std::pair<std::string, std::vector<std::string>>> rows_;
+};
+
+template <typename F>
+std::vector<std::string> cells(const std::vector<RunStats>& runs, F f) {
+  std::vector<std::string> out;
+  for (const auto& r : runs) out.push_back(f(r));
+  return out;
+}
+
+std::string counts(const std::map<std::string, int64_t>& m, const std::string& key) {
+  auto it = m.find(key);
+  return it == m.end() ? "0" : std::to_string(it->second);
+}
+
+}  // namespace
+
+Json to_json(const RunStats& s) {
+  Json tasks = Json::array();
+  for (const auto& t : s.tasks) {
+    Json q = quality_json(t.quality);
+    q["task"] = t.task_id;
+    q["episodes"] = t.episodes;
+    tasks.push_back(q);
+  }
+  return {{"label", s.label},
+          {"run_ids", s.run_ids},
+          {"models", s.models},
+          {"prompt_variants", s.prompt_variants},
+          {"failure_score", s.failure_score},
+          {"episodes", s.episodes},
+          {"status", s.status},
+          {"exit_reasons", s.exit_reasons},
+          {"quality", quality_json(s.quality)},
+          {"failure_classes", s.failure_classes},
+          {"hack_flags", s.hack_flags},
+          {"unstable_evaluations", s.unstable_evaluations},
+          {"evaluations", {{"full", s.evaluations_full},
+                           {"compile_only", s.evaluations_compile_only},
+                           {"compile_checks", s.compile_checks}}},
+          {"llm_calls", s.llm_calls},
+          {"turns_per_episode", s.turns_per_episode},
+          {"prompt_tokens_per_turn", opt_json(s.prompt_tokens_per_turn)},
+          {"completion_tokens_per_turn", opt_json(s.completion_tokens_per_turn)},
+          {"latency_ms_per_turn", opt_json(s.latency_ms_per_turn)},
+          {"wall_hours", opt_json(s.wall_hours)},
+          {"episodes_per_hour", opt_json(s.episodes_per_hour)},
+          {"evaluations_per_hour", opt_json(s.evaluations_per_hour)},
+          {"warnings", stats_warnings(s)},
+          {"tasks", tasks}};
+}
+
+std::vector<std::string> stats_warnings(const RunStats& s) {
+  std::vector<std::string> w;
+  int64_t evals = s.evaluations_full + s.evaluations_compile_only;
+  if (s.evaluations_compile_only > 0) {
+    w.push_back(s.label + ": " + std::to_string(s.evaluations_compile_only) + " of " +
+                std::to_string(evals) +
+                " evaluations were COMPILE-ONLY (no GPU run): they have no measured AS and "
+                "count as failures here");
+  }
+  int64_t running = s.status.count("running") ? s.status.at("running") : 0;
+  if (running > 0) {
+    w.push_back(s.label + ": " + std::to_string(running) +
+                " episodes are still running or were killed (resume them); they are not scored");
+  }
+  int64_t flagged = 0;
+  for (const auto& [k, n] : s.hack_flags) flagged += n;
+  if (flagged > 0 || s.unstable_evaluations > 0) {
+    w.push_back(s.label + ": " + std::to_string(flagged) + " hack flags and " +
+                std::to_string(s.unstable_evaluations) +
+                " unstable evaluations are excluded from the scores");
+  }
+  return w;
+}
+
+std::string stats_table(const std::vector<RunStats>& runs) {
+  Table t(runs.size());
+  t.row("", cells(runs, [](const RunStats& r) { return r.label; }));
+  t.row("runs", cells(runs, [](const RunStats& r) { return join(r.run_ids, ","); }));
+  t.row("models", cells(runs, [](const RunStats& r) { return join(r.models, ","); }));
+  t.row("prompt variants", cells(runs, [](const RunStats& r) { return join(r.prompt_variants, ","); }));
+  t.row("episodes", cells(runs, [](const RunStats& r) { return std::to_string(r.episodes); }));
+  t.row("  finished/interrupted/failed/running", cells(runs, [](const RunStats& r) {
+          return counts(r.status, "finished") + "/" + counts(r.status, "interrupted") + "/" +
+                 counts(r.status, "failed") + "/" + counts(r.status, "running");
+        }));
+  t.section("scores (per scored episode; no counting evaluation = b)");
+  t.row("mean best AS", cells(runs, [](const RunStats& r) { return fixed(r.quality.mean_best_as, 4); }));
+  t.row("episodes without success", cells(runs, [](const RunStats& r) {
+          return std::to_string(r.quality.without_success) + " of " + std::to_string(r.quality.scored);
+        }));
+  t.row("correct rate (t=-5)", cells(runs, [](const RunStats& r) { return pct(r.quality.correct_rate); }));
+  for (size_t i = 0; i < kFastPThresholds.size(); ++i) {
+    t.row("fast_" + format_double(kFastPThresholds[i]),
+          cells(runs, [i](const RunStats& r) { return pct(r.quality.fast_p[i]); }));
+  }
+  t.row("geomean speedup (correct)", cells(runs, [](const RunStats& r) { return opt(r.quality.geomean_speedup); }));
+  t.row("hidden-variant AS", cells(runs, [](const RunStats& r) { return opt(r.quality.hidden_as, 4); }));
+  t.row("turns to first correct", cells(runs, [](const RunStats& r) {
+          return opt(r.quality.turns_to_first_correct, 2) + " (" +
+                 std::to_string(r.quality.reached_correct) + " episodes)";
+        }));
+  t.section("cost and throughput");
+  t.row("turns per episode", cells(runs, [](const RunStats& r) { return fixed(r.turns_per_episode, 2); }));
+  t.row("prompt tokens / turn", cells(runs, [](const RunStats& r) { return opt(r.prompt_tokens_per_turn, 0); }));
+  t.row("completion tokens / turn", cells(runs, [](const RunStats& r) { return opt(r.completion_tokens_per_turn, 0); }));
+  t.row("LLM latency ms / turn", cells(runs, [](const RunStats& r) { return opt(r.latency_ms_per_turn, 0); }));
+  t.row("wall hours", cells(runs, [](const RunStats& r) { return opt(r.wall_hours, 2); }));
+  t.row("episodes / hour", cells(runs, [](const RunStats& r) { return opt(r.episodes_per_hour, 1); }));
+  t.row("evaluations / hour", cells(runs, [](const RunStats& r) { return opt(r.evaluations_per_hour, 1); }));
+  t.section("evaluations");
+  t.row("full / COMPILE-ONLY / compile checks", cells(runs, [](const RunStats& r) {
+          return std::to_string(r.evaluations_full) + " / " +
+                 std::to_string(r.evaluations_compile_only) + " / " + std::to_string(r.compile_checks);
+        }));
+  t.row("unstable", cells(runs, [](const RunStats& r) { return std::to_string(r.unstable_evaluations); }));
+  std::set<std::string> classes, flags, exits;
+  for (const auto& r : runs) {
+    for (const auto& [k, n] : r.failure_classes) classes.insert(k);
+    for (const auto& [k, n] : r.hack_flags) flags.insert(k);
+    for (const auto& [k, n] : r.exit_reasons) exits.insert(k);
+  }
+  for (const auto& c : classes) {
+    t.row("failure: " + c, cells(runs, [&](const RunStats& r) { return counts(r.failure_classes, c); }));
+  }
+  for (const auto& f : flags) {
+    t.row("hack flag: " + f, cells(runs, [&](const RunStats& r) { return counts(r.hack_flags, f); }));
+  }
+  for (const auto& e : exits) {
+    t.row("exit: " + e, cells(runs, [&](const RunStats& r) { return counts(r.exit_reasons, e); }));
+  }
+  t.section("per task: mean best AS / correct rate / fast_1 (episodes)");
+  std::set<std::string> task_ids;
+  for (const auto& r : runs) {
+    for (const auto& ts : r.tasks) task_ids.insert(ts.task_id);
+  }
+  for (const auto& id : task_ids) {
+    t.row(id, cells(runs, [&](const RunStats& r) -> std::string {
+            for (const auto& ts : r.tasks) {
+              if (ts.task_id != id) continue;
+              return fixed(ts.quality.mean_best_as) + " / " + pct(ts.quality.correct_rate) + " / " +
+                     pct(ts.quality.fast_p[2]) + " (" + std::to_string(ts.episodes) + ")";
+            }
+            return "-";
+          }));
+  }
+  std::string out = t.render();
+  for (const auto& r : runs) {
+    for (const auto& w : stats_warnings(r)) out += "\nWARNING: " + w;
+  }
+  if (out.back() != '\n') out += "\n";
+  return out;
+}
+
+std::string es_curve_svg(const std::vector<RunStats>& runs) {
+  std::vector<ChartSeries> series;
+  for (const auto& r : runs) {
+    if (!r.quality.es_curve) continue;
+    ChartSeries s{r.label, {}};
+    for (size_t i = 0; i < kLevels; ++i) {
+      s.points.push_back({static_cast<double>(kMinLevel + static_cast<int>(i)), (*r.quality.es_curve)[i]});
+    }
+    series.push_back(std::move(s));
+  }
+  ChartOptions o;
+  o.title = "Mean ES_t of the episodes' best evaluations";
+  o.x_label = "tolerance level t";
+  o.y_label = "ES_t";
+  return line_chart_svg(series, o);
+}
+
+}  // namespace pf::traj
