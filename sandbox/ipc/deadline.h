@@ -10,7 +10,9 @@ using Clock = std::chrono::steady_clock;
 using Deadline = Clock::time_point;
 
 //! A deadline that never passes (e.g. the worker waiting for its next request).
-inline Deadline no_deadline() { return Deadline::max(); }
+inline Deadline no_deadline() {
+  return Deadline::max();
+}
 
 inline Deadline deadline_in(std::chrono::milliseconds timeout) {
   auto now = Clock::now();

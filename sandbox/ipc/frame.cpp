@@ -112,10 +112,10 @@ std::string encode_frame(const nlohmann::json& message) {
 Status write_frame(int fd, const nlohmann::json& message, Deadline deadline) {
   std::string frame = encode_frame(message);
   if (frame.size() - 4 > kMaxFrameBytes) {
-    return make_error(ErrorCode::invalid_argument,
-                      "message of " + std::to_string(frame.size() - 4) +
-                          " bytes exceeds the IPC frame limit of " +
-                          std::to_string(kMaxFrameBytes) + " bytes");
+    return make_error(ErrorCode::invalid_argument, "message of " +
+                                                       std::to_string(frame.size() - 4) +
+                                                       " bytes exceeds the IPC frame limit of " +
+                                                       std::to_string(kMaxFrameBytes) + " bytes");
   }
   return write_all(fd, frame, deadline);
 }
@@ -129,8 +129,8 @@ Result<nlohmann::json> parse_payload(std::string_view payload) {
   }
   auto value = nlohmann::json::parse(payload, nullptr, /*allow_exceptions=*/false);
   if (value.is_discarded()) {
-    return make_error(ErrorCode::parse_error, "IPC frame is not valid JSON (" +
-                                                  std::to_string(payload.size()) + " bytes)");
+    return make_error(ErrorCode::parse_error,
+                      "IPC frame is not valid JSON (" + std::to_string(payload.size()) + " bytes)");
   }
   return value;
 }

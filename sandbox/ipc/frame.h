@@ -34,8 +34,7 @@ Status write_frame(int fd, const nlohmann::json& message, Deadline deadline);
 //! Errors: timeout; unavailable when the peer closed between frames;
 //! parse_error for a truncated frame, an oversize length, JSON nested deeper
 //! than kMaxJsonDepth or text that is not JSON; io_error otherwise.
-Result<nlohmann::json> read_frame(int fd, Deadline deadline,
-                                  uint32_t max_bytes = kMaxFrameBytes);
+Result<nlohmann::json> read_frame(int fd, Deadline deadline, uint32_t max_bytes = kMaxFrameBytes);
 
 //! Parses a frame payload with the same checks read_frame applies.
 Result<nlohmann::json> parse_payload(std::string_view payload);

@@ -31,8 +31,8 @@ Result<uint64_t> check_common(const json& message) {
 }  // namespace
 
 json encode_request(const Request& request) {
-  json out = {{"v", kProtocolVersion}, {"id", request.id}, {"type", request.type},
-              {"body", request.body}};
+  json out = {
+      {"v", kProtocolVersion}, {"id", request.id}, {"type", request.type}, {"body", request.body}};
   if (request.deadline_ms) out["deadline_ms"] = *request.deadline_ms;
   return out;
 }
@@ -42,8 +42,7 @@ json encode_reply(const Reply& reply) {
   if (reply.ok) {
     out["body"] = reply.body;
   } else {
-    out["error"] = {{"code", error_code_name(reply.error.code)},
-                    {"message", reply.error.message}};
+    out["error"] = {{"code", error_code_name(reply.error.code)}, {"message", reply.error.message}};
   }
   if (!reply.poisoned.empty()) out["poisoned"] = reply.poisoned;
   return out;
@@ -93,12 +92,11 @@ Result<Reply> decode_reply(const json& message) {
     }
     auto code = error->find("code");
     auto text = error->find("message");
-    if (code == error->end() || !code->is_string() || text == error->end() ||
-        !text->is_string()) {
+    if (code == error->end() || !code->is_string() || text == error->end() || !text->is_string()) {
       return envelope_error("reply 'error' needs string 'code' and 'message'");
     }
-    reply.error = make_error(error_code_from_name(code->get<std::string>()),
-                             text->get<std::string>());
+    reply.error =
+        make_error(error_code_from_name(code->get<std::string>()), text->get<std::string>());
   }
   auto poisoned = message.find("poisoned");
   if (poisoned != message.end()) {
@@ -110,10 +108,9 @@ Result<Reply> decode_reply(const json& message) {
 }
 
 ErrorCode error_code_from_name(const std::string& name) {
-  for (ErrorCode code :
-       {ErrorCode::invalid_argument, ErrorCode::not_found, ErrorCode::unsupported,
-        ErrorCode::parse_error, ErrorCode::io_error, ErrorCode::timeout, ErrorCode::unavailable,
-        ErrorCode::internal}) {
+  for (ErrorCode code : {ErrorCode::invalid_argument, ErrorCode::not_found, ErrorCode::unsupported,
+                         ErrorCode::parse_error, ErrorCode::io_error, ErrorCode::timeout,
+                         ErrorCode::unavailable, ErrorCode::internal}) {
     if (name == error_code_name(code)) return code;
   }
   return ErrorCode::internal;

@@ -45,8 +45,8 @@ struct Reply {
   uint64_t id = 0;
   bool ok = true;
   nlohmann::json body = nlohmann::json::object();  // when ok
-  Error error;                                       // when !ok
-  std::string poisoned;  // non-empty: the worker exits after this reply
+  Error error;                                     // when !ok
+  std::string poisoned;                            // non-empty: the worker exits after this reply
 };
 
 nlohmann::json encode_request(const Request& request);

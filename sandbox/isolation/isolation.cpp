@@ -153,8 +153,7 @@ IsolationReport probe_isolation(const IsolationOptions& options) {
     report.add(kLandlockFs, MechanismState::available, version);
     report.add(kLandlockNet, *abi >= 4 ? MechanismState::available : MechanismState::unavailable,
                *abi >= 4 ? version : version + " < 4: TCP not restricted by Landlock");
-    report.add(kLandlockScope,
-               *abi >= 6 ? MechanismState::available : MechanismState::unavailable,
+    report.add(kLandlockScope, *abi >= 6 ? MechanismState::available : MechanismState::unavailable,
                *abi >= 6 ? version : version + " < 6: signals and abstract sockets not scoped");
   }
   if (!options.seccomp) {

@@ -4,10 +4,14 @@ namespace pf::sandbox {
 
 const char* mechanism_state_name(MechanismState state) {
   switch (state) {
-    case MechanismState::applied: return "applied";
-    case MechanismState::available: return "available";
-    case MechanismState::unavailable: return "unavailable";
-    case MechanismState::disabled: return "disabled";
+    case MechanismState::applied:
+      return "applied";
+    case MechanismState::available:
+      return "available";
+    case MechanismState::unavailable:
+      return "unavailable";
+    case MechanismState::disabled:
+      return "disabled";
   }
   return "unavailable";
 }
@@ -48,8 +52,8 @@ std::vector<std::string> IsolationReport::gaps() const {
 nlohmann::json IsolationReport::to_json() const {
   auto out = nlohmann::json::array();
   for (const auto& m : mechanisms) {
-    out.push_back({{"name", m.name}, {"state", mechanism_state_name(m.state)},
-                   {"detail", m.detail}});
+    out.push_back(
+        {{"name", m.name}, {"state", mechanism_state_name(m.state)}, {"detail", m.detail}});
   }
   return out;
 }

@@ -39,13 +39,12 @@ struct RulesetAttr {
   uint64_t scoped = 0;
 };
 
-constexpr uint64_t kFsAbi1 = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE |
-                             LANDLOCK_ACCESS_FS_READ_FILE | LANDLOCK_ACCESS_FS_READ_DIR |
-                             LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |
-                             LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR |
-                             LANDLOCK_ACCESS_FS_MAKE_REG | LANDLOCK_ACCESS_FS_MAKE_SOCK |
-                             LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |
-                             LANDLOCK_ACCESS_FS_MAKE_SYM;
+constexpr uint64_t kFsAbi1 =
+    LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE | LANDLOCK_ACCESS_FS_READ_FILE |
+    LANDLOCK_ACCESS_FS_READ_DIR | LANDLOCK_ACCESS_FS_REMOVE_DIR | LANDLOCK_ACCESS_FS_REMOVE_FILE |
+    LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_DIR | LANDLOCK_ACCESS_FS_MAKE_REG |
+    LANDLOCK_ACCESS_FS_MAKE_SOCK | LANDLOCK_ACCESS_FS_MAKE_FIFO | LANDLOCK_ACCESS_FS_MAKE_BLOCK |
+    LANDLOCK_ACCESS_FS_MAKE_SYM;
 // Rights that apply to a non-directory; rules on files may hold only these.
 constexpr uint64_t kFileRights = LANDLOCK_ACCESS_FS_EXECUTE | LANDLOCK_ACCESS_FS_WRITE_FILE |
                                  LANDLOCK_ACCESS_FS_READ_FILE | kFsTruncate | kFsIoctlDev;
@@ -77,7 +76,7 @@ bool add_path_rule(int ruleset_fd, const fs::path& path, uint64_t rights, int ab
     if (errno != ENOENT && errno != ENOTDIR) *why = path.string() + " (" + errno_name(errno) + ")";
     return false;
   }
-  struct stat st{};
+  struct stat st {};
   if (::fstat(dir.get(), &st) != 0) {
     *why = path.string() + " (fstat " + errno_name(errno) + ")";
     return false;
@@ -138,15 +137,14 @@ LandlockPaths default_landlock_paths(const fs::path& scratch_dir, const fs::path
                                      const std::vector<fs::path>& extra_write) {
   LandlockPaths paths;
   auto& ro = paths.read_only;
-  for (const char* p :
-       {"/usr/lib", "/usr/lib64", "/usr/lib32", "/lib", "/lib64", "/usr/local/lib",
-        "/usr/local/nvidia", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d",
-        "/etc/localtime", "/usr/share/zoneinfo",
-        // What glibc, libstdc++ and the CUDA driver read about this machine.
-        "/proc/self", "/proc/cpuinfo", "/proc/meminfo", "/proc/stat", "/proc/devices",
-        "/proc/modules", "/proc/filesystems", "/proc/sys/vm", "/proc/sys/kernel",
-        "/proc/driver/nvidia", "/sys/devices", "/sys/bus", "/sys/class", "/sys/module",
-        "/sys/kernel/mm", "/dev/nvidia-caps"}) {
+  for (const char* p : {"/usr/lib", "/usr/lib64", "/usr/lib32", "/lib", "/lib64", "/usr/local/lib",
+                        "/usr/local/nvidia", "/etc/ld.so.cache", "/etc/ld.so.conf",
+                        "/etc/ld.so.conf.d", "/etc/localtime", "/usr/share/zoneinfo",
+                        // What glibc, libstdc++ and the CUDA driver read about this machine.
+                        "/proc/self", "/proc/cpuinfo", "/proc/meminfo", "/proc/stat",
+                        "/proc/devices", "/proc/modules", "/proc/filesystems", "/proc/sys/vm",
+                        "/proc/sys/kernel", "/proc/driver/nvidia", "/sys/devices", "/sys/bus",
+                        "/sys/class", "/sys/module", "/sys/kernel/mm", "/dev/nvidia-caps"}) {
     ro.emplace_back(p);
   }
   add_children_with_prefix("/usr/local", "cuda", ro);

@@ -38,10 +38,10 @@ bool write_proc_file(const char* path, const std::string& text, std::string* why
 std::string map_ids(uid_t uid, gid_t gid) {
   std::string why;
   if (!write_proc_file("/proc/self/setgroups", "deny", &why) ||
-      !write_proc_file("/proc/self/uid_map",
-                       std::to_string(uid) + " " + std::to_string(uid) + " 1", &why) ||
-      !write_proc_file("/proc/self/gid_map",
-                       std::to_string(gid) + " " + std::to_string(gid) + " 1", &why)) {
+      !write_proc_file("/proc/self/uid_map", std::to_string(uid) + " " + std::to_string(uid) + " 1",
+                       &why) ||
+      !write_proc_file("/proc/self/gid_map", std::to_string(gid) + " " + std::to_string(gid) + " 1",
+                       &why)) {
     return "; uid/gid not mapped (" + why + "), the worker appears as the overflow id";
   }
   return "; uid " + std::to_string(uid) + " and gid " + std::to_string(gid) + " mapped";
@@ -51,8 +51,9 @@ std::string unshare_failure(const char* what, int err) {
   std::string why = sys_error(std::string("unshare(") + what + ")", err).message;
   if (err == EINVAL) why += " (a user namespace needs a single-threaded process)";
   if (err == EPERM || err == EACCES) {
-    why += " (forbidden here: e.g. kernel.apparmor_restrict_unprivileged_userns=1, "
-           "user.max_user_namespaces=0, or a container's seccomp profile)";
+    why +=
+        " (forbidden here: e.g. kernel.apparmor_restrict_unprivileged_userns=1, "
+        "user.max_user_namespaces=0, or a container's seccomp profile)";
   }
   if (err == ENOSPC) why += " (user.max_user_namespaces or max_net_namespaces reached)";
   return why;
@@ -92,15 +93,14 @@ void apply_namespaces(const NamespaceOptions& options, IsolationReport& report) 
     } else {
       int err = errno;
       user_state = MechanismState::unavailable;
-      user_detail = unshare_failure(
-          options.network ? "CLONE_NEWUSER|CLONE_NEWNET" : "CLONE_NEWUSER", err);
+      user_detail =
+          unshare_failure(options.network ? "CLONE_NEWUSER|CLONE_NEWNET" : "CLONE_NEWUSER", err);
       // A user namespace alone may still be allowed, and root can create a
       // network namespace without one.
       if (options.network && ::unshare(CLONE_NEWUSER) == 0) {
         user_state = MechanismState::applied;
-        user_detail = "fresh user namespace: no capabilities on the host" +
-                            map_ids(uid, gid) + " (combined with a network namespace: " +
-                            errno_name(err) + ")";
+        user_detail = "fresh user namespace: no capabilities on the host" + map_ids(uid, gid) +
+                      " (combined with a network namespace: " + errno_name(err) + ")";
       }
     }
   }

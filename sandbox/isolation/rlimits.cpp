@@ -17,11 +17,13 @@ namespace {
 // Lowers soft and hard limit to `value` (never raises the hard limit).
 Status lower_limit(int resource, const char* name, uint64_t value) {
   rlimit current{};
-  if (::getrlimit(resource, &current) != 0) return sys_error(std::string("getrlimit(") + name + ")", errno);
+  if (::getrlimit(resource, &current) != 0)
+    return sys_error(std::string("getrlimit(") + name + ")", errno);
   rlim_t v = static_cast<rlim_t>(value);
   if (current.rlim_max != RLIM_INFINITY) v = std::min(v, current.rlim_max);
   rlimit next{v, v};
-  if (::setrlimit(resource, &next) != 0) return sys_error(std::string("setrlimit(") + name + ")", errno);
+  if (::setrlimit(resource, &next) != 0)
+    return sys_error(std::string("setrlimit(") + name + ")", errno);
   return ok_status();
 }
 
@@ -35,7 +37,8 @@ uint64_t cpu_seconds_used() {
 
 Status renew_cpu_budget(const ResourceLimits& limits, std::optional<int64_t> deadline_ms) {
   uint64_t budget = limits.min_request_cpu_seconds;
-  if (deadline_ms) budget = std::max<uint64_t>(budget, 4 * static_cast<uint64_t>(*deadline_ms) / 1000 + 1);
+  if (deadline_ms)
+    budget = std::max<uint64_t>(budget, 4 * static_cast<uint64_t>(*deadline_ms) / 1000 + 1);
   rlimit current{};
   if (::getrlimit(RLIMIT_CPU, &current) != 0) return sys_error("getrlimit(RLIMIT_CPU)", errno);
   rlim_t soft = static_cast<rlim_t>(cpu_seconds_used() + budget);

@@ -16,20 +16,27 @@
 namespace pf::sandbox {
 namespace {
 
+// clang-format off
 constexpr const char* kDenied[] = {
+    // new sockets (the IPC descriptor is inherited)
     "socket", "socketpair", "connect", "bind", "listen", "accept", "accept4",
+    // new processes and programs
     "fork", "vfork", "execve", "execveat",
+    // other processes
     "ptrace", "process_vm_readv", "process_vm_writev", "kcmp", "pidfd_open", "pidfd_getfd",
     "pidfd_send_signal", "tkill",
+    // file-system and namespace changes
     "mount", "umount2", "pivot_root", "chroot", "unshare", "setns", "mount_setattr",
     "move_mount", "open_tree", "fsopen", "fsconfig", "fsmount", "fspick",
     "open_by_handle_at", "name_to_handle_at",
+    // kernel attack surface a worker never needs
     "kexec_load", "kexec_file_load", "init_module", "finit_module", "delete_module", "bpf",
     "perf_event_open", "keyctl", "add_key", "request_key", "userfaultfd", "io_uring_setup",
     "io_uring_enter", "io_uring_register", "fanotify_init", "syslog", "swapon", "swapoff",
     "reboot", "acct", "quotactl", "quotactl_fd", "iopl", "ioperm", "settimeofday",
     "clock_settime", "lookup_dcookie", "uselib", "vhangup",
 };
+// clang-format on
 
 // Signal-sending calls whose first argument is the target process.
 constexpr const char* kSelfOnlySignals[] = {"kill", "tgkill", "rt_sigqueueinfo",
@@ -100,9 +107,9 @@ Status build_filter(scmp_filter_ctx ctx, const SeccompOptions& options,
     PF_TRY(check(seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1, SCMP_A0(SCMP_CMP_NE, self)),
                  std::string("seccomp_rule_add(") + name + ")"));
   }
-  PF_TRY(check(seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prlimit64), 1,
-                                SCMP_A0(SCMP_CMP_NE, 0)),
-               "seccomp_rule_add(prlimit64)"));
+  PF_TRY(check(
+      seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prlimit64), 1, SCMP_A0(SCMP_CMP_NE, 0)),
+      "seccomp_rule_add(prlimit64)"));
   return ok_status();
 }
 
@@ -131,8 +138,8 @@ void apply_seccomp(const SeccompOptions& options, IsolationReport& report) {
 
 Result<std::string> probe_seccomp() {
   if (::prctl(PR_GET_SECCOMP, 0, 0, 0, 0) < 0) {
-    return make_error(ErrorCode::unsupported, "kernel without seccomp (prctl(PR_GET_SECCOMP): " +
-                                                  errno_name(errno) + ")");
+    return make_error(ErrorCode::unsupported,
+                      "kernel without seccomp (prctl(PR_GET_SECCOMP): " + errno_name(errno) + ")");
   }
   uint32_t action = SECCOMP_RET_ERRNO;
   if (::syscall(SYS_seccomp, SECCOMP_GET_ACTION_AVAIL, 0, &action) != 0) {

@@ -43,8 +43,8 @@ bool passes_to_worker(std::string_view entry) {
   auto eq = entry.find('=');
   if (eq == std::string_view::npos) return false;
   std::string_view name = entry.substr(0, eq);
-  for (std::string_view exact : {"PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR",
-                                 "LD_LIBRARY_PATH", "XDG_CACHE_HOME"}) {
+  for (std::string_view exact :
+       {"PATH", "HOME", "LANG", "LANGUAGE", "TZ", "TMPDIR", "LD_LIBRARY_PATH", "XDG_CACHE_HOME"}) {
     if (name == exact) return true;
   }
   if (name == "CUDA_VISIBLE_DEVICES") return false;  // set per worker
@@ -54,7 +54,9 @@ bool passes_to_worker(std::string_view entry) {
   return false;
 }
 
-std::string ms_text(std::chrono::milliseconds ms) { return std::to_string(ms.count()) + " ms"; }
+std::string ms_text(std::chrono::milliseconds ms) {
+  return std::to_string(ms.count()) + " ms";
+}
 
 void clear_directory(const fs::path& dir) {
   std::error_code ec;
@@ -65,10 +67,14 @@ void clear_directory(const fs::path& dir) {
 }  // namespace
 
 json PoolStats::to_json() const {
-  return {{"requests", requests}, {"ok", ok},
-          {"errors", errors},     {"timeouts", timeouts},
-          {"crashes", crashes},   {"protocol_errors", protocol_errors},
-          {"unavailable", unavailable}, {"restarts", restarts},
+  return {{"requests", requests},
+          {"ok", ok},
+          {"errors", errors},
+          {"timeouts", timeouts},
+          {"crashes", crashes},
+          {"protocol_errors", protocol_errors},
+          {"unavailable", unavailable},
+          {"restarts", restarts},
           {"start_failures", start_failures}};
 }
 
@@ -99,8 +105,8 @@ Result<std::unique_ptr<WorkerPool>> WorkerPool::start(WorkerPoolOptions options)
   PF_ASSIGN(pool->worker_path_, resolve_worker_path(options));
   if (options.work_dir.empty()) {
     const char* tmp = std::getenv("TMPDIR");
-    std::string templ = std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") +
-                        "/passforge-workers-XXXXXX";
+    std::string templ =
+        std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/passforge-workers-XXXXXX";
     if (::mkdtemp(templ.data()) == nullptr) return sys_error("mkdtemp(" + templ + ")", errno);
     options.work_dir = templ;
     pool->owns_work_dir_ = true;
@@ -181,7 +187,8 @@ Status WorkerPool::spawn_and_hello(Slot& slot) {
     PF_ASSIGN(ipc::Reply reply, ipc::decode_reply(message));
     if (!reply.ok) return reply.error;
     auto protocol = reply.body.find("protocol");
-    if (reply.id != hello.id || protocol == reply.body.end() || *protocol != ipc::kProtocolVersion) {
+    if (reply.id != hello.id || protocol == reply.body.end() ||
+        *protocol != ipc::kProtocolVersion) {
       return make_error(ErrorCode::parse_error,
                         "hello reply does not match (id " + std::to_string(reply.id) +
                             ", protocol " + reply.body.value("protocol", json()).dump() + ")");
@@ -193,8 +200,8 @@ Status WorkerPool::spawn_and_hello(Slot& slot) {
     auto exit = slot.proc->wait_exit(std::chrono::milliseconds(200));
     if (!exit) exit = slot.proc->kill();
     std::string message = "worker " + worker_path_.string() + " (pid " +
-                          std::to_string(slot.proc->pid()) + ") failed its start-up handshake: " +
-                          report.error().message;
+                          std::to_string(slot.proc->pid()) +
+                          ") failed its start-up handshake: " + report.error().message;
     if (exit) message += "; it " + exit->describe();
     auto tail = slot.proc->log_tail(options_.stderr_tail_bytes);
     if (!tail.empty()) message += "; its output: " + tail;
@@ -208,7 +215,8 @@ Status WorkerPool::spawn_and_hello(Slot& slot) {
     isolation_logged_ = true;
     auto gaps = report->gaps();
     for (const auto& gap : gaps) spdlog::warn("worker isolation incomplete: {}", gap);
-    if (gaps.empty()) spdlog::info("worker isolation: all {} mechanisms applied", report->mechanisms.size());
+    if (gaps.empty())
+      spdlog::info("worker isolation: all {} mechanisms applied", report->mechanisms.size());
   }
   return ok_status();
 }
@@ -250,7 +258,8 @@ Status WorkerPool::replace(Slot& slot, const std::string& reason) {
     ++stats_.restarts;
   }
   auto now = Clock::now();
-  while (!slot.recent_restarts.empty() && now - slot.recent_restarts.front() > std::chrono::minutes(1)) {
+  while (!slot.recent_restarts.empty() &&
+         now - slot.recent_restarts.front() > std::chrono::minutes(1)) {
     slot.recent_restarts.pop_front();
   }
   const int limit = std::max(1, options_.max_restarts_per_minute);
@@ -299,11 +308,12 @@ WorkerReply WorkerPool::exchange(Slot& slot, const std::string& type, const json
   }
   const std::string what = "worker " + std::to_string(proc.pid()) + " handling '" + type + "'";
   auto sent = ipc::write_frame(proc.ipc_fd(), ipc::encode_request(request), deadline);
-  Result<json> message = sent.ok() ? ipc::read_frame(proc.ipc_fd(), deadline)
-                                   : Result<json>(std::move(sent).error());
+  Result<json> message =
+      sent.ok() ? ipc::read_frame(proc.ipc_fd(), deadline) : Result<json>(std::move(sent).error());
   if (!message.ok() && message.error().code == ErrorCode::timeout) {
-    std::string limit = request.deadline_ms ? ms_text(std::chrono::milliseconds(*request.deadline_ms))
-                                            : "the deadline";
+    std::string limit = request.deadline_ms
+                            ? ms_text(std::chrono::milliseconds(*request.deadline_ms))
+                            : "the deadline";
     return fail(slot, std::move(reply), ReplyStatus::timeout,
                 make_error(ErrorCode::timeout,
                            "no reply within " + limit + " from " + what + "; killed and replaced"));
@@ -320,9 +330,9 @@ WorkerReply WorkerPool::exchange(Slot& slot, const std::string& type, const json
   }
   auto decoded = ipc::decode_reply(*message);
   if (decoded.ok() && decoded->id != request.id) {
-    decoded = make_error(ErrorCode::parse_error, "reply id " + std::to_string(decoded->id) +
-                                                     " for request id " +
-                                                     std::to_string(request.id));
+    decoded =
+        make_error(ErrorCode::parse_error, "reply id " + std::to_string(decoded->id) +
+                                               " for request id " + std::to_string(request.id));
   }
   if (!decoded.ok()) {
     return fail(slot, std::move(reply), ReplyStatus::protocol_error,
@@ -382,9 +392,9 @@ WorkerReply WorkerPool::call(const std::string& type, const json& body, Deadline
         idle_cv_.wait(lock);
       } else if (idle_cv_.wait_until(lock, deadline) == std::cv_status::timeout &&
                  Clock::now() >= deadline) {
-        reply.error = make_error(ErrorCode::unavailable,
-                                 "all " + std::to_string(slots_.size()) +
-                                     " workers stayed busy until the deadline");
+        reply.error =
+            make_error(ErrorCode::unavailable, "all " + std::to_string(slots_.size()) +
+                                                   " workers stayed busy until the deadline");
         break;
       }
     }
@@ -398,12 +408,24 @@ WorkerReply WorkerPool::call(const std::string& type, const json& body, Deadline
     idle_cv_.notify_all();
   }
   switch (reply.status) {
-    case ReplyStatus::ok: ++stats_.ok; break;
-    case ReplyStatus::error: ++stats_.errors; break;
-    case ReplyStatus::timeout: ++stats_.timeouts; break;
-    case ReplyStatus::crashed: ++stats_.crashes; break;
-    case ReplyStatus::protocol_error: ++stats_.protocol_errors; break;
-    case ReplyStatus::unavailable: ++stats_.unavailable; break;
+    case ReplyStatus::ok:
+      ++stats_.ok;
+      break;
+    case ReplyStatus::error:
+      ++stats_.errors;
+      break;
+    case ReplyStatus::timeout:
+      ++stats_.timeouts;
+      break;
+    case ReplyStatus::crashed:
+      ++stats_.crashes;
+      break;
+    case ReplyStatus::protocol_error:
+      ++stats_.protocol_errors;
+      break;
+    case ReplyStatus::unavailable:
+      ++stats_.unavailable;
+      break;
   }
   return reply;
 }

@@ -95,9 +95,9 @@ Result<std::unique_ptr<WorkerProcess>> WorkerProcess::spawn(const SpawnSpec& spe
                      "posix_spawn_file_actions_adddup2"));
   PF_TRY(check_spawn(posix_spawn_file_actions_adddup2(setup.actions(), log.get(), 2),
                      "posix_spawn_file_actions_adddup2"));
-  PF_TRY(check_spawn(
-      posix_spawn_file_actions_adddup2(setup.actions(), child_end.get(), kDefaultIpcFd),
-      "posix_spawn_file_actions_adddup2"));
+  PF_TRY(
+      check_spawn(posix_spawn_file_actions_adddup2(setup.actions(), child_end.get(), kDefaultIpcFd),
+                  "posix_spawn_file_actions_adddup2"));
   PF_TRY(check_spawn(posix_spawn_file_actions_addclosefrom_np(setup.actions(), kDefaultIpcFd + 1),
                      "posix_spawn_file_actions_addclosefrom_np"));
   sigset_t empty;
@@ -105,13 +105,14 @@ Result<std::unique_ptr<WorkerProcess>> WorkerProcess::spawn(const SpawnSpec& spe
   sigemptyset(&empty);
   sigfillset(&all);
   PF_TRY(check_spawn(posix_spawnattr_setpgroup(setup.attr(), 0), "posix_spawnattr_setpgroup"));
-  PF_TRY(check_spawn(posix_spawnattr_setsigmask(setup.attr(), &empty), "posix_spawnattr_setsigmask"));
+  PF_TRY(
+      check_spawn(posix_spawnattr_setsigmask(setup.attr(), &empty), "posix_spawnattr_setsigmask"));
   PF_TRY(check_spawn(posix_spawnattr_setsigdefault(setup.attr(), &all),
                      "posix_spawnattr_setsigdefault"));
-  PF_TRY(check_spawn(posix_spawnattr_setflags(setup.attr(), POSIX_SPAWN_SETPGROUP |
-                                                                POSIX_SPAWN_SETSIGMASK |
-                                                                POSIX_SPAWN_SETSIGDEF),
-                     "posix_spawnattr_setflags"));
+  PF_TRY(check_spawn(
+      posix_spawnattr_setflags(
+          setup.attr(), POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF),
+      "posix_spawnattr_setflags"));
 
   std::vector<std::string> args = {spec.executable.string(), "--ipc-fd",
                                    std::to_string(kDefaultIpcFd)};
@@ -132,7 +133,9 @@ Result<std::unique_ptr<WorkerProcess>> WorkerProcess::spawn(const SpawnSpec& spe
       new WorkerProcess(pid, std::move(parent_end), std::move(log)));
 }
 
-WorkerProcess::~WorkerProcess() { kill(); }
+WorkerProcess::~WorkerProcess() {
+  kill();
+}
 
 std::optional<ExitInfo> WorkerProcess::poll_exit() {
   if (exit_) return exit_;
@@ -180,7 +183,7 @@ std::optional<ExitInfo> WorkerProcess::kill() {
 }
 
 std::string WorkerProcess::log_tail(size_t max_bytes) const {
-  struct stat st{};
+  struct stat st {};
   if (!log_.valid() || ::fstat(log_.get(), &st) != 0 || st.st_size <= 0) return "";
   auto size = static_cast<size_t>(st.st_size);
   size_t want = std::min(size, max_bytes);

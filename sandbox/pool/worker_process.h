@@ -62,7 +62,8 @@ class WorkerProcess {
   void truncate_log();
 
  private:
-  WorkerProcess(pid_t pid, Fd ipc, Fd log) : pid_(pid), ipc_(std::move(ipc)), log_(std::move(log)) {}
+  WorkerProcess(pid_t pid, Fd ipc, Fd log)
+      : pid_(pid), ipc_(std::move(ipc)), log_(std::move(log)) {}
 
   pid_t pid_;
   Fd ipc_;

@@ -4,12 +4,18 @@ namespace pf::sandbox {
 
 const char* reply_status_name(ReplyStatus status) {
   switch (status) {
-    case ReplyStatus::ok: return "ok";
-    case ReplyStatus::error: return "error";
-    case ReplyStatus::timeout: return "timeout";
-    case ReplyStatus::crashed: return "crashed";
-    case ReplyStatus::protocol_error: return "protocol_error";
-    case ReplyStatus::unavailable: return "unavailable";
+    case ReplyStatus::ok:
+      return "ok";
+    case ReplyStatus::error:
+      return "error";
+    case ReplyStatus::timeout:
+      return "timeout";
+    case ReplyStatus::crashed:
+      return "crashed";
+    case ReplyStatus::protocol_error:
+      return "protocol_error";
+    case ReplyStatus::unavailable:
+      return "unavailable";
   }
   return "unavailable";
 }

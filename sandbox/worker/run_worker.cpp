@@ -33,12 +33,8 @@ json hello_body(const IsolationReport& report, const HandlerTable& handlers) {
   for (const char* builtin : {ipc::kHello, ipc::kPing, ipc::kProbeIsolation, ipc::kShutdown}) {
     types.emplace_back(builtin);
   }
-  return {{"pid", ::getpid()},
-          {"protocol", ipc::kProtocolVersion},
-          {"version", kVersion},
-          {"git_commit", kGitCommit},
-          {"isolation", report.to_json()},
-          {"handlers", types}};
+  return {{"pid", ::getpid()},        {"protocol", ipc::kProtocolVersion}, {"version", kVersion},
+          {"git_commit", kGitCommit}, {"isolation", report.to_json()},     {"handlers", types}};
 }
 
 ipc::Reply dispatch(const ipc::Request& request, const HandlerTable& handlers,
@@ -56,8 +52,7 @@ ipc::Reply dispatch(const ipc::Request& request, const HandlerTable& handlers,
         (!version->is_number_integer() || version->get<int64_t>() != ipc::kProtocolVersion)) {
       return fail(make_error(ErrorCode::invalid_argument,
                              "orchestrator speaks protocol " + version->dump() +
-                                 ", this worker speaks " +
-                                 std::to_string(ipc::kProtocolVersion)));
+                                 ", this worker speaks " + std::to_string(ipc::kProtocolVersion)));
     }
     reply.body = hello_body(report, handlers);
     return reply;
@@ -80,10 +75,10 @@ ipc::Reply dispatch(const ipc::Request& request, const HandlerTable& handlers,
   const Handler* handler = handlers.find(request.type);
   if (handler == nullptr) {
     auto types = handlers.types();
-    return fail(make_error(ErrorCode::not_found,
-                           "unknown request type '" + request.type + "' (this worker handles: " +
-                               join(types, ", ") + (types.empty() ? "" : ", ") +
-                               "hello, ping, probe_isolation, shutdown)"));
+    return fail(make_error(
+        ErrorCode::not_found,
+        "unknown request type '" + request.type + "' (this worker handles: " + join(types, ", ") +
+            (types.empty() ? "" : ", ") + "hello, ping, probe_isolation, shutdown)"));
   }
   try {
     auto result = (*handler)(request.body);
@@ -91,8 +86,8 @@ ipc::Reply dispatch(const ipc::Request& request, const HandlerTable& handlers,
     reply.body = std::move(result).value();
     if (!reply.body.is_object()) reply.body = json{{"value", std::move(reply.body)}};
   } catch (const std::exception& e) {
-    return fail(make_error(ErrorCode::internal,
-                           "handler '" + request.type + "' threw: " + e.what()));
+    return fail(
+        make_error(ErrorCode::internal, "handler '" + request.type + "' threw: " + e.what()));
   } catch (...) {
     return fail(make_error(ErrorCode::internal,
                            "handler '" + request.type + "' threw a non-standard exception"));
@@ -142,7 +137,8 @@ int run_worker(const WorkerConfig& config, const HandlerTable& handlers) {
   for (;;) {
     auto message = ipc::read_frame(fd, no_deadline());
     if (!message.ok()) {
-      if (message.error().code == ErrorCode::unavailable) return kWorkerExitOk;  // orchestrator gone
+      if (message.error().code == ErrorCode::unavailable)
+        return kWorkerExitOk;  // orchestrator gone
       warn("reading a request: " + message.error().message);
       return kWorkerExitProtocol;
     }
@@ -175,8 +171,7 @@ int run_worker(const WorkerConfig& config, const HandlerTable& handlers) {
       reply.body = json::object();
       reply.error = make_error(ErrorCode::invalid_argument,
                                "request '" + (request.ok() ? request->type : std::string("?")) +
-                                   "' produced a reply too large to send: " +
-                                   st.error().message);
+                                   "' produced a reply too large to send: " + st.error().message);
       st = ipc::write_frame(fd, ipc::encode_reply(reply), no_deadline());
     }
     if (!st.ok()) {

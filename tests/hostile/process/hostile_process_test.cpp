@@ -67,9 +67,8 @@ class HostileProcess : public ::testing::Test {
   // success while a defence is applied is a sandbox bypass.
   static void expect_denied(const WorkerReply& r, std::initializer_list<const char*> errnos,
                             const std::string& defences) {
-    ASSERT_NE(r.status, ReplyStatus::ok)
-        << "BYPASS: attack succeeded although " << defences << " reported applied: "
-        << r.body.dump();
+    ASSERT_NE(r.status, ReplyStatus::ok) << "BYPASS: attack succeeded although " << defences
+                                         << " reported applied: " << r.body.dump();
     ASSERT_EQ(r.status, ReplyStatus::error) << r.describe() << "\n" << r.stderr_tail;
     bool named = false;
     for (const char* e : errnos) named = named || r.error.message.find(e) != std::string::npos;
@@ -81,16 +80,16 @@ class HostileProcess : public ::testing::Test {
 
 WorkerPool* HostileProcess::full_ = nullptr;
 
-#define PF_REQUIRE_DEFENCE(pool, defences, ...)                                         \
-  const std::string defences = require_any(pool, {__VA_ARGS__});                        \
-  if (defences.empty()) {                                                               \
-    std::string why;                                                                    \
-    auto report = (pool).isolation_report();                                            \
-    for (const char* m : {__VA_ARGS__}) {                                               \
-      const auto* e = report.find(m);                                                   \
+#define PF_REQUIRE_DEFENCE(pool, defences, ...)                                            \
+  const std::string defences = require_any(pool, {__VA_ARGS__});                           \
+  if (defences.empty()) {                                                                  \
+    std::string why;                                                                       \
+    auto report = (pool).isolation_report();                                               \
+    for (const char* m : {__VA_ARGS__}) {                                                  \
+      const auto* e = report.find(m);                                                      \
       why += std::string(m) + ": " + (e ? e->detail : std::string("not reported")) + "; "; \
-    }                                                                                   \
-    GTEST_SKIP() << "defence unavailable on this machine: " << why;                    \
+    }                                                                                      \
+    GTEST_SKIP() << "defence unavailable on this machine: " << why;                        \
   }
 
 // Attack: an endless loop in the worker. Defence: the pool's deadline.
@@ -180,8 +179,8 @@ TEST_F(HostileProcess, ForkIsDenied) {
 TEST_F(HostileProcess, ExecIsDenied) {
   PF_REQUIRE_DEFENCE(*full_, defences, kSeccomp, kLandlockFs);
   auto r = full_->call("exec", json::object(), 5s);
-  EXPECT_NE(r.status, ReplyStatus::crashed) << "BYPASS: the worker was replaced by /bin/sh: "
-                                            << r.describe();
+  EXPECT_NE(r.status, ReplyStatus::crashed)
+      << "BYPASS: the worker was replaced by /bin/sh: " << r.describe();
   expect_denied(r, {"EPERM", "EACCES"}, defences);
   expect_recovered(*full_);
 }
@@ -189,8 +188,7 @@ TEST_F(HostileProcess, ExecIsDenied) {
 // Attack: read /etc/passwd. Defence: Landlock read allowlist. Expected: EACCES.
 TEST_F(HostileProcess, ReadingOutsideTheAllowlistIsDenied) {
   PF_REQUIRE_DEFENCE(*full_, defences, kLandlockFs);
-  expect_denied(full_->call("read_file", json{{"path", "/etc/passwd"}}, 5s), {"EACCES"},
-                defences);
+  expect_denied(full_->call("read_file", json{{"path", "/etc/passwd"}}, 5s), {"EACCES"}, defences);
   // The orchestrator's directory (task files, API configs) is not readable either.
   expect_denied(full_->call("read_file", json{{"path", PF_SOURCE_DIR "/CMakeLists.txt"}}, 5s),
                 {"EACCES"}, defences);

@@ -5,9 +5,9 @@
 // Handlers that attempt something the sandbox should stop return an Error
 // naming the call and errno when it was stopped, and {"succeeded": true} when
 // it was not: the test runner decides which outcome is a failure.
+#include <arpa/inet.h>
 #include <dirent.h>
 #include <fcntl.h>
-#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sched.h>
 #include <signal.h>
@@ -39,8 +39,8 @@ namespace {
 
 using nlohmann::json;
 using pf::ErrorCode;
-using pf::Result;
 using pf::make_error;
+using pf::Result;
 using pf::sandbox::errno_name;
 
 // "open(/etc/passwd): EACCES (Permission denied)" as an Error.
@@ -128,12 +128,15 @@ Result<json> exec_shell(const json&) {
 
 json limits() {
   json out = json::object();
-  for (auto [name, resource] : {std::pair{"nofile", RLIMIT_NOFILE}, std::pair{"fsize", RLIMIT_FSIZE},
-                                std::pair{"nproc", RLIMIT_NPROC}, std::pair{"core", RLIMIT_CORE},
-                                std::pair{"cpu", RLIMIT_CPU}, std::pair{"as", RLIMIT_AS}}) {
+  for (auto [name, resource] :
+       {std::pair{"nofile", RLIMIT_NOFILE}, std::pair{"fsize", RLIMIT_FSIZE},
+        std::pair{"nproc", RLIMIT_NPROC}, std::pair{"core", RLIMIT_CORE},
+        std::pair{"cpu", RLIMIT_CPU}, std::pair{"as", RLIMIT_AS}}) {
     rlimit r{};
     ::getrlimit(resource, &r);
-    auto value = [](rlim_t v) { return v == RLIM_INFINITY ? json(-1) : json(static_cast<uint64_t>(v)); };
+    auto value = [](rlim_t v) {
+      return v == RLIM_INFINITY ? json(-1) : json(static_cast<uint64_t>(v));
+    };
     out[name] = {{"soft", value(r.rlim_cur)}, {"hard", value(r.rlim_max)}};
   }
   return out;
@@ -168,9 +171,11 @@ void register_handlers(pf::sandbox::HandlerTable& t, const pf::sandbox::WorkerCo
     for (;;) spins = spins + 1;
   });
   t.add("fail", [](const json& body) -> Result<json> {
-    return make_error(ErrorCode::invalid_argument, body.value("message", std::string("asked to fail")));
+    return make_error(ErrorCode::invalid_argument,
+                      body.value("message", std::string("asked to fail")));
   });
-  t.add("throw", [](const json&) -> Result<json> { throw std::runtime_error("thrown on request"); });
+  t.add("throw",
+        [](const json&) -> Result<json> { throw std::runtime_error("thrown on request"); });
   t.add("segfault", [](const json& body) -> Result<json> {
     if (body.value("say", false)) {
       std::fprintf(stderr, "about to dereference null\n");

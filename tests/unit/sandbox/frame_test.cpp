@@ -174,9 +174,9 @@ TEST(Frame, WriteTimesOutWhenThePeerDoesNotRead) {
 extern "C" void on_usr1(int) {}
 
 TEST(Frame, SurvivesSignalsDuringTheWait) {
-  struct sigaction sa{};
+  struct sigaction sa {};
   sa.sa_handler = on_usr1;  // no SA_RESTART: poll returns EINTR
-  struct sigaction old{};
+  struct sigaction old {};
   ASSERT_EQ(::sigaction(SIGUSR1, &sa, &old), 0);
   auto p = make_pair_nonblocking();
   pthread_t reader_thread = pthread_self();

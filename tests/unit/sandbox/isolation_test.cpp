@@ -1,7 +1,8 @@
+#include "sandbox/isolation/isolation.h"
+
 #include <gtest/gtest.h>
 #include <sys/prctl.h>
 
-#include "sandbox/isolation/isolation.h"
 #include "sandbox/worker/handler_table.h"
 #include "sandbox/worker/worker_config.h"
 
@@ -28,8 +29,8 @@ TEST(IsolationReport, JsonRoundTripAndGaps) {
 
 TEST(IsolationReport, RejectsMalformedJson) {
   EXPECT_FALSE(IsolationReport::from_json(nlohmann::json::object()).ok());
-  EXPECT_FALSE(IsolationReport::from_json(nlohmann::json::parse(
-                                              R"([{"name":"x","state":"maybe","detail":""}])"))
+  EXPECT_FALSE(IsolationReport::from_json(
+                   nlohmann::json::parse(R"([{"name":"x","state":"maybe","detail":""}])"))
                    .ok());
   EXPECT_FALSE(IsolationReport::from_json(nlohmann::json::parse(R"([{"name":"x"}])")).ok());
 }
@@ -65,10 +66,20 @@ TEST(Isolation, DisabledMechanismsAreReportedAsDisabled) {
 }
 
 TEST(WorkerConfig, ParsesFlags) {
-  const char* argv[] = {"w",           "--ipc-fd",    "5",           "--scratch",
-                        "/tmp/s",      "--cache",     "/tmp/c",      "--allow-read",
-                        "/opt/a",      "--allow-read", "/opt/b",     "--no-seccomp",
-                        "--no-user-namespace", "--allow-new-privs"};
+  const char* argv[] = {"w",
+                        "--ipc-fd",
+                        "5",
+                        "--scratch",
+                        "/tmp/s",
+                        "--cache",
+                        "/tmp/c",
+                        "--allow-read",
+                        "/opt/a",
+                        "--allow-read",
+                        "/opt/b",
+                        "--no-seccomp",
+                        "--no-user-namespace",
+                        "--allow-new-privs"};
   auto config = parse_worker_args(static_cast<int>(std::size(argv)), argv);
   ASSERT_TRUE(config.ok()) << config.error().message;
   EXPECT_EQ(config->ipc_fd, 5);
@@ -97,7 +108,8 @@ TEST(WorkerConfig, RejectsBadArguments) {
 
 TEST(HandlerTable, FindsRegisteredTypesSorted) {
   HandlerTable table;
-  table.add("run", [](const nlohmann::json&) -> Result<nlohmann::json> { return nlohmann::json(); });
+  table.add("run",
+            [](const nlohmann::json&) -> Result<nlohmann::json> { return nlohmann::json(); });
   table.add("compile", [](const nlohmann::json& b) -> Result<nlohmann::json> { return b; });
   EXPECT_EQ(table.types(), (std::vector<std::string>{"compile", "run"}));
   ASSERT_NE(table.find("compile"), nullptr);

@@ -1,5 +1,3 @@
-#include "sandbox/pool/worker_pool.h"
-
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -7,6 +5,8 @@
 #include <atomic>
 #include <set>
 #include <thread>
+
+#include "sandbox/pool/worker_pool.h"
 
 namespace pf::sandbox {
 namespace {

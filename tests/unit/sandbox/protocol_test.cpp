@@ -78,7 +78,7 @@ TEST(Protocol, RejectsMalformedEnvelopes) {
   bad_deadline["deadline_ms"] = -5;
   EXPECT_FALSE(decode_request(bad_deadline).ok());
 
-  EXPECT_FALSE(decode_reply(json{{"v", 1}, {"id", 1}}).ok());  // no ok
+  EXPECT_FALSE(decode_reply(json{{"v", 1}, {"id", 1}}).ok());                 // no ok
   EXPECT_FALSE(decode_reply(json{{"v", 1}, {"id", 1}, {"ok", false}}).ok());  // no error
   EXPECT_FALSE(
       decode_reply(json{{"v", 1}, {"id", 1}, {"ok", false}, {"error", {{"code", 3}}}}).ok());
