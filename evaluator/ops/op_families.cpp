@@ -6,6 +6,10 @@ namespace pf {
 
 void register_all_builtin_ops(OpRegistry& r) {
   register_activation_ops(r);
+  register_triangular_ops(r);
+  register_sequence_ops(r);
+  register_creation_ops(r);
+  register_cast_ops(r);
   register_comparison_ops(r);
   register_where_ops(r);
   register_clamp_ops(r);

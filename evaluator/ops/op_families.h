@@ -8,6 +8,10 @@ namespace pf {
 class OpRegistry;
 
 void register_activation_ops(OpRegistry& r);
+void register_triangular_ops(OpRegistry& r);
+void register_sequence_ops(OpRegistry& r);
+void register_creation_ops(OpRegistry& r);
+void register_cast_ops(OpRegistry& r);
 void register_comparison_ops(OpRegistry& r);
 void register_where_ops(OpRegistry& r);
 void register_clamp_ops(OpRegistry& r);

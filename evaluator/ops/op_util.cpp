@@ -1,5 +1,9 @@
 #include "evaluator/ops/op_util.h"
 
+#include <cmath>
+#include <limits>
+
+#include "common/strings.h"
 #include "evaluator/ops/type_promotion.h"
 
 namespace pf {
@@ -89,6 +93,30 @@ OpInfo unary_op(UnaryOpDef def) {
     return std::vector<Tensor>{y};
   };
   return op;
+}
+
+Status check_value_fits(const ArgReader& args, size_t i, double value, DType dtype) {
+  double lo = 0, hi = 0;
+  switch (dtype) {
+    case DType::boolean:
+    case DType::float64: return ok_status();
+    case DType::float16: lo = -65504.0, hi = 65504.0; break;
+    case DType::bfloat16: lo = -3.3895313892515355e38, hi = 3.3895313892515355e38; break;
+    case DType::float32:
+      lo = std::numeric_limits<float>::lowest(), hi = std::numeric_limits<float>::max();
+      break;
+    case DType::uint8: lo = 0, hi = 255; break;
+    case DType::int8: lo = -128, hi = 127; break;
+    case DType::int16: lo = -32768, hi = 32767; break;
+    case DType::int32: lo = -2147483648.0, hi = 2147483647.0; break;
+    case DType::int64: lo = -9.2233720368547758e18, hi = 9.2233720368547758e18; break;
+  }
+  if (std::isinf(value) && is_floating(dtype)) return ok_status();
+  if (std::isnan(value) ? !is_floating(dtype) : (value < lo || value > hi)) {
+    return args.error(i, "value " + format_double(value) + " cannot be converted to " +
+                             dtype_name(dtype) + " without overflow (PyTorch raises here too)");
+  }
+  return ok_status();
 }
 
 UnaryBinder plain(std::function<double(double)> fn) {

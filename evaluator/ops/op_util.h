@@ -64,6 +64,11 @@ struct UnaryOpDef {
 
 OpInfo unary_op(UnaryOpDef def);
 
+//! PyTorch's checked conversion of a fill value (c10::checked_convert): a
+//! finite value outside `dtype`'s range (or NaN for an integer dtype) is an
+//! error naming the op and parameter i.
+Status check_value_fits(const ArgReader& args, size_t i, double value, DType dtype);
+
 //! A binder for element functions without parameters.
 UnaryBinder plain(std::function<double(double)> fn);
 

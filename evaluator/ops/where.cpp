@@ -2,10 +2,6 @@
 // value). Values are numbers or tensors, broadcast together; where promotes
 // like arithmetic, masked_fill keeps the input's dtype and, as PyTorch,
 // refuses a fill value the dtype cannot hold.
-#include <cmath>
-#include <limits>
-
-#include "common/strings.h"
 #include "evaluator/ops/elementwise.h"
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/ops/op_util.h"
@@ -69,31 +65,6 @@ OpInfo where_op() {
   return op;
 }
 
-// c10's checked_convert: a finite value outside the dtype's range is an error.
-Status check_fill_value(const ArgReader& a, size_t i, double v, DType t) {
-  double lo = 0, hi = 0;
-  switch (t) {
-    case DType::boolean: return ok_status();
-    case DType::float16: lo = -65504.0, hi = 65504.0; break;
-    case DType::bfloat16: lo = -3.3895313892515355e38, hi = 3.3895313892515355e38; break;
-    case DType::float32:
-      lo = std::numeric_limits<float>::lowest(), hi = std::numeric_limits<float>::max();
-      break;
-    case DType::float64: return ok_status();
-    case DType::uint8: lo = 0, hi = 255; break;
-    case DType::int8: lo = -128, hi = 127; break;
-    case DType::int16: lo = -32768, hi = 32767; break;
-    case DType::int32: lo = -2147483648.0, hi = 2147483647.0; break;
-    case DType::int64: lo = -9.2233720368547758e18, hi = 9.2233720368547758e18; break;
-  }
-  if (std::isinf(v) && is_floating(t)) return ok_status();
-  if (std::isnan(v) ? !is_floating(t) : (v < lo || v > hi)) {
-    return a.error(i, "value " + format_double(v) + " cannot be converted to " + dtype_name(t) +
-                          " without overflow (PyTorch raises here too)");
-  }
-  return ok_status();
-}
-
 OpInfo masked_fill_op() {
   OpInfo op;
   op.name = "masked_fill";
@@ -111,7 +82,7 @@ OpInfo masked_fill_op() {
       }
     } else {
       PF_ASSIGN(double v, a.real(2));
-      PF_TRY(check_fill_value(a, 2, v, t));
+      PF_TRY(check_value_fits(a, 2, v, t));
     }
     PF_ASSIGN(Shape shape, broadcast_params(a, {0, 1}));
     return std::vector<TensorType>{{t, shape}};
@@ -132,7 +103,7 @@ OpInfo masked_fill_op() {
       PF_ASSIGN(value, a.real(2));
       ivalue = value_arg.kind == Arg::Kind::integer ? value_arg.i : static_cast<int64_t>(value);
     }
-    PF_TRY(check_fill_value(a, 2, value, t));
+    PF_TRY(check_value_fits(a, 2, value, t));
     Tensor result = Tensor::zeros(t, shape);
     for (int64_t i = 0, n = result.numel(); i < n; ++i) {
       bool fill = mask.get(i) != 0;

@@ -272,7 +272,7 @@ class Golden:
         self.names = set()
 
     def case(self, name, spelling=None, args=(), kwargs=None, *, fn=None, op=None, tol=None,
-             expect_error=False, reference="auto", in_place=None):
+             expect_error=False, reference="auto", in_place=None, values=True):
         """One fixture.
 
         spelling: how PyTorch spells the call ("torch.add", "Tensor.add_", "operator.mul");
@@ -281,6 +281,8 @@ class Golden:
         tol: {"ulps": u, "abs": a} allowance over the default 1 ulp of the output dtype.
         expect_error: PyTorch must raise; passforge must report an error (not crash).
         reference: "auto" (upcast float16/bfloat16 to float32), "native" or "upcast".
+        values: False for ops whose values are unspecified (torch.empty): only dtype, shape and
+          aliasing are recorded.
         in_place: the call writes into its input (default: from the spelling or inplace=True);
           the graph IR makes such calls out-of-place, so aliasing is not recorded.
         """
@@ -367,6 +369,8 @@ class Golden:
         for o, a in zip(outs, aliases):
             enc = _tensor_json(o.contiguous())
             enc.pop("layout", None)
+            if not values:
+                del enc["values"]
             if a is not None:
                 enc["aliases_input"] = a
             case["outputs"].append(enc)

@@ -159,6 +159,7 @@ double ulp(DType dtype, double x) {
 }
 
 void expect_values(const Tensor& got, const json& want, const json& tol, const std::string& what) {
+  if (!want.contains("values")) return;  // unspecified by PyTorch (torch.empty)
   const json& values = want["values"];
   ASSERT_EQ(static_cast<size_t>(got.numel()), values.size()) << what;
   double ulps = tol.value("ulps", 1.0);
