@@ -152,6 +152,8 @@ Result<json> CompileService::handle(const json& body) {
                           {"errors", f.log.total_errors},
                           {"warnings", f.log.total_warnings}});
   }
+  json flags = json::array();
+  for (const auto& f : outcome.flags()) flags.push_back(f.to_json());
   json cache = {{"enabled", compiler_->cache() != nullptr}, {"hits", outcome.cache_hits}, {"misses", outcome.cache_misses}};
   if (compiler_->cache()) {
     cache["dir"] = compiler_->cache()->dir().string();
@@ -165,6 +167,7 @@ Result<json> CompileService::handle(const json& body) {
               {"kernels", kernels},
               {"files", files_json},
               {"warnings", outcome.warnings_text()},
+              {"flags", flags},
               {"cache", cache}};
 }
 

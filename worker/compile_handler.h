@@ -8,7 +8,9 @@
 //    "arch": "sm_90", "nvrtc_version": "13.0", "param_source": "cubin" | "device",
 //    "kernels": [{"name", "file", "params": [{"offset","size","kind","name","type"}],
 //                 "registers", "static_smem_bytes", "local_bytes"}],
-//    "files": [...], "warnings": "...", "cache": {"dir", "hits", "misses", ...}}
+//    "files": [...], "warnings": "...", "cache": {"dir", "hits", "misses", ...},
+//    "flags": [{"flag": "timer_read" | "device_malloc" | "mutable_global" | "inline_asm",
+//               "file", "line", "detail"}]}
 // An `error` reply means the compiler itself is unusable (NVRTC missing, bad arch).
 //
 // Parameter layouts come from the cubin's .nv.info records (the data

@@ -84,6 +84,12 @@ std::vector<std::string> CompileOutcome::kernel_names() const {
   return names;
 }
 
+std::vector<SourceFlag> CompileOutcome::flags() const {
+  std::vector<SourceFlag> out;
+  for (const auto& f : files) out.insert(out.end(), f.flags.begin(), f.flags.end());
+  return out;
+}
+
 std::string CompileOutcome::warnings_text() const {
   std::string out;
   for (const auto& f : files) out += f.log.warnings_text;
@@ -95,7 +101,10 @@ nlohmann::json CompileOutcome::to_json() const {
   for (const auto& f : files) {
     nlohmann::json kernels = nlohmann::json::array();
     for (const auto& k : f.kernels) kernels.push_back(k.to_json());
+    nlohmann::json flags = nlohmann::json::array();
+    for (const auto& fl : f.flags) flags.push_back(fl.to_json());
     jf.push_back({{"file", f.file},
+                  {"flags", flags},
                   {"compiled", f.compiled},
                   {"cache_hit", f.cache_hit},
                   {"compile_ms", f.compile_ms},
@@ -193,6 +202,7 @@ Result<CompiledFile> NvrtcCompiler::compile_file(const std::string& name, const 
   // Kinds and names from the source; the scan cannot fail here (the policy
   // check already scanned the same text).
   if (auto tokens = scan_source(name, source); tokens.ok()) {
+    out.flags = detect_source_flags(name, *tokens);
     auto declared = find_kernel_declarations(*tokens);
     for (auto& k : out.kernels) {
       k.file = name;

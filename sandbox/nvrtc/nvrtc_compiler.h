@@ -35,6 +35,7 @@
 #include "sandbox/nvrtc/compile_cache.h"
 #include "sandbox/nvrtc/compile_log.h"
 #include "sandbox/nvrtc/nvrtc_library.h"
+#include "sandbox/nvrtc/source_flags.h"
 #include "sandbox/nvrtc/source_policy.h"
 
 namespace pf::nvrtc {
@@ -64,6 +65,7 @@ struct CompiledFile {
   std::string cubin;
   std::vector<cuda::KernelInfo> kernels;  // parameter kinds from the source where understood
   CleanLog log;
+  std::vector<SourceFlag> flags;  // static integrity flags on the source
   bool cache_hit = false;
   double compile_ms = 0;  // NVRTC time (0 on a cache hit)
 };
@@ -85,6 +87,8 @@ struct CompileOutcome {
   std::vector<std::string> kernel_names() const;
   //! Warnings of every file, rendered ("" when none).
   std::string warnings_text() const;
+  //! Static integrity flags of every file.
+  std::vector<SourceFlag> flags() const;
   nlohmann::json to_json() const;  // without cubins
 };
 
