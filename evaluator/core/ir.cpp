@@ -1,6 +1,7 @@
 #include "evaluator/core/ir.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "common/strings.h"
 
@@ -85,7 +86,7 @@ bool Arg::operator==(const Arg& o) const {
     case Kind::ellipsis: return true;
     case Kind::boolean: return b == o.b;
     case Kind::integer: return i == o.i;
-    case Kind::real: return f == o.f;
+    case Kind::real: return f == o.f || (std::isnan(f) && std::isnan(o.f));  // float('nan') literals
     case Kind::string:
     case Kind::device: return s == o.s;
     case Kind::dtype: return dtype == o.dtype;

@@ -67,7 +67,8 @@ struct Arg {
   //! True if this Arg or any nested item references a value.
   bool references_values() const;
 
-  //! Structural equality; reals compare exactly (literals are parsed text).
+  //! Structural equality; reals compare exactly (literals are parsed text),
+  //! and a NaN literal equals a NaN literal.
   bool operator==(const Arg& other) const;
 };
 

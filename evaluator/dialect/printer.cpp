@@ -1,7 +1,10 @@
 #include "evaluator/dialect/printer.h"
 
+#include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "common/strings.h"
@@ -230,13 +233,13 @@ class GraphPrinter {
       if (auto s = operator_form(*op, node, alias)) return *s;
       if (auto s = method_form(*op, node, alias)) return *s;
       if (!starts_with(alias, "operator.") && !starts_with(alias, "Tensor.")) {
-        return alias + "(" + call_args(*op, node, 0) + ")";
+        return alias + "(" + call_args(*op, node, 0, false) + ")";
       }
     }
     // Only operator/method spellings, none expressible: a dotted call still parses.
     const std::string& first = op->aliases[0];
     std::string callee = starts_with(first, "Tensor.") ? "torch." + first : first;
-    return callee + "(" + call_args(*op, node, 0) + ")";
+    return callee + "(" + call_args(*op, node, 0, false) + ")";
   }
 
   std::optional<std::string> operator_form(const OpInfo& op, const Node& node,
@@ -266,11 +269,13 @@ class GraphPrinter {
     if (!starts_with(alias, "Tensor.") || op.params.empty() || !node.args[0].is_value()) {
       return std::nullopt;
     }
-    return arg(node.args[0]) + "." + alias.substr(7) + "(" + call_args(op, node, 1) + ")";
+    return arg(node.args[0]) + "." + alias.substr(7) + "(" + call_args(op, node, 1, true) + ")";
   }
 
   // Required parameters positionally, non-default optional ones as keywords.
-  std::string call_args(const OpInfo& op, const Node& node, size_t from) const {
+  // Only methods spread a varargs list (`x.view(2, 3)`); PyTorch functions
+  // take it whole (`torch.reshape(x, [2, 3])`).
+  std::string call_args(const OpInfo& op, const Node& node, size_t from, bool spread_varargs) const {
     std::vector<std::string> parts;
     bool positional = true;
     for (size_t k = from; k < op.params.size(); ++k) {
@@ -285,7 +290,7 @@ class GraphPrinter {
         positional = false;
         continue;
       }
-      if (p.varargs && a.kind == Arg::Kind::list && !a.items.empty() &&
+      if (spread_varargs && p.varargs && a.kind == Arg::Kind::list && !a.items.empty() &&
           !(a.items.size() == 1 && (a.items[0].is_value() || a.items[0].is_sequence()))) {
         for (const auto& item : a.items) parts.push_back(arg(item));
         positional = false;

@@ -58,6 +58,8 @@ OpRegistry build() {
   OpInfo view = op("view", {"Tensor.view"}, {req("input", K::tensor), varargs(req("size", K::int_list))});
   view.is_view = true;
   r.add(std::move(view));
+  r.add(op("permute", {"torch.permute", "Tensor.permute"},
+           {req("input", K::tensor), varargs(req("dims", K::int_list))}));
   r.add(op("reshape", {"Tensor.reshape", "torch.reshape"},
            {req("input", K::tensor), varargs(req("shape", K::int_list))}));
   OpInfo split = op("split", {"torch.functional.split", "torch.split", "Tensor.split"},
