@@ -3,6 +3,8 @@
 #include <httplib.h>
 #include <spdlog/spdlog.h>
 
+#include <sys/socket.h>
+
 #include <atomic>
 #include <thread>
 
@@ -100,7 +102,14 @@ Result<std::unique_ptr<ReplayServer>> ReplayServer::start(ReplayScript script,
   impl->server.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
   impl->server.set_keep_alive_timeout(std::max(o.keep_alive_timeout_s, 1));
   impl->server.set_keep_alive_max_count(1000);
+  impl->server.set_tcp_nodelay(true);  // headers and body are separate writes: no Nagle delay
   impl->server.set_payload_max_length(kMaxRequestBytes);
+  // httplib's default sets SO_REUSEPORT, which lets a second server share a
+  // busy port silently; SO_REUSEADDR alone still allows a quick restart.
+  impl->server.set_socket_options([](socket_t sock) {
+    int yes = 1;
+    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
+  });
   impl->install_routes();
   if (o.port == 0) {
     impl->port = impl->server.bind_to_any_port(o.host);
