@@ -6,6 +6,11 @@ namespace pf {
 
 void register_all_builtin_ops(OpRegistry& r) {
   register_activation_ops(r);
+  register_softmax_ops(r);
+  register_cumulative_ops(r);
+  register_statistics_ops(r);
+  register_minmax_ops(r);
+  register_reduction_ops(r);
   register_triangular_ops(r);
   register_sequence_ops(r);
   register_creation_ops(r);

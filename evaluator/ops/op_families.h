@@ -8,6 +8,11 @@ namespace pf {
 class OpRegistry;
 
 void register_activation_ops(OpRegistry& r);
+void register_softmax_ops(OpRegistry& r);
+void register_cumulative_ops(OpRegistry& r);
+void register_statistics_ops(OpRegistry& r);
+void register_minmax_ops(OpRegistry& r);
+void register_reduction_ops(OpRegistry& r);
 void register_triangular_ops(OpRegistry& r);
 void register_sequence_ops(OpRegistry& r);
 void register_creation_ops(OpRegistry& r);

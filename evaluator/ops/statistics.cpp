@@ -1,0 +1,207 @@
+// Statistics over dims: var/std (correction or unbiased), norm and
+// linalg.vector_norm (p = 0, 1, 2, inf, -inf, other; 'fro'), and
+// F.normalize. Accumulation in float64, one rounding to the output dtype.
+#include <cmath>
+#include <limits>
+
+#include "evaluator/ops/op_registry.h"
+#include "evaluator/ops/op_util.h"
+#include "evaluator/ops/reduce_util.h"
+#include "evaluator/ops/type_promotion.h"
+
+namespace pf {
+namespace {
+
+Status expect_floating(const ArgReader& a, DType t) {
+  if (is_floating(t)) return ok_status();
+  return a.error(0, std::string("expected a floating tensor, got ") + dtype_name(t));
+}
+
+// var(x, False) passes `unbiased` where dim usually goes.
+std::string var_overload(std::string_view, std::vector<Arg>& positional,
+                         std::vector<std::pair<std::string, Arg>>& keywords) {
+  if (positional.size() == 2 && positional[1].kind == Arg::Kind::boolean) {
+    keywords.emplace_back("unbiased", positional[1]);
+    positional.pop_back();
+  }
+  return "";
+}
+
+OpInfo variance_op(const std::string& name, bool take_sqrt) {
+  OpInfo op;
+  op.name = name;
+  op.aliases = {"torch." + name, "Tensor." + name};
+  op.params = {tensor_param("input"), param("dim", ParamKind::optional_int_list, Arg::make_none()),
+               param("unbiased", ParamKind::boolean, Arg::make_bool(true)),
+               param("keepdim", ParamKind::boolean, Arg::make_bool(false)),
+               kwarg("correction", ParamKind::optional_integer, Arg::make_none())};
+  op.doc = take_sqrt ? "standard deviation over dim with correction (default 1)"
+                     : "variance over dim with correction (default 1)";
+  op.overload = var_overload;
+  auto plan = [](const ArgReader& a, const Shape& shape) -> Result<Reduction> {
+    PF_ASSIGN(auto dims, read_dims(a, 1));
+    PF_ASSIGN(bool keepdim, a.boolean(3));
+    return plan_reduction(a, 1, shape, dims, keepdim);
+  };
+  op.infer = [plan](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    const TensorType& x = a.tensor(0);
+    PF_TRY(expect_floating(a, x.dtype));
+    PF_TRY(a.boolean(2));
+    if (!a.is_none(4)) PF_TRY(a.integer(4));
+    PF_ASSIGN(Reduction r, plan(a, x.shape));
+    return std::vector<TensorType>{{x.dtype, r.out_shape}};
+  };
+  op.cpu = [plan, take_sqrt](const BoundArgs<Tensor>& a,
+                             const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    const Tensor& x = a.tensor(0);
+    PF_ASSIGN(Reduction r, plan(a, x.shape()));
+    PF_ASSIGN(bool unbiased, a.boolean(2));
+    int64_t correction = unbiased ? 1 : 0;
+    if (!a.is_none(4)) {
+      PF_ASSIGN(correction, a.integer(4));
+    }
+    std::vector<double> v = grouped_values(x, r);
+    Tensor y = Tensor::zeros(out[0].dtype, out[0].shape);
+    for (int64_t g = 0; g < r.groups; ++g) {
+      const double* group = v.data() + g * r.group_size;
+      double mean = 0, ss = 0;
+      for (int64_t k = 0; k < r.group_size; ++k) mean += group[k];
+      mean /= static_cast<double>(r.group_size);
+      for (int64_t k = 0; k < r.group_size; ++k) ss += (group[k] - mean) * (group[k] - mean);
+      double divisor = std::max<double>(0.0, static_cast<double>(r.group_size - correction));
+      double var = ss / divisor;
+      y.set(g, take_sqrt ? std::sqrt(var) : var);
+    }
+    return std::vector<Tensor>{y};
+  };
+  return op;
+}
+
+// The order of a norm: a number, inf, or 'fro' (= 2 over at most two dims).
+Result<double> read_order(const ArgReader& a, size_t i, bool allow_fro) {
+  const Arg& p = a.arg(i);
+  if (p.kind == Arg::Kind::string) {
+    if (allow_fro && p.s == "fro") return 2.0;
+    return a.error(i, "unsupported norm '" + p.s + "' (supported: numbers, inf, 'fro')");
+  }
+  return a.real(i);
+}
+
+double norm_of(const double* v, int64_t n, double p) {
+  double acc = 0;
+  if (std::isinf(p)) {
+    acc = p > 0 ? 0 : std::numeric_limits<double>::infinity();
+    for (int64_t k = 0; k < n; ++k) {
+      double m = std::fabs(v[k]);
+      if (std::isnan(m)) return m;
+      acc = p > 0 ? std::max(acc, m) : std::min(acc, m);
+    }
+    return acc;
+  }
+  for (int64_t k = 0; k < n; ++k) {
+    double m = std::fabs(v[k]);
+    if (p == 0) {
+      acc += m != 0 ? 1 : 0;
+    } else if (p == 1) {
+      acc += m;
+    } else if (p == 2) {
+      acc += m * m;
+    } else {
+      acc += std::pow(m, p);
+    }
+  }
+  if (p == 0 || p == 1) return acc;
+  return p == 2 ? std::sqrt(acc) : std::pow(acc, 1.0 / p);
+}
+
+// norm(input, p, dim, keepdim, dtype) and vector_norm(x, ord, dim, keepdim, dtype).
+OpInfo norm_op(const std::string& name, std::vector<std::string> aliases, const char* order_name,
+               Arg default_order, bool allow_fro) {
+  OpInfo op;
+  op.name = name;
+  op.aliases = std::move(aliases);
+  op.params = {tensor_param("input"), param(order_name, ParamKind::scalar, default_order),
+               param("dim", ParamKind::optional_int_list, Arg::make_none()),
+               param("keepdim", ParamKind::boolean, Arg::make_bool(false)),
+               kwarg("dtype", ParamKind::optional_dtype, Arg::make_none())};
+  if (allow_fro) op.params.push_back(ignored_param("out"));
+  auto plan = [allow_fro](const ArgReader& a, const Shape& shape) -> Result<Reduction> {
+    PF_ASSIGN(auto dims, read_dims(a, 2));
+    PF_ASSIGN(bool keepdim, a.boolean(3));
+    PF_ASSIGN(Reduction r, plan_reduction(a, 2, shape, dims, keepdim));
+    if (allow_fro && a.arg(1).kind == Arg::Kind::string && dims && dims->size() > 2) {
+      return a.error(1, "'fro' takes at most two dims");
+    }
+    return r;
+  };
+  op.infer = [plan, allow_fro](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    DType t = a.tensor(0).dtype;
+    if (!a.is_none(4)) {
+      PF_ASSIGN(t, a.dtype(4));
+    }
+    PF_TRY(expect_floating(a, a.tensor(0).dtype));
+    PF_TRY(read_order(a, 1, allow_fro));
+    PF_ASSIGN(Reduction r, plan(a, a.tensor(0).shape));
+    return std::vector<TensorType>{{t, r.out_shape}};
+  };
+  op.cpu = [plan, allow_fro](const BoundArgs<Tensor>& a,
+                             const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    const Tensor& x = a.tensor(0);
+    PF_ASSIGN(double p, read_order(a, 1, allow_fro));
+    PF_ASSIGN(Reduction r, plan(a, x.shape()));
+    std::vector<double> v = grouped_values(x, r);
+    Tensor y = Tensor::zeros(out[0].dtype, out[0].shape);
+    for (int64_t g = 0; g < r.groups; ++g) y.set(g, norm_of(v.data() + g * r.group_size, r.group_size, p));
+    return std::vector<Tensor>{y};
+  };
+  op.doc = "p-norm over dim (all elements if None)";
+  return op;
+}
+
+// F.normalize: x / max(norm_p(x, dim, keepdim), eps).
+OpInfo normalize_op() {
+  OpInfo op;
+  op.name = "normalize";
+  op.aliases = {"torch.nn.functional.normalize"};
+  op.params = {tensor_param("input"), param("p", ParamKind::real, Arg::make_real(2.0)),
+               param("dim", ParamKind::integer, Arg::make_int(1)),
+               param("eps", ParamKind::real, Arg::make_real(1e-12)), ignored_param("out", false)};
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    PF_TRY(expect_floating(a, a.tensor(0).dtype));
+    PF_TRY(plan_dim(a, 2, a.tensor(0).shape, true));
+    PF_TRY(a.real(1));
+    PF_TRY(a.real(3));
+    return std::vector<TensorType>{a.tensor(0)};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    const Tensor& x = a.tensor(0);
+    PF_ASSIGN(double p, a.real(1));
+    PF_ASSIGN(double eps, a.real(3));
+    PF_ASSIGN(Reduction r, plan_dim(a, 2, x.shape(), true));
+    // Write through a grouped view of the output so group order matches.
+    Tensor y = Tensor::zeros(out[0].dtype, out[0].shape);
+    Tensor y_grouped = grouped_view(y, r);
+    std::vector<double> v = grouped_values(x, r);
+    for (int64_t g = 0; g < r.groups; ++g) {
+      const double* group = v.data() + g * r.group_size;
+      double denom = std::max(norm_of(group, r.group_size, p), eps);
+      for (int64_t k = 0; k < r.group_size; ++k) y_grouped.set(g * r.group_size + k, group[k] / denom);
+    }
+    return std::vector<Tensor>{y};
+  };
+  op.doc = "input divided by its p-norm along dim (at least eps)";
+  return op;
+}
+
+}  // namespace
+
+void register_statistics_ops(OpRegistry& r) {
+  r.add(variance_op("var", false));
+  r.add(variance_op("std", true));
+  r.add(norm_op("norm", {"torch.norm", "Tensor.norm"}, "p", Arg::make_string("fro"), true));
+  r.add(norm_op("vector_norm", {"torch.linalg.vector_norm"}, "ord", Arg::make_real(2.0), false));
+  r.add(normalize_op());
+}
+
+}  // namespace pf
