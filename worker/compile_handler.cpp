@@ -199,6 +199,11 @@ json CompileService::describe() {
   return out;
 }
 
+void CompileService::log_summary() {
+  std::lock_guard lock(mu_);
+  if (compiler_ && compiler_->cache()) compiler_->cache()->log_summary();
+}
+
 void register_compile_handler(sandbox::HandlerTable& table, std::shared_ptr<CompileService> service) {
   table.add("compile", [service](const json& body) { return service->handle(body); });
 }

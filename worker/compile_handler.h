@@ -67,6 +67,8 @@ class CompileService {
   std::string default_arch();
   //! For doctor / diagnostics: NVRTC path and version, cache stats and usage.
   nlohmann::json describe();
+  //! One info log line with the cache's hit/miss totals (at worker shutdown).
+  void log_summary();
 
  private:
   Result<nvrtc::NvrtcCompiler*> compiler();

@@ -26,5 +26,7 @@ int main(int argc, char** argv) {
     for (const auto& dir : *dirs) config->isolation.extra_read_paths.push_back(dir);
   }
   pf::worker::register_compile_handler(handlers, compile);
-  return pf::sandbox::run_worker(*config, handlers);
+  int status = pf::sandbox::run_worker(*config, handlers);
+  compile->log_summary();
+  return status;
 }

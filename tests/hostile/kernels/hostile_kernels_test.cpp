@@ -16,6 +16,7 @@
 #include "common/strings.h"
 #include "sandbox/pool/worker_pool.h"
 #include "tests/support/gpu.h"
+#include "tests/support/paths.h"
 
 namespace pf::test {
 namespace {
@@ -25,7 +26,7 @@ using nlohmann::json;
 using sandbox::ReplyStatus;
 using namespace std::chrono_literals;
 
-const fs::path kCaseDir = fs::path(PF_SOURCE_DIR) / "tests/hostile/kernels";
+fs::path case_dir() { return source_dir() / "tests/hostile/kernels"; }
 
 struct HostileCase {
   std::string id;
@@ -37,6 +38,9 @@ struct HostileCase {
     return it == header.end() ? fallback : it->second;
   }
 };
+
+// Test names and failure output show the case id, not its bytes.
+void PrintTo(const HostileCase& c, std::ostream* os) { *os << c.id; }
 
 HostileCase load_case(const fs::path& path) {
   HostileCase c;
@@ -67,8 +71,9 @@ HostileCase load_case(const fs::path& path) {
 
 std::vector<HostileCase> load_cases() {
   std::vector<HostileCase> cases;
-  for (const auto& e : fs::directory_iterator(kCaseDir)) {
-    if (e.path().extension() == ".cu") cases.push_back(load_case(e.path()));
+  std::error_code ec;
+  for (fs::directory_iterator it(case_dir(), ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() == ".cu") cases.push_back(load_case(it->path()));
   }
   std::sort(cases.begin(), cases.end(), [](const auto& a, const auto& b) { return a.id < b.id; });
   return cases;
@@ -153,7 +158,7 @@ class HostileKernels : public ::testing::TestWithParam<HostileCase> {
   static void SetUpTestSuite() {
     cache_dir_ = fs::temp_directory_path() / ("pf_hostile_kernels_" + std::to_string(::getpid()));
     sandbox::WorkerPoolOptions opt;
-    opt.worker_path = PF_WORKER;
+    opt.worker_path = binary_dir() / "passforge-worker";
     opt.cpu_workers = 1;
     opt.cache_dir = cache_dir_;
     auto pool = sandbox::WorkerPool::start(opt);
@@ -172,7 +177,7 @@ class HostileKernels : public ::testing::TestWithParam<HostileCase> {
   static sandbox::WorkerPool* run_pool() {
     if (!run_pool_ && run_pool_error_.empty()) {
       sandbox::WorkerPoolOptions opt;
-      opt.worker_path = PF_KERNEL_WORKER;
+      opt.worker_path = binary_dir() / "tests/hostile/kernels/pf_kernel_test_worker";
       opt.gpu_devices = {"0"};
       opt.cache_dir = cache_dir_;
       auto pool = sandbox::WorkerPool::start(opt);

@@ -8,5 +8,5 @@
 // buffers: out=1024
 // args: buf:out
 // expect: launch_rejected
-// message: 4096 threads
+// message: block.x = 4096 exceeds the device limit
 extern "C" __global__ void k(float* out) { out[0] = 1.f; }

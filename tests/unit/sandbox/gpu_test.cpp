@@ -216,7 +216,8 @@ TEST(Gpu, LaunchLimitsAreCheckedFirstAndLargeSharedMemoryOptsIn) {
   too_big.block = {2048, 1, 1};
   auto st = launch_kernel(*fn, limits, too_big, *pack, nullptr);
   ASSERT_FALSE(st.ok());
-  EXPECT_NE(st.error().message.find("2048 threads"), std::string::npos);
+  EXPECT_NE(st.error().message.find("block.x = 2048 exceeds the device limit"), std::string::npos)
+      << st.error().message;
   LaunchConfig smem;
   smem.block = {1024, 1, 1};
   smem.dynamic_smem_bytes = limits.max_smem_per_block_optin;  // above the 48 KiB default

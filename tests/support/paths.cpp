@@ -1,0 +1,18 @@
+#include "tests/support/paths.h"
+
+#include <cstdlib>
+
+namespace pf::test {
+namespace {
+
+std::filesystem::path env_or(const char* name, const char* fallback) {
+  const char* v = std::getenv(name);
+  return v != nullptr && *v != '\0' ? std::filesystem::path(v) : std::filesystem::path(fallback);
+}
+
+}  // namespace
+
+std::filesystem::path source_dir() { return env_or("PF_SOURCE_DIR", PF_SOURCE_DIR); }
+std::filesystem::path binary_dir() { return env_or("PF_BINARY_DIR", PF_BINARY_DIR); }
+
+}  // namespace pf::test
