@@ -36,7 +36,9 @@ bool inplace_requested(const OpInfo* op, const std::vector<Arg>& positional,
 Result<Arg> GraphBuilder::eval(const Expr& e, const std::string& hint) {
   switch (e.kind) {
     case Expr::Kind::name:
-      if (scope_.count(e.text) == 0 && options_.module_aliases.count(e.text) != 0) {
+      if (scope_.count(e.text) == 0 &&
+          (options_.module_aliases.count(e.text) != 0 || e.text == "torch" || e.text == "math" ||
+           e.text == "operator")) {
         return error(e.loc, "'" + e.text + "' is a module, not a value");
       }
       return lookup(e);

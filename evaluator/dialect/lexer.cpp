@@ -80,11 +80,12 @@ class Lexer {
       PF_TRY(lex_token());
     }
     SourceLoc eof = loc();
-    if (!tokens_.empty() && tokens_.back().kind != TokenKind::newline &&
+    // Inside an unclosed bracket the parser should see the end of the file.
+    if (brackets_ == 0 && !tokens_.empty() && tokens_.back().kind != TokenKind::newline &&
         tokens_.back().kind != TokenKind::dedent && tokens_.back().kind != TokenKind::indent) {
       push(TokenKind::newline, "", eof);
     }
-    while (indents_.size() > 1) {
+    while (brackets_ == 0 && indents_.size() > 1) {
       indents_.pop_back();
       push(TokenKind::dedent, "", eof);
     }

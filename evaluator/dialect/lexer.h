@@ -13,7 +13,8 @@ namespace pf::dialect {
 
 //! Errors are parse_error values "file:line:col: message". The token list
 //! always ends with NEWLINE (if the last line had content), DEDENTs back to
-//! column 1, and END.
+//! column 1, and END; inside an unclosed bracket it ends with END alone, so
+//! the parser reports the bracket.
 Result<std::vector<Token>> lex(std::string_view source, std::string_view file);
 
 }  // namespace pf::dialect

@@ -318,6 +318,7 @@ Status Parser::class_body(ClassDef& c) {
 
 Result<std::vector<Stmt>> Parser::block(const Token& header) {
   if (!accept_op(":")) return expected("':' after '" + header.text + "' header");
+  PF_NEST_GUARD();
   std::vector<Stmt> body;
   if (peek().kind != TokenKind::newline) {
     PF_TRY(simple_statements(body));

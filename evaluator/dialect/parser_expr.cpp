@@ -9,8 +9,6 @@
 namespace pf::dialect {
 namespace {
 
-constexpr int kMaxDepth = 200;
-
 Expr make(Expr::Kind kind, SourceLoc loc) {
   Expr e;
   e.kind = kind;
@@ -49,18 +47,6 @@ constexpr int kNumLevels = 6;
 
 }  // namespace
 
-// Counts nesting so that hostile input ("((((...", "- - - - x") fails with a
-// message instead of exhausting the stack.
-#define PF_NEST_GUARD()                                                           \
-  if (++depth_ > kMaxDepth) {                                                     \
-    --depth_;                                                                     \
-    return error_at(peek(), "expression nested too deeply (more than " +          \
-                                std::to_string(kMaxDepth) + " levels)");          \
-  }                                                                               \
-  struct DepthRestore {                                                           \
-    int& d;                                                                       \
-    ~DepthRestore() { --d; }                                                      \
-  } depth_restore_{depth_}
 
 Result<Expr> Parser::whole_expression() {
   PF_ASSIGN(Expr e, expression_list());
@@ -194,6 +180,7 @@ Result<Expr> Parser::comparison() {
 Result<Expr> Parser::binary_level(int level) {
   if (level == kNumLevels) return factor();
   PF_ASSIGN(Expr left, binary_level(level + 1));
+  ChainDepth chain(*this);
   while (true) {
     const Token& t = peek();
     std::optional<Operator> op;
@@ -203,6 +190,7 @@ Result<Expr> Parser::binary_level(int level) {
       }
     }
     if (!op) return left;
+    PF_TRY(chain.link(peek()));
     Expr e = make(Expr::Kind::binary, next().loc);
     e.op = *op;
     PF_ASSIGN(Expr right, binary_level(level + 1));
@@ -230,6 +218,7 @@ Result<Expr> Parser::factor() {
 Result<Expr> Parser::power() {
   PF_ASSIGN(Expr base, primary());
   if (!peek().is_op("**")) return base;
+  PF_NEST_GUARD();
   Expr e = make(Expr::Kind::binary, next().loc);
   e.op = Operator::pow;
   PF_ASSIGN(Expr exponent, factor());  // right-associative, and `x ** -1` is valid
@@ -240,7 +229,9 @@ Result<Expr> Parser::power() {
 
 Result<Expr> Parser::primary() {
   PF_ASSIGN(Expr e, atom());
+  ChainDepth chain(*this);
   while (true) {
+    if (peek().is_op(".") || peek().is_op("(") || peek().is_op("[")) PF_TRY(chain.link(peek()));
     if (peek().is_op(".")) {
       next();
       SourceLoc at = e.loc;

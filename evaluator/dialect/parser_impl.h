@@ -11,6 +11,11 @@
 
 namespace pf::dialect {
 
+//! Bound on syntax-tree depth (nesting, operator chains, trailers), so that
+//! hostile input ("((((...", "a+a+a+...", "x.a.a.a...") fails with a message
+//! instead of exhausting the stack of the parser or of any tree walker.
+inline constexpr int kMaxDepth = 500;
+
 class Parser {
  public:
   Parser(std::vector<Token> tokens, std::string file)
@@ -77,6 +82,30 @@ class Parser {
   Error expected(const std::string& what) const;
   Result<std::string> identifier(const char* what);
 
+  //! Each link of a left-associative chain (a + b + c, x.f().g) adds one
+  //! level to the tree; the levels are given back when the chain ends.
+  class ChainDepth {
+   public:
+    explicit ChainDepth(Parser& p) : p_(p) {}
+    ~ChainDepth() { p_.depth_ -= added_; }
+    ChainDepth(const ChainDepth&) = delete;
+    ChainDepth& operator=(const ChainDepth&) = delete;
+    Status link(const Token& at) {
+      if (p_.depth_ + 1 > kMaxDepth) return p_.too_deep(at);
+      ++p_.depth_;
+      ++added_;
+      return ok_status();
+    }
+
+   private:
+    Parser& p_;
+    int added_ = 0;
+  };
+  Error too_deep(const Token& at) const {
+    return error_at(at, "expression nested too deeply (more than " + std::to_string(kMaxDepth) +
+                            " levels)");
+  }
+
   std::vector<Token> tokens_;
   std::string file_;
   size_t pos_ = 0;
@@ -87,3 +116,13 @@ class Parser {
 bool is_keyword(std::string_view word);
 
 }  // namespace pf::dialect
+
+//! Inside a Parser member returning Result/Status: one more nesting level
+//! until the end of the enclosing scope, or an error past kMaxDepth.
+#define PF_NEST_GUARD()                                   \
+  if (depth_ + 1 > kMaxDepth) return too_deep(peek());    \
+  ++depth_;                                               \
+  struct DepthRestore {                                   \
+    int& d;                                               \
+    ~DepthRestore() { --d; }                              \
+  } depth_restore_{depth_}

@@ -211,6 +211,58 @@ TEST(GraphBuilder, Errors) {
             "g.py:2:12: in-place 'torch.relu_' needs a tensor to modify as its first argument");
 }
 
+// Every remaining error form of the builder, one line each: snippet -> message.
+TEST(GraphBuilder, MoreErrorForms) {
+  struct Case {
+    const char* body;  // statements of `def f(x):`, indented by the test
+    const char* message;
+  };
+  const Case cases[] = {
+      {"return torch", "g.py:2:12: 'torch' is a module, not a value"},
+      {"return torch.nn.functional.relu", "g.py:2:12: 'torch.nn.functional.relu' is not a value (a call needs parentheses)"},
+      {"return (1, 2).count(1)", "g.py:2:12: method 'count' called on a tuple, not on a tensor"},
+      {"return (1).real", "g.py:2:13: attribute 'real' of a literal is not supported"},
+      {"return x if x else x", "g.py:2:12: a conditional expression ('a if c else b') is not supported in graph functions"},
+      {"return not x", "g.py:2:12: 'not' on a tensor is ambiguous; use '~' or torch.logical_not"},
+      {"return x + -'a'", "g.py:2:16: unary '-' is not supported on a string"},
+      {"return x + ('a' + 1)", "g.py:2:21: operator '+' is not supported between a string and a number"},
+      {"return x is None", "g.py:2:14: 'is' is not supported in graph functions"},
+      {"return x in x", "g.py:2:14: 'in' is not supported in graph functions"},
+      {"return x * (1 < 2)", "g.py:2:19: comparing two literals is not supported in graph functions"},
+      {"return x[1][2] if False else (3, 4)[x]", "g.py:2:12: a conditional expression ('a if c else b') is not supported in graph functions"},
+      {"return (3, 4)[x]", "g.py:2:12: cannot subscript a tuple"},
+      {"return x * (3, 4)[5]", "g.py:2:16: index 5 out of range"},
+      {"a, b = (1, 2, 3)\n    return x", "g.py:2:5: cannot unpack 3 values into 2 targets"},
+      {"a, b = 1\n    return x", "g.py:2:5: cannot unpack a literal that is not a tuple or list"},
+      {"x.y = 1\n    return x", "g.py:2:5: assignment to attribute 'y' is not supported: graphs do not mutate state"},
+      {"x[0] += 1\n    return x", "g.py:2:5: augmented assignment '+=' needs a plain name as its target"},
+      {"t = x.unbind()\n    t += 1\n    return x", "g.py:3:5: in-place '+=' on a tensor list"},
+      {"n = 'a'\n    n -= 1\n    return x", "g.py:3:5: operator '-=' is not supported on these literals"},
+      {"return", "g.py:2:5: 'return' needs the graph's outputs: 'return (a, b)'"},
+      {"return ()", "g.py:2:5: a graph must return at least one tensor"},
+      {"return x[0:'a']", "(no error)"},  // slice bounds are checked by the op, not the builder
+      {"return slice(1, 2, 3, 4)", "g.py:2:12: slice() takes 1 to 3 positional arguments"},
+      {"return x.to(device(x))", "g.py:2:24: 'x' is not a literal"},
+      {"return x.to(device('cuda', 'a'))", "g.py:2:17: expected device('cuda'), device('cuda:0') or device(type='cuda', index=0)"},
+      {"return x.to(device(kind='cuda'))", "g.py:2:24: device() has no argument 'kind'"},
+      {"return x * float('1.5')", "g.py:2:16: float() is supported only as float('inf'), float('-inf') or float('nan')"},
+      {"return x.view(torch.Size(3))", "g.py:2:19: torch.Size() takes one list of sizes"},
+      {"return x * math.sqrt(x)", "g.py:2:26: 'x' is not a literal"},
+      {"return x * math.sqrt('a')", "g.py:2:16: math.sqrt() takes one number literal"},
+      {"return yield x", "g.py:2:12: 'yield' is not supported in graph functions"},
+      {"return x[::]", "(no error)"},
+      {"return x + 2 ** 64", "g.py:2:18: integer arithmetic overflows 64 bits"},
+      {"import os\n    return x", "g.py:2:5: 'import' statements are not supported in the graph dialect"},
+      {"del x\n    return x", "g.py:2:5: 'del' statements are not supported in the graph dialect"},
+      {"with x:\n        pass\n    return x", "g.py:2:5: 'with' statements are not supported in the graph dialect"},
+      {"def g(y):\n        return y\n    return x", "g.py:2:5: 'def' statements are not supported in the graph dialect"},
+  };
+  for (const auto& c : cases) {
+    std::string src = std::string("def f(x):\n    ") + c.body + "\n";
+    EXPECT_EQ(build_error(src), c.message) << c.body;
+  }
+}
+
 TEST(GraphBuilder, UnknownOpsCanBeCollected) {
   auto m = parse_module("def f(x):\n    y = torch.foo(x)\n    z = y.bar(1)\n    return z + y\n", "u.py");
   ASSERT_TRUE(m.ok());

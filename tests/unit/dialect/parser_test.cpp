@@ -211,7 +211,7 @@ TEST(Parser, ErrorMessagesNameTheConstruct) {
   EXPECT_EQ(parse_error("def f(x):\n    y = torch.relu(x\n    return y\n"),
             "model.py:3:5: expected ')' to close '(' opened at 2:19, got 'return'");
   EXPECT_EQ(parse_error("def f(x):\n    y = x[1, 2\n"),
-            "model.py:3:1: expected ']' to close '[' opened at 2:10, got end of line");
+            "model.py:3:1: expected ']' to close '[' opened at 2:10, got end of file");
   EXPECT_EQ(parse_error("def f(x):\n    return g(a=1, 2)\n"),
             "model.py:2:19: positional argument follows keyword argument");
   EXPECT_EQ(parse_error("def f(x):\n    return g(*x)\n"),
@@ -244,13 +244,71 @@ TEST(Parser, ErrorMessagesNameTheConstruct) {
             "model.py:2:18: expected 'else' in conditional expression, got end of line");
 }
 
+TEST(Parser, MoreErrorForms) {
+  struct Case {
+    const char* src;
+    const char* message;
+  };
+  const Case cases[] = {
+      {"import\n", "model.py:1:7: expected a module name, got end of line"},
+      {"from torch\n", "model.py:1:11: expected 'import', got end of line"},
+      {"from torch import (a, b\n", "model.py:2:1: expected ')' to close '(' opened at 1:19, got end of file"},
+      {"import torch as\n", "model.py:1:16: expected a name after 'as', got end of line"},
+      {"@dec\nx = 1\n", "model.py:2:1: expected 'def' after decorators, got 'x'"},
+      {"@dec x\ndef f():\n    pass\n", "model.py:1:6: expected end of line after decorator, got 'x'"},
+      {"def (x):\n    pass\n", "model.py:1:5: expected a function name after 'def', got '('"},
+      {"def f:\n    pass\n", "model.py:1:6: expected '(' after the function name, got ':'"},
+      {"class A(B:\n    pass\n", "model.py:1:10: expected ')' to close '(' opened at 1:8, got ':'"},
+      {"class A\n    pass\n", "model.py:1:8: expected ':' after the class header, got end of line"},
+      {"class A: x = 1\n", "model.py:1:10: a one-line class body may only be 'pass'"},
+      {"class A:\nx = 1\n", "model.py:2:1: expected an indented block after class definition at 1:1"},
+      {"x = for\n", "model.py:1:5: unexpected keyword 'for'"},
+      {"x = y[]\n", "model.py:1:7: empty subscript '[]'"},
+      {"x = f(a for a in b)\n", "model.py:1:9: generator expressions are not supported"},
+      {"x = (a for a in b)\n", "model.py:1:8: generator expressions are not supported"},
+      {"x = [*a]\n", "model.py:1:6: '*' unpacking is not supported"},
+      {"x = lambda a\n", "model.py:1:13: expected ':' after lambda parameters, got end of line"},
+      {"x = a.1\n", "model.py:1:6: expected end of line, got number .1"},
+      {"x = a.\n", "model.py:1:7: expected an attribute name after '.', got end of line"},
+      {"x = (a b)\n", "model.py:1:8: expected ')' to close '(' opened at 1:5, got 'b'"},
+      {"x = [a b]\n", "model.py:1:8: expected ']' to close '[' opened at 1:5, got 'b'"},
+      {"x = a b\n", "model.py:1:7: expected end of line, got 'b'"},
+      {"def f():\n    for x in y\n        pass\n", "model.py:2:15: expected ':' to end the 'for' header at 2:5, got end of line"},
+      {"def f():\n    while x:\n    pass\n", "model.py:3:5: expected an indented block, got 'pass'"},
+      {"x = 1 if y\n", "model.py:1:11: expected 'else' in conditional expression, got end of line"},
+      {"def f(a, *, b):\n    pass\n", "model.py:1:10: '*' parameters are not supported; list the parameters by name"},
+      {"def f(a, /):\n    pass\n", "model.py:1:10: '/' parameters are not supported; list the parameters by name"},
+      {"x = f(**k)\n", "model.py:1:7: '**' argument unpacking is not supported in calls; write the arguments out"},
+  };
+  for (const auto& c : cases) EXPECT_EQ(parse_error(c.src), c.message) << c.src;
+}
+
 TEST(Parser, DeepNestingIsAnErrorNotACrash) {
-  std::string deep = "def f(x):\n    return " + std::string(5000, '(') + "x" + std::string(5000, ')') + "\n";
+  std::string deep = "def f(x):\n    return " + std::string(2000, '(') + "x" + std::string(2000, ')') + "\n";
   std::string msg = parse_error(deep);
   EXPECT_NE(msg.find("expression nested too deeply"), std::string::npos) << msg;
-  std::string unary = "def f(x):\n    return " + std::string(5000, '-') + "x\n";
+  std::string unary = "def f(x):\n    return " + std::string(2000, '-') + "x\n";
   msg = parse_error(unary);
   EXPECT_NE(msg.find("expression nested too deeply"), std::string::npos) << msg;
+  // Left-associative chains and trailers deepen the tree without recursion in
+  // the parser; they are bounded too, so tree walkers cannot overflow.
+  auto repeat = [](const std::string& s, int n) {
+    std::string out;
+    for (int k = 0; k < n; ++k) out += s;
+    return out;
+  };
+  for (const std::string& body : {"x" + repeat(" + x", 5000), "x" + repeat(".relu()", 5000),
+                                  "x" + repeat("[0]", 5000), "2" + repeat(" ** 2", 5000)}) {
+    msg = parse_error("def f(x):\n    return " + body + "\n");
+    EXPECT_NE(msg.find("expression nested too deeply"), std::string::npos) << msg.substr(0, 200);
+  }
+  std::string nested_ifs = "def f(x):\n";
+  for (int k = 1; k <= 1000; ++k) nested_ifs += std::string(static_cast<size_t>(k), ' ') + "if x:\n";
+  nested_ifs += std::string(1001, ' ') + "pass\n";
+  msg = parse_error(nested_ifs);
+  EXPECT_NE(msg.find("expression nested too deeply"), std::string::npos) << msg.substr(0, 200);
+  // Reasonable lengths are fine.
+  EXPECT_EQ(parse_error("def f(x):\n    return " + ("x" + repeat(" + x", 300)) + "\n"), "(no error)");
 }
 
 }  // namespace
