@@ -49,6 +49,9 @@ namespace pf::cuda {
   X(cuMemcpyHtoD, 3020)               \
   X(cuMemcpyDtoH, 3020)               \
   X(cuMemcpyDtoD, 3020)               \
+  X(cuMemcpyHtoDAsync, 3020)          \
+  X(cuMemcpyDtoHAsync, 3020)          \
+  X(cuMemcpyDtoDAsync, 3020)          \
   X(cuMemsetD8, 3020)                 \
   X(cuMemsetD16, 3020)                \
   X(cuMemsetD32, 3020)                \

@@ -77,26 +77,52 @@ void DeviceBuffer::release() {
 }
 
 Status DeviceBuffer::upload(const void* host, size_t bytes, size_t offset) {
-  if (offset > size_ || bytes > size_ - offset) {
-    return make_error(ErrorCode::invalid_argument,
-                      "upload of " + std::to_string(bytes) + " bytes at " + std::to_string(offset) +
-                          " overflows buffer '" + name_ + "' of " + std::to_string(size_));
-  }
+  PF_TRY(check_range("upload", bytes, offset));
   if (bytes == 0) return ok_status();
   return driver_->check(driver_->api().cuMemcpyHtoD(data() + offset, host, bytes),
                         "cuMemcpyHtoD(" + name_ + ")");
 }
 
 Status DeviceBuffer::download(void* host, size_t bytes, size_t offset) const {
-  if (offset > size_ || bytes > size_ - offset) {
-    return make_error(ErrorCode::invalid_argument,
-                      "download of " + std::to_string(bytes) + " bytes at " +
-                          std::to_string(offset) + " overflows buffer '" + name_ + "' of " +
-                          std::to_string(size_));
-  }
+  PF_TRY(check_range("download", bytes, offset));
   if (bytes == 0) return ok_status();
   return driver_->check(driver_->api().cuMemcpyDtoH(host, data() + offset, bytes),
                         "cuMemcpyDtoH(" + name_ + ")");
+}
+
+Status DeviceBuffer::upload_async(const void* host, size_t bytes, CUstream stream, size_t offset) {
+  PF_TRY(check_range("upload", bytes, offset));
+  if (bytes == 0) return ok_status();
+  return driver_->check(driver_->api().cuMemcpyHtoDAsync(data() + offset, host, bytes, stream),
+                        "cuMemcpyHtoDAsync(" + name_ + ")");
+}
+
+Status DeviceBuffer::download_async(void* host, size_t bytes, CUstream stream, size_t offset) const {
+  PF_TRY(check_range("download", bytes, offset));
+  if (bytes == 0) return ok_status();
+  return driver_->check(driver_->api().cuMemcpyDtoHAsync(host, data() + offset, bytes, stream),
+                        "cuMemcpyDtoHAsync(" + name_ + ")");
+}
+
+Status DeviceBuffer::copy_from(const DeviceBuffer& source, CUstream stream) {
+  if (source.size_ != size_) {
+    return make_error(ErrorCode::invalid_argument, "copy from '" + source.name_ + "' (" +
+                                                       std::to_string(source.size_) + " bytes) to '" + name_ +
+                                                       "' (" + std::to_string(size_) + " bytes): sizes differ");
+  }
+  if (size_ == 0) return ok_status();
+  return driver_->check(driver_->api().cuMemcpyDtoDAsync(data(), source.data(), size_, stream),
+                        "cuMemcpyDtoDAsync(" + source.name_ + " -> " + name_ + ")");
+}
+
+Status DeviceBuffer::check_range(const char* what, size_t bytes, size_t offset) const {
+  if (offset > size_ || bytes > size_ - offset) {
+    return make_error(ErrorCode::invalid_argument, std::string(what) + " of " + std::to_string(bytes) +
+                                                       " bytes at " + std::to_string(offset) +
+                                                       " overflows buffer '" + name_ + "' of " +
+                                                       std::to_string(size_));
+  }
+  return ok_status();
 }
 
 Result<std::vector<uint8_t>> DeviceBuffer::download_all() const {

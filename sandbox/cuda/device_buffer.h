@@ -60,8 +60,16 @@ class DeviceBuffer {
   const std::string& name() const { return name_; }
   const CudaDriver& driver() const { return *driver_; }
 
+  //! Synchronous copies (return once the data has arrived).
   Status upload(const void* host, size_t bytes, size_t offset = 0);
   Status download(void* host, size_t bytes, size_t offset = 0) const;
+  //! Asynchronous on `stream`: the host memory must stay valid (and, for a
+  //! truly asynchronous copy, be page-locked) until the stream reaches it.
+  Status upload_async(const void* host, size_t bytes, CUstream stream, size_t offset = 0);
+  Status download_async(void* host, size_t bytes, CUstream stream, size_t offset = 0) const;
+  //! Copies `source`'s payload (same size) on `stream` (e.g. fresh input
+  //! copies for the baseline, so a candidate's writes cannot reach it).
+  Status copy_from(const DeviceBuffer& source, CUstream stream);
   Result<std::vector<uint8_t>> download_all() const;
   Status poison(const PoisonFill& fill);
   Status fill_bytes(uint8_t value);
@@ -72,6 +80,7 @@ class DeviceBuffer {
  private:
   DeviceBuffer() = default;
   void release();
+  Status check_range(const char* what, size_t bytes, size_t offset) const;
   std::shared_ptr<const CudaDriver> driver_;
   std::string name_;
   CUdeviceptr base_ = 0;

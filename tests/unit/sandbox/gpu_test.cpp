@@ -144,6 +144,21 @@ TEST(Gpu, MarshalledLaunchComputesAndGuardsStayIntact) {
   for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], 2.f * i + 1.f + 0.5f + 3.f) << i;
   auto guards = check_all_guards({&*bx, &*by});
   EXPECT_TRUE(guards.ok()) << guards.error().message;
+
+  // Asynchronous copies on a stream round-trip the data.
+  auto stream = CudaStream::create(ctx->driver_ptr());
+  auto copy = DeviceBuffer::allocate(ctx->driver_ptr(), "y_copy", n * 4);
+  ASSERT_TRUE(stream.ok() && copy.ok());
+  ASSERT_TRUE(copy->copy_from(*by, stream->handle()).ok());
+  std::vector<float> back(n, -1.f);
+  ASSERT_TRUE(copy->download_async(back.data(), n * 4, stream->handle()).ok());
+  ASSERT_TRUE(stream->synchronize().ok());
+  EXPECT_EQ(back, out);
+  auto small = DeviceBuffer::allocate(ctx->driver_ptr(), "small", 16);
+  ASSERT_TRUE(small.ok());
+  auto mismatch = small->copy_from(*by, stream->handle());
+  ASSERT_FALSE(mismatch.ok());
+  EXPECT_NE(mismatch.error().message.find("sizes differ"), std::string::npos);
 }
 
 TEST(Gpu, OutOfBoundsWritesTripTheCanaries) {
