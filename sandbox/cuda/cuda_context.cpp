@@ -1,5 +1,9 @@
 #include "sandbox/cuda/cuda_context.h"
 
+#include <spdlog/spdlog.h>
+
+#include <tuple>
+
 namespace pf::cuda {
 
 Result<std::unique_ptr<CudaContext>> CudaContext::create(std::shared_ptr<const CudaDriver> driver,
@@ -12,10 +16,21 @@ Result<std::unique_ptr<CudaContext>> CudaContext::create(std::shared_ptr<const C
   PF_TRY(d.check(d.api().cuDevicePrimaryCtxRetain(&c->ctx_, c->device_),
                  "cuDevicePrimaryCtxRetain"));
   PF_TRY(c->make_current());
-  PF_TRY(d.check(d.api().cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE, options.printf_fifo_bytes),
-                 "cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE)"));
-  PF_TRY(d.check(d.api().cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE, options.malloc_heap_bytes),
-                 "cuCtxSetLimit(CU_LIMIT_MALLOC_HEAP_SIZE)"));
+  // The primary context is shared by every CudaContext of the process; once a
+  // kernel has run, these limits can no longer change. That is not fatal: the
+  // first context's settings stay in force.
+  for (auto [limit, value, name] : {std::tuple{CU_LIMIT_PRINTF_FIFO_SIZE, options.printf_fifo_bytes,
+                                               "CU_LIMIT_PRINTF_FIFO_SIZE"},
+                                    std::tuple{CU_LIMIT_MALLOC_HEAP_SIZE, options.malloc_heap_bytes,
+                                               "CU_LIMIT_MALLOC_HEAP_SIZE"}}) {
+    size_t current = 0;
+    if (d.api().cuCtxGetLimit(&current, limit) == CUDA_SUCCESS && current == value) continue;
+    Status st = d.check(d.api().cuCtxSetLimit(limit, value), std::string("cuCtxSetLimit(") + name + ")");
+    if (!st.ok()) {
+      if (!d.poisoned().empty()) return st.error();
+      spdlog::warn("{} (keeping {} bytes)", st.error().message, current);
+    }
+  }
   return c;
 }
 
