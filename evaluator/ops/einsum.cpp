@@ -180,6 +180,32 @@ std::vector<std::map<int, int64_t>> operand_strides(const EinsumPlan& p,
   return out;
 }
 
+// Storage offsets of one operand over the index space of `dims` (row-major).
+std::vector<int64_t> offsets_over(const std::vector<int>& dims, const EinsumPlan& p,
+                                  const std::map<int, int64_t>& strides) {
+  Shape shape;
+  Strides st;
+  for (int id : dims) {
+    shape.push_back(p.sizes.at(id));
+    auto it = strides.find(id);
+    st.push_back(it == strides.end() ? 0 : it->second);
+  }
+  int64_t n = shape_numel(shape);
+  std::vector<int64_t> out(static_cast<size_t>(n));
+  std::vector<int64_t> idx(shape.size(), 0);
+  int64_t off = 0;
+  for (int64_t e = 0; e < n; ++e) {
+    out[e] = off;
+    for (size_t d = shape.size(); d-- > 0;) {
+      off += st[d];
+      if (++idx[d] < shape[d]) break;
+      off -= st[d] * shape[d];
+      idx[d] = 0;
+    }
+  }
+  return out;
+}
+
 std::vector<double> run_einsum(const EinsumPlan& p, const std::vector<const Tensor*>& ts) {
   std::vector<Shape> shapes;
   std::vector<std::vector<double>> vals;
@@ -189,36 +215,28 @@ std::vector<double> run_einsum(const EinsumPlan& p, const std::vector<const Tens
   }
   auto strides = operand_strides(p, shapes);
   size_t n_ops = ts.size();
-  auto stride_of = [&](size_t i, int id) {
-    auto it = strides[i].find(id);
-    return it == strides[i].end() ? int64_t{0} : it->second;
-  };
-  // Odometers over the output dims and the summed dims.
-  Shape sum_shape;
-  for (int id : p.sum_dims) sum_shape.push_back(p.sizes.at(id));
-  int64_t n_out = shape_numel(p.out_shape), n_sum = shape_numel(sum_shape);
+  std::vector<std::vector<int64_t>> out_off, sum_off;
+  for (size_t k = 0; k < n_ops; ++k) {
+    out_off.push_back(offsets_over(p.out_dims, p, strides[k]));
+    sum_off.push_back(offsets_over(p.sum_dims, p, strides[k]));
+  }
+  int64_t n_out = shape_numel(p.out_shape);
+  int64_t n_sum = static_cast<int64_t>(sum_off[0].size());
   std::vector<double> out(static_cast<size_t>(n_out), 0.0);
-  std::vector<int64_t> base(n_ops, 0);
   for (int64_t e = 0; e < n_out; ++e) {
-    int64_t rem = e;
-    std::fill(base.begin(), base.end(), 0);
-    for (size_t d = p.out_dims.size(); d-- > 0;) {
-      int64_t i = rem % p.out_shape[d];
-      rem /= p.out_shape[d];
-      for (size_t k = 0; k < n_ops; ++k) base[k] += i * stride_of(k, p.out_dims[d]);
-    }
     double acc = 0;
-    for (int64_t s = 0; s < n_sum; ++s) {
-      int64_t srem = s;
-      double prod = 1;
-      std::vector<int64_t> off = base;
-      for (size_t d = p.sum_dims.size(); d-- > 0;) {
-        int64_t i = srem % sum_shape[d];
-        srem /= sum_shape[d];
-        for (size_t k = 0; k < n_ops; ++k) off[k] += i * stride_of(k, p.sum_dims[d]);
+    if (n_ops == 2) {
+      const double* a = vals[0].data() + out_off[0][e];
+      const double* b = vals[1].data() + out_off[1][e];
+      const int64_t* sa = sum_off[0].data();
+      const int64_t* sb = sum_off[1].data();
+      for (int64_t s = 0; s < n_sum; ++s) acc += a[sa[s]] * b[sb[s]];
+    } else {
+      for (int64_t s = 0; s < n_sum; ++s) {
+        double prod = 1;
+        for (size_t k = 0; k < n_ops; ++k) prod *= vals[k][out_off[k][e] + sum_off[k][s]];
+        acc += prod;
       }
-      for (size_t k = 0; k < n_ops; ++k) prod *= vals[k][off[k]];
-      acc += prod;
     }
     out[e] = acc;
   }
