@@ -17,13 +17,38 @@ namespace pf::dialect {
 //! (operator_name gives "add", "and_", "xor", ...).
 enum class Operator : uint8_t {
   // binary arithmetic and bitwise
-  add, sub, mul, truediv, floordiv, mod, pow, matmul, lshift, rshift, and_, or_, xor_,
+  add,
+  sub,
+  mul,
+  truediv,
+  floordiv,
+  mod,
+  pow,
+  matmul,
+  lshift,
+  rshift,
+  and_,
+  or_,
+  xor_,
   // unary
-  neg, pos, invert, not_,
+  neg,
+  pos,
+  invert,
+  not_,
   // comparisons
-  lt, le, gt, ge, eq, ne, in, not_in, is, is_not,
+  lt,
+  le,
+  gt,
+  ge,
+  eq,
+  ne,
+  in,
+  not_in,
+  is,
+  is_not,
   // boolean `and` / `or`
-  bool_and, bool_or,
+  bool_and,
+  bool_or,
 };
 
 //! "add", "truediv", "and_", "not_in", ...: the operator-module name (the op
@@ -36,15 +61,15 @@ struct Keyword;
 
 struct Expr {
   enum class Kind : uint8_t {
-    name,         // text: the identifier (True/False/None are literals, not names)
-    attribute,    // children[0].text: `object.text`
-    call,         // children[0] is the callee, children[1..] positional args; keywords
-    subscript,    // children[0][children[1]]; `a[i, j]` has a tuple index
-    slice,        // `lo:hi:step` inside a subscript; children = {lo, hi, step}, omitted = none
-    integer,      // int_value
-    real,         // real_value
-    string,       // text: decoded contents (adjacent literals are joined)
-    boolean,      // bool_value
+    name,       // text: the identifier (True/False/None are literals, not names)
+    attribute,  // children[0].text: `object.text`
+    call,       // children[0] is the callee, children[1..] positional args; keywords
+    subscript,  // children[0][children[1]]; `a[i, j]` has a tuple index
+    slice,      // `lo:hi:step` inside a subscript; children = {lo, hi, step}, omitted = none
+    integer,    // int_value
+    real,       // real_value
+    string,     // text: decoded contents (adjacent literals are joined)
+    boolean,    // bool_value
     none,
     ellipsis,     // `...`
     tuple,        // children: items (also bare `a, b` in assignments and returns)

@@ -58,8 +58,9 @@ Result<Graph> GraphBuilder::build(const FunctionDef& fn) {
     const Param& p = fn.params[k];
     if (k == 0 && p.name == "self") continue;
     if (p.default_value) {
-      return error(p.default_value->loc, "parameter '" + p.name +
-                                             "' has a default value; graph function parameters cannot");
+      return error(
+          p.default_value->loc,
+          "parameter '" + p.name + "' has a default value; graph function parameters cannot");
     }
     ValueId v = g_.add_value(p.name, false, -1);
     g_.inputs.push_back(v);
@@ -78,20 +79,25 @@ Result<Graph> GraphBuilder::build(const FunctionDef& fn) {
     PF_TRY(statement(s));
   }
   if (unknown_seen_) {
-    return make_error(ErrorCode::unsupported,
-                      options_.file + ": " + std::to_string(unknown_->size()) + " unknown op spelling(s)");
+    return make_error(
+        ErrorCode::unsupported,
+        options_.file + ": " + std::to_string(unknown_->size()) + " unknown op spelling(s)");
   }
   if (ret == nullptr) {
-    return error(fn.loc, "function '" + fn.name + "' has no return statement; end it with 'return (...)'");
+    return error(fn.loc,
+                 "function '" + fn.name + "' has no return statement; end it with 'return (...)'");
   }
   return std::move(g_);
 }
 
 Status GraphBuilder::statement(const Stmt& s) {
   switch (s.kind) {
-    case Stmt::Kind::assign: return assign(s);
-    case Stmt::Kind::aug_assign: return aug_assign(s);
-    case Stmt::Kind::pass: return ok_status();
+    case Stmt::Kind::assign:
+      return assign(s);
+    case Stmt::Kind::aug_assign:
+      return aug_assign(s);
+    case Stmt::Kind::pass:
+      return ok_status();
     case Stmt::Kind::expression: {
       const Expr& v = s.value;
       bool literal = v.kind == Expr::Kind::string || v.kind == Expr::Kind::ellipsis ||
@@ -102,10 +108,13 @@ Status GraphBuilder::statement(const Stmt& s) {
       return ok_status();
     }
     case Stmt::Kind::if_stmt:
-      return error(s.loc, "'if' statements are not supported in graph functions (only in replacement bodies)");
+      return error(
+          s.loc,
+          "'if' statements are not supported in graph functions (only in replacement bodies)");
     case Stmt::Kind::unsupported:
       return error(s.loc, "'" + s.keyword + "' statements are not supported in the graph dialect");
-    case Stmt::Kind::return_stmt: break;
+    case Stmt::Kind::return_stmt:
+      break;
   }
   return error(s.loc, "unexpected statement");
 }
@@ -125,14 +134,19 @@ Status GraphBuilder::assign(const Stmt& s) {
 
 Status GraphBuilder::bind_target(const Expr& t, const Arg& value) {
   switch (t.kind) {
-    case Expr::Kind::name: bind(t.text, value); return ok_status();
+    case Expr::Kind::name:
+      bind(t.text, value);
+      return ok_status();
     case Expr::Kind::attribute:
-      return error(t.loc, "assignment to attribute '" + t.text + "' is not supported: graphs do not mutate state");
+      return error(t.loc, "assignment to attribute '" + t.text +
+                              "' is not supported: graphs do not mutate state");
     case Expr::Kind::subscript:
       return error(t.loc, "item assignment ('x[...] = ...') is not supported in graph functions");
     case Expr::Kind::tuple:
-    case Expr::Kind::list: break;
-    default: return error(t.loc, "cannot assign to " + describe_expr(t));
+    case Expr::Kind::list:
+      break;
+    default:
+      return error(t.loc, "cannot assign to " + describe_expr(t));
   }
   if (value.is_value() && g_.values[value.value].is_list) {
     for (size_t k = 0; k < t.children.size(); ++k) {
@@ -150,13 +164,16 @@ Status GraphBuilder::bind_target(const Expr& t, const Arg& value) {
       return error(t.loc, "cannot unpack " + std::to_string(value.items.size()) + " values into " +
                               std::to_string(t.children.size()) + " targets");
     }
-    for (size_t k = 0; k < t.children.size(); ++k) PF_TRY(bind_target(t.children[k], value.items[k]));
+    for (size_t k = 0; k < t.children.size(); ++k)
+      PF_TRY(bind_target(t.children[k], value.items[k]));
     return ok_status();
   }
-  return error(t.loc, value.is_value()
-                          ? "cannot unpack a tensor into " + std::to_string(t.children.size()) +
-                                " names: only ops returning tensor lists (split, unbind, ...) can be unpacked"
-                          : "cannot unpack a literal that is not a tuple or list");
+  return error(
+      t.loc,
+      value.is_value()
+          ? "cannot unpack a tensor into " + std::to_string(t.children.size()) +
+                " names: only ops returning tensor lists (split, unbind, ...) can be unpacked"
+          : "cannot unpack a literal that is not a tuple or list");
 }
 
 Status GraphBuilder::aug_assign(const Stmt& s) {

@@ -10,7 +10,9 @@
 namespace pf::dialect {
 namespace {
 
-std::string root_of(const std::string& path) { return path.substr(0, path.find('.')); }
+std::string root_of(const std::string& path) {
+  return path.substr(0, path.find('.'));
+}
 
 // `inplace=True`, by keyword or in the position of a parameter named inplace.
 bool inplace_requested(const OpInfo* op, const std::vector<Arg>& positional,
@@ -47,7 +49,8 @@ Result<Arg> GraphBuilder::eval(const Expr& e, const std::string& hint) {
     case Expr::Kind::string:
     case Expr::Kind::boolean:
     case Expr::Kind::none:
-    case Expr::Kind::ellipsis: return literal_value(e, options_.file);
+    case Expr::Kind::ellipsis:
+      return literal_value(e, options_.file);
     case Expr::Kind::tuple:
     case Expr::Kind::list: {
       std::vector<Arg> items;
@@ -58,13 +61,20 @@ Result<Arg> GraphBuilder::eval(const Expr& e, const std::string& hint) {
       return e.kind == Expr::Kind::tuple ? Arg::make_tuple(std::move(items))
                                          : Arg::make_list(std::move(items));
     }
-    case Expr::Kind::attribute: return eval_attribute(e);
-    case Expr::Kind::unary: return eval_unary(e, hint);
-    case Expr::Kind::binary: return eval_binary(e, hint);
-    case Expr::Kind::compare: return eval_compare(e, hint);
-    case Expr::Kind::subscript: return eval_subscript(e, hint);
-    case Expr::Kind::call: return eval_call(e, hint);
-    case Expr::Kind::slice: return error(e.loc, "a slice ('a:b') is only valid inside a subscript");
+    case Expr::Kind::attribute:
+      return eval_attribute(e);
+    case Expr::Kind::unary:
+      return eval_unary(e, hint);
+    case Expr::Kind::binary:
+      return eval_binary(e, hint);
+    case Expr::Kind::compare:
+      return eval_compare(e, hint);
+    case Expr::Kind::subscript:
+      return eval_subscript(e, hint);
+    case Expr::Kind::call:
+      return eval_call(e, hint);
+    case Expr::Kind::slice:
+      return error(e.loc, "a slice ('a:b') is only valid inside a subscript");
     case Expr::Kind::bool_op:
       return error(e.loc, std::string("'") + operator_symbol(e.op) +
                               "' is not supported in graph functions (on tensors use '&' / '|')");
@@ -129,12 +139,15 @@ Result<Arg> GraphBuilder::eval_binary(const Expr& e, const std::string& hint) {
 
 Result<Arg> GraphBuilder::eval_compare(const Expr& e, const std::string& hint) {
   if (e.compare_ops.size() > 1) {
-    return error(e.loc, "chained comparisons ('a < b < c') are not supported; compare twice and "
-                        "combine with '&'");
+    return error(e.loc,
+                 "chained comparisons ('a < b < c') are not supported; compare twice and "
+                 "combine with '&'");
   }
   Operator cmp = e.compare_ops[0];
-  if (cmp == Operator::in || cmp == Operator::not_in || cmp == Operator::is || cmp == Operator::is_not) {
-    return error(e.loc, std::string("'") + operator_symbol(cmp) + "' is not supported in graph functions");
+  if (cmp == Operator::in || cmp == Operator::not_in || cmp == Operator::is ||
+      cmp == Operator::is_not) {
+    return error(e.loc,
+                 std::string("'") + operator_symbol(cmp) + "' is not supported in graph functions");
   }
   PF_ASSIGN(Arg left, eval(e.children[0], ""));
   PF_ASSIGN(Arg right, eval(e.children[1], ""));
@@ -242,8 +255,8 @@ Result<Arg> GraphBuilder::eval_call(const Expr& e, const std::string& hint) {
     }
     spelling = canonical_spelling(callee.text, options_.module_aliases);
   } else {
-    return error(callee.loc, "only functions and tensor methods can be called, not " +
-                                 describe_expr(callee));
+    return error(callee.loc,
+                 "only functions and tensor methods can be called, not " + describe_expr(callee));
   }
   bool handled = false;
   PF_ASSIGN(Arg special, special_call(spelling, e, handled));
@@ -263,7 +276,8 @@ Result<Arg> GraphBuilder::eval_call(const Expr& e, const std::string& hint) {
   ValueId target = kNoValue;
   if (is_inplace_spelling(spelling) || inplace_requested(op, positional, keywords)) {
     if (positional.empty() || !positional[0].is_value() || g_.values[positional[0].value].is_list) {
-      return error(e.loc, "in-place '" + spelling + "' needs a tensor to modify as its first argument");
+      return error(e.loc,
+                   "in-place '" + spelling + "' needs a tensor to modify as its first argument");
     }
     target = positional[0].value;
   }
@@ -296,13 +310,17 @@ Result<Arg> GraphBuilder::special_call(const std::string& spelling, const Expr& 
     }
     for (const auto& kw : e.keywords) {
       PF_ASSIGN(Arg v, literal_value(kw.value, options_.file));
-      if (kw.name == "type") type = v;
-      else if (kw.name == "index") index = v;
-      else return error(kw.loc, "device() has no argument '" + kw.name + "'");
+      if (kw.name == "type")
+        type = v;
+      else if (kw.name == "index")
+        index = v;
+      else
+        return error(kw.loc, "device() has no argument '" + kw.name + "'");
     }
     if (nargs > 2 || !type || type->kind != Arg::Kind::string ||
         (index && !index->is_none() && index->kind != Arg::Kind::integer)) {
-      return error(e.loc, "expected device('cuda'), device('cuda:0') or device(type='cuda', index=0)");
+      return error(e.loc,
+                   "expected device('cuda'), device('cuda:0') or device(type='cuda', index=0)");
     }
     std::string text = type->s;
     if (index && index->kind == Arg::Kind::integer) text += ":" + std::to_string(index->i);
@@ -313,7 +331,8 @@ Result<Arg> GraphBuilder::special_call(const std::string& spelling, const Expr& 
     return error(e.loc, "float() is supported only as float('inf'), float('-inf') or float('nan')");
   }
   if (spelling == "torch.Size") {
-    if (nargs != 1 || !e.keywords.empty()) return error(e.loc, "torch.Size() takes one list of sizes");
+    if (nargs != 1 || !e.keywords.empty())
+      return error(e.loc, "torch.Size() takes one list of sizes");
     PF_ASSIGN(Arg sizes, eval(arg_at(0), ""));
     if (!sizes.is_sequence()) return error(e.loc, "torch.Size() takes one list of sizes");
     return Arg::make_tuple(sizes.items);
@@ -323,7 +342,9 @@ Result<Arg> GraphBuilder::special_call(const std::string& spelling, const Expr& 
     PF_ASSIGN(Arg x, literal_value(arg_at(0), options_.file));
     if (!x.is_number()) return error(e.loc, spelling + "() takes one number literal");
     double v = x.kind == Arg::Kind::real ? x.f : static_cast<double>(x.i);
-    double r = spelling == "math.sqrt" ? std::sqrt(v) : spelling == "math.exp" ? std::exp(v) : std::log(v);
+    double r = spelling == "math.sqrt"  ? std::sqrt(v)
+               : spelling == "math.exp" ? std::exp(v)
+                                        : std::log(v);
     return Arg::make_real(r);
   }
   handled = false;

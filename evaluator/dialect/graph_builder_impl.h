@@ -62,9 +62,9 @@ class GraphBuilder {
   const BuildOptions& options_;
   std::vector<OpUse>* unknown_;
   Graph g_;
-  std::map<std::string, Arg> scope_;  // name -> value reference or literal
+  std::map<std::string, Arg> scope_;      // name -> value reference or literal
   std::map<ValueId, std::string> stale_;  // value -> why it can no longer be read
-  std::set<std::string> taken_names_;   // every identifier of the function + generated ones
+  std::set<std::string> taken_names_;     // every identifier of the function + generated ones
   int fresh_counter_ = 0;
   bool unknown_seen_ = false;
 };

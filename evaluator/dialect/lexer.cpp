@@ -16,15 +16,19 @@ constexpr int kTabStop = 8;
 bool is_ident_start(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
 }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_ident_char(char c) { return is_ident_start(c) || is_digit(c); }
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_ident_char(char c) {
+  return is_ident_start(c) || is_digit(c);
+}
 
 // Longest first, so "**=" wins over "**" and "*".
 constexpr const char* kOperators[] = {
-    "**=", "//=", ">>=", "<<=", "...", "**", "//", "==", "!=", "<=", ">=", "->", "+=", "-=",
-    "*=",  "/=",  "%=",  "@=",  "&=",  "|=", "^=", "<<", ">>", ":=", "+",  "-",  "*",  "/",
-    "%",   "@",   "&",   "|",   "^",   "~",  "<",  ">",  "(",  ")",  "[",  "]",  "{",  "}",
-    ",",   ":",   ".",   ";",   "="};
+    "**=", "//=", ">>=", "<<=", "...", "**", "//", "==", "!=", "<=", ">=", "->",
+    "+=",  "-=",  "*=",  "/=",  "%=",  "@=", "&=", "|=", "^=", "<<", ">>", ":=",
+    "+",   "-",   "*",   "/",   "%",   "@",  "&",  "|",  "^",  "~",  "<",  ">",
+    "(",   ")",   "[",   "]",   "{",   "}",  ",",  ":",  ".",  ";",  "="};
 
 void append_utf8(std::string& out, uint32_t cp) {
   if (cp < 0x80) {
@@ -94,9 +98,7 @@ class Lexer {
   }
 
  private:
-  SourceLoc loc() const {
-    return SourceLoc{line_, static_cast<int>(pos_ - line_start_) + 1};
-  }
+  SourceLoc loc() const { return SourceLoc{line_, static_cast<int>(pos_ - line_start_) + 1}; }
 
   void push(TokenKind kind, std::string text, SourceLoc at) {
     Token t;
@@ -126,7 +128,8 @@ class Lexer {
   Result<bool> handle_indentation() {
     while (true) {
       int width = 0;
-      while (pos_ < src_.size() && (src_[pos_] == ' ' || src_[pos_] == '\t' || src_[pos_] == '\f')) {
+      while (pos_ < src_.size() &&
+             (src_[pos_] == ' ' || src_[pos_] == '\t' || src_[pos_] == '\f')) {
         if (src_[pos_] == '\t') {
           width = (width / kTabStop + 1) * kTabStop;
         } else if (src_[pos_] == ' ') {
@@ -190,8 +193,9 @@ class Lexer {
       std::snprintf(buf, sizeof buf, "byte 0x%02X", u);
       shown = buf;
     }
-    return syntax_error(file_, loc(), "unexpected character " + shown +
-                                          (u >= 0x80 ? " (non-ASCII text belongs in strings or comments)" : ""));
+    return syntax_error(file_, loc(),
+                        "unexpected character " + shown +
+                            (u >= 0x80 ? " (non-ASCII text belongs in strings or comments)" : ""));
   }
 
   // Bracket depth only decides whether newlines count; matching brackets is
@@ -209,14 +213,19 @@ class Lexer {
       bool raw = false, valid = true, bytes = false, fmt = false;
       for (char p : word) {
         char l = static_cast<char>(p | 0x20);
-        if (l == 'r') raw = true;
-        else if (l == 'b') bytes = true;
-        else if (l == 'f') fmt = true;
-        else if (l != 'u') valid = false;
+        if (l == 'r')
+          raw = true;
+        else if (l == 'b')
+          bytes = true;
+        else if (l == 'f')
+          fmt = true;
+        else if (l != 'u')
+          valid = false;
       }
       if (valid) {
         SourceLoc at{line_, static_cast<int>(start - line_start_) + 1};
-        if (fmt) return syntax_error(file_, at, "f-strings are not supported; write a plain string");
+        if (fmt)
+          return syntax_error(file_, at, "f-strings are not supported; write a plain string");
         if (bytes) return syntax_error(file_, at, "bytes literals are not supported");
         return lex_string(start, raw);
       }
@@ -291,8 +300,9 @@ class Lexer {
       if (first == last) return syntax_error(file_, at, "invalid number literal '" + spelled + "'");
       if (base == 10 && text.size() > 1 && text[0] == '0' &&
           text.find_first_not_of('0') != std::string::npos) {
-        return syntax_error(file_, at, "leading zeros in decimal integer literals are not permitted ('" +
-                                           spelled + "')");
+        return syntax_error(
+            file_, at,
+            "leading zeros in decimal integer literals are not permitted ('" + spelled + "')");
       }
       uint64_t u = 0;
       auto res = std::from_chars(first, last, u, base);
@@ -318,8 +328,9 @@ class Lexer {
     std::string out;
     while (true) {
       if (pos_ >= src_.size()) {
-        return syntax_error(file_, at, std::string("unterminated ") + (triple ? "triple-quoted " : "") +
-                                           "string literal");
+        return syntax_error(
+            file_, at,
+            std::string("unterminated ") + (triple ? "triple-quoted " : "") + "string literal");
       }
       char c = src_[pos_];
       if (c == q && (!triple || src_.compare(pos_, 3, std::string(3, q)) == 0)) {
@@ -327,7 +338,8 @@ class Lexer {
         break;
       }
       if (c == '\n' || c == '\r') {
-        if (!triple) return syntax_error(file_, at, "unterminated string literal (it ends at the line end)");
+        if (!triple)
+          return syntax_error(file_, at, "unterminated string literal (it ends at the line end)");
         out += '\n';
         consume_newline();
         at_line_start_ = false;
@@ -368,17 +380,38 @@ class Lexer {
     }
     pos_ += 2;
     switch (e) {
-      case '\\': out += '\\'; return ok_status();
-      case '\'': out += '\''; return ok_status();
-      case '"': out += '"'; return ok_status();
-      case 'n': out += '\n'; return ok_status();
-      case 't': out += '\t'; return ok_status();
-      case 'r': out += '\r'; return ok_status();
-      case 'a': out += '\a'; return ok_status();
-      case 'b': out += '\b'; return ok_status();
-      case 'f': out += '\f'; return ok_status();
-      case 'v': out += '\v'; return ok_status();
-      default: break;
+      case '\\':
+        out += '\\';
+        return ok_status();
+      case '\'':
+        out += '\'';
+        return ok_status();
+      case '"':
+        out += '"';
+        return ok_status();
+      case 'n':
+        out += '\n';
+        return ok_status();
+      case 't':
+        out += '\t';
+        return ok_status();
+      case 'r':
+        out += '\r';
+        return ok_status();
+      case 'a':
+        out += '\a';
+        return ok_status();
+      case 'b':
+        out += '\b';
+        return ok_status();
+      case 'f':
+        out += '\f';
+        return ok_status();
+      case 'v':
+        out += '\v';
+        return ok_status();
+      default:
+        break;
     }
     if (e >= '0' && e <= '7') {
       uint32_t v = static_cast<uint32_t>(e - '0');
@@ -397,7 +430,8 @@ class Lexer {
     uint32_t v = 0;
     for (int k = 0; k < hex; ++k) {
       if (pos_ >= src_.size() || !std::isxdigit(static_cast<unsigned char>(src_[pos_]))) {
-        return syntax_error(file_, at, std::string("truncated \\") + e + " escape in string literal");
+        return syntax_error(file_, at,
+                            std::string("truncated \\") + e + " escape in string literal");
       }
       char h = src_[pos_++];
       v = v * 16 + static_cast<uint32_t>(is_digit(h) ? h - '0' : (h | 0x20) - 'a' + 10);
@@ -422,15 +456,23 @@ class Lexer {
 
 std::string describe_token(const Token& t) {
   switch (t.kind) {
-    case TokenKind::name: return "'" + t.text + "'";
+    case TokenKind::name:
+      return "'" + t.text + "'";
     case TokenKind::integer:
-    case TokenKind::real: return "number " + t.text;
-    case TokenKind::string: return "a string";
-    case TokenKind::op: return "'" + t.text + "'";
-    case TokenKind::newline: return "end of line";
-    case TokenKind::indent: return "an indented block";
-    case TokenKind::dedent: return "the end of the block";
-    case TokenKind::end: return "end of file";
+    case TokenKind::real:
+      return "number " + t.text;
+    case TokenKind::string:
+      return "a string";
+    case TokenKind::op:
+      return "'" + t.text + "'";
+    case TokenKind::newline:
+      return "end of line";
+    case TokenKind::indent:
+      return "an indented block";
+    case TokenKind::dedent:
+      return "the end of the block";
+    case TokenKind::end:
+      return "end of file";
   }
   return "?";
 }

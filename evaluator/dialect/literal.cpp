@@ -18,7 +18,9 @@ double as_double(const Arg& a) {
   if (a.kind == Arg::Kind::boolean) return a.b ? 1.0 : 0.0;
   return static_cast<double>(a.i);
 }
-int64_t as_int(const Arg& a) { return a.kind == Arg::Kind::boolean ? (a.b ? 1 : 0) : a.i; }
+int64_t as_int(const Arg& a) {
+  return a.kind == Arg::Kind::boolean ? (a.b ? 1 : 0) : a.i;
+}
 
 Error overflow() {
   return make_error(ErrorCode::invalid_argument, "integer arithmetic overflows 64 bits");
@@ -38,7 +40,8 @@ std::optional<Result<Arg>> fold_ints(Operator op, int64_t x, int64_t y) {
       return Result<Arg>(Arg::make_int(r));
     case Operator::floordiv:
     case Operator::mod: {
-      if (y == 0) return Result<Arg>(make_error(ErrorCode::invalid_argument, "integer division by zero"));
+      if (y == 0)
+        return Result<Arg>(make_error(ErrorCode::invalid_argument, "integer division by zero"));
       if (x == std::numeric_limits<int64_t>::min() && y == -1) return Result<Arg>(overflow());
       int64_t q = x / y, m = x % y;
       if (m != 0 && ((m < 0) != (y < 0))) {
@@ -48,7 +51,9 @@ std::optional<Result<Arg>> fold_ints(Operator op, int64_t x, int64_t y) {
       return Result<Arg>(Arg::make_int(op == Operator::floordiv ? q : m));
     }
     case Operator::pow: {
-      if (y < 0) return Result<Arg>(Arg::make_real(std::pow(static_cast<double>(x), static_cast<double>(y))));
+      if (y < 0)
+        return Result<Arg>(
+            Arg::make_real(std::pow(static_cast<double>(x), static_cast<double>(y))));
       int64_t acc = 1;
       for (int64_t k = 0; k < y; ++k) {
         if (__builtin_mul_overflow(acc, x, &acc)) return Result<Arg>(overflow());
@@ -56,7 +61,8 @@ std::optional<Result<Arg>> fold_ints(Operator op, int64_t x, int64_t y) {
       }
       return Result<Arg>(Arg::make_int(acc));
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -101,9 +107,12 @@ std::optional<Result<Arg>> fold_binary(Operator op, const Arg& l, const Arg& r) 
   if (ints && op != Operator::truediv) return fold_ints(op, as_int(l), as_int(r));
   double x = as_double(l), y = as_double(r);
   switch (op) {
-    case Operator::add: return Result<Arg>(Arg::make_real(x + y));
-    case Operator::sub: return Result<Arg>(Arg::make_real(x - y));
-    case Operator::mul: return Result<Arg>(Arg::make_real(x * y));
+    case Operator::add:
+      return Result<Arg>(Arg::make_real(x + y));
+    case Operator::sub:
+      return Result<Arg>(Arg::make_real(x - y));
+    case Operator::mul:
+      return Result<Arg>(Arg::make_real(x * y));
     case Operator::truediv:
       if (y == 0) return Result<Arg>(make_error(ErrorCode::invalid_argument, "division by zero"));
       return Result<Arg>(Arg::make_real(x / y));
@@ -116,8 +125,10 @@ std::optional<Result<Arg>> fold_binary(Operator op, const Arg& l, const Arg& r) 
       if (m != 0 && ((m < 0) != (y < 0))) m += y;
       return Result<Arg>(Arg::make_real(m));
     }
-    case Operator::pow: return Result<Arg>(Arg::make_real(std::pow(x, y)));
-    default: return std::nullopt;
+    case Operator::pow:
+      return Result<Arg>(Arg::make_real(std::pow(x, y)));
+    default:
+      return std::nullopt;
   }
 }
 
@@ -135,7 +146,8 @@ std::optional<Arg> fold_unary(Operator op, const Arg& a) {
       if (a.kind == Arg::Kind::boolean) return Arg::make_int(as_int(a));
       return std::nullopt;
     case Operator::invert:
-      if (a.kind == Arg::Kind::integer || a.kind == Arg::Kind::boolean) return Arg::make_int(~as_int(a));
+      if (a.kind == Arg::Kind::integer || a.kind == Arg::Kind::boolean)
+        return Arg::make_int(~as_int(a));
       return std::nullopt;
     case Operator::not_:
       if (a.kind == Arg::Kind::boolean) return Arg::make_bool(!a.b);
@@ -143,18 +155,25 @@ std::optional<Arg> fold_unary(Operator op, const Arg& a) {
       if (a.kind == Arg::Kind::integer) return Arg::make_bool(a.i == 0);
       if (a.kind == Arg::Kind::real) return Arg::make_bool(a.f == 0);
       return std::nullopt;
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 
 Result<Arg> literal_value(const Expr& e, std::string_view file) {
   switch (e.kind) {
-    case Expr::Kind::integer: return Arg::make_int(e.int_value);
-    case Expr::Kind::real: return Arg::make_real(e.real_value);
-    case Expr::Kind::string: return Arg::make_string(e.text);
-    case Expr::Kind::boolean: return Arg::make_bool(e.bool_value);
-    case Expr::Kind::none: return Arg::make_none();
-    case Expr::Kind::ellipsis: return Arg::make_ellipsis();
+    case Expr::Kind::integer:
+      return Arg::make_int(e.int_value);
+    case Expr::Kind::real:
+      return Arg::make_real(e.real_value);
+    case Expr::Kind::string:
+      return Arg::make_string(e.text);
+    case Expr::Kind::boolean:
+      return Arg::make_bool(e.bool_value);
+    case Expr::Kind::none:
+      return Arg::make_none();
+    case Expr::Kind::ellipsis:
+      return Arg::make_ellipsis();
     case Expr::Kind::tuple:
     case Expr::Kind::list: {
       std::vector<Arg> items;
@@ -190,7 +209,8 @@ Result<Arg> literal_value(const Expr& e, std::string_view file) {
     case Expr::Kind::call:
       if (auto special = float_call(e)) return *special;
       break;
-    default: break;
+    default:
+      break;
   }
   return syntax_error(file, e.loc, "expected a literal, got " + describe_expr(e));
 }

@@ -17,7 +17,9 @@ std::string defined_list(const Module& m) {
   return names.empty() ? "no functions are defined" : "defined: " + join(names, ", ");
 }
 
-std::string file_of(const Module& m) { return m.file.empty() ? "<input>" : m.file; }
+std::string file_of(const Module& m) {
+  return m.file.empty() ? "<input>" : m.file;
+}
 
 }  // namespace
 
@@ -35,7 +37,8 @@ const ClassDef* find_class(const Module& m, std::string_view name) {
   return nullptr;
 }
 
-const FunctionDef* find_method(const Module& m, std::string_view class_name, std::string_view name) {
+const FunctionDef* find_method(const Module& m, std::string_view class_name,
+                               std::string_view name) {
   const ClassDef* c = find_class(m, class_name);
   if (c == nullptr) return nullptr;
   for (const auto& f : c->methods) {
@@ -54,8 +57,9 @@ Result<const FunctionDef*> find_forward(const Module& m) {
   }
   if (found.size() == 1) return found[0];
   if (found.size() > 1) {
-    return make_error(ErrorCode::invalid_argument,
-                      file_of(m) + ": several classes define 'forward' and none is named GraphModule");
+    return make_error(
+        ErrorCode::invalid_argument,
+        file_of(m) + ": several classes define 'forward' and none is named GraphModule");
   }
   if (const FunctionDef* f = find_function(m, "forward")) return f;
   return make_error(ErrorCode::not_found,

@@ -13,14 +13,14 @@ namespace pf::dialect {
 namespace {
 
 const std::pair<const char*, Operator> kAugOps[] = {
-    {"+=", Operator::add},       {"-=", Operator::sub},     {"*=", Operator::mul},
-    {"/=", Operator::truediv},   {"//=", Operator::floordiv}, {"%=", Operator::mod},
-    {"**=", Operator::pow},      {"@=", Operator::matmul},  {"&=", Operator::and_},
-    {"|=", Operator::or_},       {"^=", Operator::xor_},    {"<<=", Operator::lshift},
+    {"+=", Operator::add},     {"-=", Operator::sub},       {"*=", Operator::mul},
+    {"/=", Operator::truediv}, {"//=", Operator::floordiv}, {"%=", Operator::mod},
+    {"**=", Operator::pow},    {"@=", Operator::matmul},    {"&=", Operator::and_},
+    {"|=", Operator::or_},     {"^=", Operator::xor_},      {"<<=", Operator::lshift},
     {">>=", Operator::rshift}};
 
 // Simple statements recognised only to be reported as unsupported.
-const char* const kUnsupportedSimple[] = {"global", "nonlocal", "del", "assert", "raise",
+const char* const kUnsupportedSimple[] = {"global", "nonlocal", "del",   "assert", "raise",
                                           "break",  "continue", "yield", "import", "from"};
 // Compound statements recognised only to be reported as unsupported, with the
 // clauses that continue them.
@@ -37,7 +37,8 @@ std::string invalid_target(const Expr& e, bool allow_tuple) {
   switch (e.kind) {
     case Expr::Kind::name:
     case Expr::Kind::attribute:
-    case Expr::Kind::subscript: return "";
+    case Expr::Kind::subscript:
+      return "";
     case Expr::Kind::tuple:
     case Expr::Kind::list:
       if (!allow_tuple) return "a tuple";
@@ -46,14 +47,17 @@ std::string invalid_target(const Expr& e, bool allow_tuple) {
         if (!bad.empty()) return bad;
       }
       return "";
-    case Expr::Kind::call: return "a function call";
+    case Expr::Kind::call:
+      return "a function call";
     case Expr::Kind::integer:
     case Expr::Kind::real:
     case Expr::Kind::string:
     case Expr::Kind::boolean:
     case Expr::Kind::none:
-    case Expr::Kind::ellipsis: return "a literal";
-    default: return "an expression";
+    case Expr::Kind::ellipsis:
+      return "a literal";
+    default:
+      return "an expression";
   }
 }
 
@@ -71,11 +75,10 @@ const Expr* find_invalid_target(const Expr& e) {
 
 bool is_keyword(std::string_view w) {
   static const std::set<std::string_view> kKeywords = {
-      "False", "None",   "True",     "and",    "as",    "assert", "async",  "await",
-      "break", "class",  "continue", "def",    "del",   "elif",   "else",   "except",
-      "finally", "for",  "from",     "global", "if",    "import", "in",     "is",
-      "lambda", "nonlocal", "not",   "or",     "pass",  "raise",  "return", "try",
-      "while", "with",   "yield"};
+      "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+      "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+      "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+      "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
   return kKeywords.count(w) != 0;
 }
 
@@ -213,7 +216,8 @@ Result<FunctionDef> Parser::function_def(std::vector<Expr> decos, const std::str
   while (!peek().is_op(")")) {
     const Token& t = peek();
     if (t.is_op("*") || t.is_op("**") || t.is_op("/")) {
-      return error_at(t, std::string("'") + t.text + "' parameters are not supported; list the parameters by name");
+      return error_at(t, std::string("'") + t.text +
+                             "' parameters are not supported; list the parameters by name");
     }
     Param p;
     p.loc = t.loc;
@@ -263,7 +267,8 @@ Result<ClassDef> Parser::class_def() {
   }
   next();
   if (peek().kind != TokenKind::indent) {
-    return error_at(peek(), "expected an indented block after class definition at " + short_loc(kw.loc));
+    return error_at(peek(),
+                    "expected an indented block after class definition at " + short_loc(kw.loc));
   }
   next();
   PF_TRY(class_body(c));
@@ -357,8 +362,8 @@ Status Parser::statement(std::vector<Stmt>& out) {
     out.push_back(std::move(s));
     return ok_status();
   }
-  if (t.kind == TokenKind::name && (t.text == "elif" || t.text == "else" || t.text == "except" ||
-                                    t.text == "finally")) {
+  if (t.kind == TokenKind::name &&
+      (t.text == "elif" || t.text == "else" || t.text == "except" || t.text == "finally")) {
     return error_at(t, "'" + t.text + "' without a matching statement before it");
   }
   if (t.kind == TokenKind::indent) return error_at(t, "unexpected indent");
@@ -404,7 +409,8 @@ Result<Stmt> Parser::simple_statement() {
     if (!peek().is_op(spelling)) continue;
     const Token& at = next();
     if (first.kind == Expr::Kind::tuple || first.kind == Expr::Kind::list) {
-      return error_at(at, "augmented assignment '" + std::string(spelling) + "' needs a single target, not a tuple");
+      return error_at(at, "augmented assignment '" + std::string(spelling) +
+                              "' needs a single target, not a tuple");
     }
     if (const Expr* bad = find_invalid_target(first)) {
       return syntax_error(file_, bad->loc, "cannot assign to " + invalid_target(*bad, true));

@@ -20,14 +20,16 @@ bool starts_expression(const Token& t) {
   switch (t.kind) {
     case TokenKind::integer:
     case TokenKind::real:
-    case TokenKind::string: return true;
+    case TokenKind::string:
+      return true;
     case TokenKind::name:
       return !is_keyword(t.text) || t.text == "True" || t.text == "False" || t.text == "None" ||
              t.text == "not" || t.text == "lambda" || t.text == "yield" || t.text == "await";
     case TokenKind::op:
       return t.text == "(" || t.text == "[" || t.text == "{" || t.text == "-" || t.text == "+" ||
              t.text == "~" || t.text == "..." || t.text == "*";
-    default: return false;
+    default:
+      return false;
   }
 }
 
@@ -38,15 +40,14 @@ struct LevelOp {
 };
 
 const LevelOp kLevelOps[] = {
-    {0, "|", Operator::or_},      {1, "^", Operator::xor_},     {2, "&", Operator::and_},
-    {3, "<<", Operator::lshift},  {3, ">>", Operator::rshift},  {4, "+", Operator::add},
-    {4, "-", Operator::sub},      {5, "*", Operator::mul},      {5, "/", Operator::truediv},
+    {0, "|", Operator::or_},       {1, "^", Operator::xor_},    {2, "&", Operator::and_},
+    {3, "<<", Operator::lshift},   {3, ">>", Operator::rshift}, {4, "+", Operator::add},
+    {4, "-", Operator::sub},       {5, "*", Operator::mul},     {5, "/", Operator::truediv},
     {5, "//", Operator::floordiv}, {5, "%", Operator::mod},     {5, "@", Operator::matmul},
 };
 constexpr int kNumLevels = 6;
 
 }  // namespace
-
 
 Result<Expr> Parser::whole_expression() {
   PF_ASSIGN(Expr e, expression_list());
@@ -264,7 +265,8 @@ Status Parser::call_arguments(Expr& call, const Token& open) {
   while (!peek().is_op(")")) {
     const Token& t = peek();
     if (t.is_op("*") || t.is_op("**")) {
-      return error_at(t, std::string("'") + t.text + "' argument unpacking is not supported in calls; " +
+      return error_at(t, std::string("'") + t.text +
+                             "' argument unpacking is not supported in calls; " +
                              "write the arguments out");
     }
     if (t.kind == TokenKind::name && !is_keyword(t.text) && peek(1).is_op("=")) {
@@ -380,7 +382,8 @@ Result<Expr> Parser::atom() {
       if (t.text == "{") return error_at(t, "dict and set literals are not supported");
       if (t.text == "*") return error_at(t, "'*' unpacking is not supported");
       break;
-    default: break;
+    default:
+      break;
   }
   return expected("an expression");
 }
@@ -423,7 +426,8 @@ Result<Expr> Parser::list_display(const Token& open) {
 Status Parser::close(const Token& open, const char* closer) {
   if (accept_op(closer)) return ok_status();
   return error_at(peek(), std::string("expected '") + closer + "' to close '" + open.text +
-                              "' opened at " + short_loc(open.loc) + ", got " + describe_token(peek()));
+                              "' opened at " + short_loc(open.loc) + ", got " +
+                              describe_token(peek()));
 }
 
 }  // namespace pf::dialect

@@ -102,8 +102,8 @@ class Parser {
     int added_ = 0;
   };
   Error too_deep(const Token& at) const {
-    return error_at(at, "expression nested too deeply (more than " + std::to_string(kMaxDepth) +
-                            " levels)");
+    return error_at(
+        at, "expression nested too deeply (more than " + std::to_string(kMaxDepth) + " levels)");
   }
 
   std::vector<Token> tokens_;
@@ -119,10 +119,12 @@ bool is_keyword(std::string_view word);
 
 //! Inside a Parser member returning Result/Status: one more nesting level
 //! until the end of the enclosing scope, or an error past kMaxDepth.
-#define PF_NEST_GUARD()                                   \
-  if (depth_ + 1 > kMaxDepth) return too_deep(peek());    \
-  ++depth_;                                               \
-  struct DepthRestore {                                   \
-    int& d;                                               \
-    ~DepthRestore() { --d; }                              \
-  } depth_restore_{depth_}
+#define PF_NEST_GUARD()                                \
+  if (depth_ + 1 > kMaxDepth) return too_deep(peek()); \
+  ++depth_;                                            \
+  struct DepthRestore {                                \
+    int& d;                                            \
+    ~DepthRestore() { --d; }                           \
+  } depth_restore_ {                                   \
+    depth_                                             \
+  }

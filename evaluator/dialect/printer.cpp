@@ -17,10 +17,10 @@ enum class Context { plain, subscript_top, subscript_item };
 
 const std::map<std::string, std::string, std::less<>>& binary_symbols() {
   static const std::map<std::string, std::string, std::less<>> kSymbols = {
-      {"add", "+"},   {"sub", "-"},     {"mul", "*"},     {"truediv", "/"}, {"floordiv", "//"},
-      {"mod", "%"},   {"pow", "**"},    {"matmul", "@"},  {"lshift", "<<"}, {"rshift", ">>"},
-      {"and_", "&"},  {"or_", "|"},     {"xor", "^"},     {"lt", "<"},      {"le", "<="},
-      {"gt", ">"},    {"ge", ">="},     {"eq", "=="},     {"ne", "!="}};
+      {"add", "+"},  {"sub", "-"},  {"mul", "*"},    {"truediv", "/"}, {"floordiv", "//"},
+      {"mod", "%"},  {"pow", "**"}, {"matmul", "@"}, {"lshift", "<<"}, {"rshift", ">>"},
+      {"and_", "&"}, {"or_", "|"},  {"xor", "^"},    {"lt", "<"},      {"le", "<="},
+      {"gt", ">"},   {"ge", ">="},  {"eq", "=="},    {"ne", "!="}};
   return kSymbols;
 }
 
@@ -34,11 +34,21 @@ std::string quote(const std::string& s) {
   std::string out = "'";
   for (char c : s) {
     switch (c) {
-      case '\\': out += "\\\\"; break;
-      case '\'': out += "\\'"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\'':
+        out += "\\'";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
       default:
         if (static_cast<unsigned char>(c) < 0x20) {
           char buf[8];
@@ -65,14 +75,22 @@ std::string arg_str(const Arg& a, const std::vector<std::string>& names, Context
     return parts;
   };
   switch (a.kind) {
-    case Arg::Kind::none: return "None";
-    case Arg::Kind::boolean: return a.b ? "True" : "False";
-    case Arg::Kind::integer: return std::to_string(a.i);
-    case Arg::Kind::real: return real_str(a.f);
-    case Arg::Kind::string: return quote(a.s);
-    case Arg::Kind::dtype: return std::string("torch.") + dtype_name(a.dtype);
-    case Arg::Kind::device: return "torch.device(" + quote(a.s) + ")";
-    case Arg::Kind::ellipsis: return "...";
+    case Arg::Kind::none:
+      return "None";
+    case Arg::Kind::boolean:
+      return a.b ? "True" : "False";
+    case Arg::Kind::integer:
+      return std::to_string(a.i);
+    case Arg::Kind::real:
+      return real_str(a.f);
+    case Arg::Kind::string:
+      return quote(a.s);
+    case Arg::Kind::dtype:
+      return std::string("torch.") + dtype_name(a.dtype);
+    case Arg::Kind::device:
+      return "torch.device(" + quote(a.s) + ")";
+    case Arg::Kind::ellipsis:
+      return "...";
     case Arg::Kind::slice: {
       if (ctx == Context::plain) {
         return "slice(" + join(items(Context::plain), ", ") + ")";
@@ -84,7 +102,8 @@ std::string arg_str(const Arg& a, const std::vector<std::string>& names, Context
       if (!a.items[2].is_none()) out += ":" + part(a.items[2]);
       return out;
     }
-    case Arg::Kind::list: return "[" + join(items(Context::plain), ", ") + "]";
+    case Arg::Kind::list:
+      return "[" + join(items(Context::plain), ", ") + "]";
     case Arg::Kind::tuple: {
       if (ctx == Context::subscript_top) {
         if (a.items.empty()) return "()";
@@ -201,7 +220,9 @@ class GraphPrinter {
     return "  # [" + join(parts, ", ") + "]";
   }
 
-  std::string arg(const Arg& a, Context ctx = Context::plain) const { return arg_str(a, names_, ctx); }
+  std::string arg(const Arg& a, Context ctx = Context::plain) const {
+    return arg_str(a, names_, ctx);
+  }
 
   // An operand of an infix operator: values and simple literals print bare;
   // a negative number left of `**` needs parentheses (-2 ** x is -(2 ** x)).
@@ -275,7 +296,8 @@ class GraphPrinter {
   // Required parameters positionally, non-default optional ones as keywords.
   // Only methods spread a varargs list (`x.view(2, 3)`); PyTorch functions
   // take it whole (`torch.reshape(x, [2, 3])`).
-  std::string call_args(const OpInfo& op, const Node& node, size_t from, bool spread_varargs) const {
+  std::string call_args(const OpInfo& op, const Node& node, size_t from,
+                        bool spread_varargs) const {
     std::vector<std::string> parts;
     bool positional = true;
     for (size_t k = from; k < op.params.size(); ++k) {
@@ -314,7 +336,8 @@ std::string print_arg(const Arg& arg, const std::vector<std::string>& names) {
   return arg_str(arg, names, Context::plain);
 }
 
-std::string print_graph(const Graph& graph, const OpRegistry& registry, const PrintOptions& options) {
+std::string print_graph(const Graph& graph, const OpRegistry& registry,
+                        const PrintOptions& options) {
   return GraphPrinter(graph, registry, options).run();
 }
 

@@ -10,15 +10,15 @@
 namespace pf::dialect {
 
 enum class TokenKind : uint8_t {
-  name,       // identifiers and keywords alike; the parser tells them apart
-  integer,    // int_value holds the value
-  real,       // real_value holds the value
-  string,     // text holds the decoded contents
-  op,         // punctuation and operators: text is the spelling ("**=", "(", "...")
-  newline,    // end of a logical line
+  name,     // identifiers and keywords alike; the parser tells them apart
+  integer,  // int_value holds the value
+  real,     // real_value holds the value
+  string,   // text holds the decoded contents
+  op,       // punctuation and operators: text is the spelling ("**=", "(", "...")
+  newline,  // end of a logical line
   indent,
   dedent,
-  end,        // end of input
+  end,  // end of input
 };
 
 struct Token {

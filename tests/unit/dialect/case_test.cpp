@@ -68,7 +68,8 @@ TEST_P(DialectCase, Runs) {
   Case c = read_case(GetParam());
   ASSERT_TRUE(c.sections.count("source")) << "case has no '=== source' section";
   bool want_error = c.sections.count("error") != 0;
-  ASSERT_NE(want_error, c.sections.count("expect") != 0) << "case needs exactly one of expect/error";
+  ASSERT_NE(want_error, c.sections.count("expect") != 0)
+      << "case needs exactly one of expect/error";
   const std::string& source = c.sections["source"];
   std::string function = c.sections.count("function") ? std::string(trim(c.sections["function"]))
                          : source.find("class GraphModule") != std::string::npos ? "forward"
@@ -102,7 +103,9 @@ std::string case_name(const ::testing::TestParamInfo<std::string>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Files, DialectCase, ::testing::ValuesIn(case_files()), case_name);
 
-TEST(DialectCases, AtLeastThirtyCasesExist) { EXPECT_GE(case_files().size(), 30u); }
+TEST(DialectCases, AtLeastThirtyCasesExist) {
+  EXPECT_GE(case_files().size(), 30u);
+}
 
 }  // namespace
 }  // namespace pf::dialect

@@ -20,7 +20,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-fs::path corpus_dir() { return fs::path(PF_SOURCE_DIR) / ".." / "shared" / "corpus"; }
+fs::path corpus_dir() {
+  return fs::path(PF_SOURCE_DIR) / ".." / "shared" / "corpus";
+}
 
 std::vector<fs::path> corpus_files(const std::string& filename) {
   std::vector<fs::path> out;
@@ -39,7 +41,9 @@ std::string read_text(const fs::path& p) {
   return ss.str();
 }
 
-std::string corpus_name(const fs::path& p) { return fs::relative(p, corpus_dir()).string(); }
+std::string corpus_name(const fs::path& p) {
+  return fs::relative(p, corpus_dir()).string();
+}
 
 TEST(DialectCorpus, EveryModelBuildsAndRoundTrips) {
   auto files = corpus_files("model.py");
@@ -94,7 +98,8 @@ TEST(DialectCorpus, EveryModelBuildsAndRoundTrips) {
   for (size_t k = 0; k < failures.size() && k < 25; ++k) report += failures[k] + "\n";
   if (failures.size() > 25) report += "... and " + std::to_string(failures.size() - 25) + " more\n";
   EXPECT_TRUE(missing.empty() && failures.empty())
-      << round_tripped << " of " << files.size() << " model.py files round-tripped.\n" << report;
+      << round_tripped << " of " << files.size() << " model.py files round-tripped.\n"
+      << report;
 }
 
 TEST(DialectCorpus, EveryWeightMetaParsesToLiterals) {
@@ -118,7 +123,8 @@ TEST(DialectCorpus, EveryWeightMetaParsesToLiterals) {
         has_name = has_name || (a.name == "name" && v.ok() && v->kind == Arg::Kind::string);
         has_shape = has_shape || (a.name == "shape" && v.ok() && v->kind == Arg::Kind::list);
       }
-      if (!has_name || !has_shape) failures.push_back(file + ": class " + c.name + " lacks name/shape");
+      if (!has_name || !has_shape)
+        failures.push_back(file + ": class " + c.name + " lacks name/shape");
     }
   }
   EXPECT_GT(classes, files.size());

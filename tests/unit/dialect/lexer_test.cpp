@@ -15,15 +15,33 @@ std::string kinds(const std::vector<Token>& tokens) {
   std::string out;
   for (const auto& t : tokens) {
     switch (t.kind) {
-      case TokenKind::name: out += "N"; break;
-      case TokenKind::integer: out += "I"; break;
-      case TokenKind::real: out += "R"; break;
-      case TokenKind::string: out += "S"; break;
-      case TokenKind::op: out += t.text; break;
-      case TokenKind::newline: out += ";"; break;
-      case TokenKind::indent: out += ">"; break;
-      case TokenKind::dedent: out += "<"; break;
-      case TokenKind::end: out += "$"; break;
+      case TokenKind::name:
+        out += "N";
+        break;
+      case TokenKind::integer:
+        out += "I";
+        break;
+      case TokenKind::real:
+        out += "R";
+        break;
+      case TokenKind::string:
+        out += "S";
+        break;
+      case TokenKind::op:
+        out += t.text;
+        break;
+      case TokenKind::newline:
+        out += ";";
+        break;
+      case TokenKind::indent:
+        out += ">";
+        break;
+      case TokenKind::dedent:
+        out += "<";
+        break;
+      case TokenKind::end:
+        out += "$";
+        break;
     }
     out += " ";
   }
@@ -96,7 +114,8 @@ TEST(Lexer, LongestOperatorsFirst) {
 }
 
 TEST(Lexer, Errors) {
-  EXPECT_EQ(lex_error("x = 'abc\n"), "t.py:1:5: unterminated string literal (it ends at the line end)");
+  EXPECT_EQ(lex_error("x = 'abc\n"),
+            "t.py:1:5: unterminated string literal (it ends at the line end)");
   EXPECT_EQ(lex_error("x = '''abc\n"), "t.py:1:5: unterminated triple-quoted string literal");
   EXPECT_EQ(lex_error("x = a $ b"), "t.py:1:7: unexpected character '$'");
   EXPECT_EQ(lex_error("if x:\n        a\n    b\n"),
@@ -107,9 +126,11 @@ TEST(Lexer, Errors) {
             "t.py:1:5: integer literal '99999999999999999999' does not fit in 64 bits");
   EXPECT_EQ(lex_error("x = 3j"), "t.py:1:5: complex literals are not supported");
   EXPECT_EQ(lex_error("x = f'{a}'"), "t.py:1:5: f-strings are not supported; write a plain string");
-  EXPECT_EQ(lex_error("x = a \\ b"), "t.py:1:7: unexpected '\\' (a line continuation must end its line)");
-  EXPECT_EQ(lex_error("x = \xC3\xA9"),
-            "t.py:1:5: unexpected character byte 0xC3 (non-ASCII text belongs in strings or comments)");
+  EXPECT_EQ(lex_error("x = a \\ b"),
+            "t.py:1:7: unexpected '\\' (a line continuation must end its line)");
+  EXPECT_EQ(
+      lex_error("x = \xC3\xA9"),
+      "t.py:1:5: unexpected character byte 0xC3 (non-ASCII text belongs in strings or comments)");
 }
 
 }  // namespace

@@ -26,35 +26,51 @@ std::string sexpr(const Expr& e) {
     return out;
   };
   switch (e.kind) {
-    case Expr::Kind::name: return e.text;
-    case Expr::Kind::attribute: return "(. " + sexpr(e.children[0]) + " " + e.text + ")";
+    case Expr::Kind::name:
+      return e.text;
+    case Expr::Kind::attribute:
+      return "(. " + sexpr(e.children[0]) + " " + e.text + ")";
     case Expr::Kind::call: {
       std::string out = "(call" + kids(0);
       for (const auto& k : e.keywords) out += " " + k.name + "=" + sexpr(k.value);
       return out + ")";
     }
-    case Expr::Kind::subscript: return "([]" + kids(0) + ")";
-    case Expr::Kind::slice: return "(:" + kids(0) + ")";
-    case Expr::Kind::integer: return std::to_string(e.int_value);
-    case Expr::Kind::real: return "r" + std::to_string(e.real_value);
-    case Expr::Kind::string: return "'" + e.text + "'";
-    case Expr::Kind::boolean: return e.bool_value ? "True" : "False";
-    case Expr::Kind::none: return "None";
-    case Expr::Kind::ellipsis: return "...";
-    case Expr::Kind::tuple: return "(tuple" + kids(0) + ")";
-    case Expr::Kind::list: return "(list" + kids(0) + ")";
+    case Expr::Kind::subscript:
+      return "([]" + kids(0) + ")";
+    case Expr::Kind::slice:
+      return "(:" + kids(0) + ")";
+    case Expr::Kind::integer:
+      return std::to_string(e.int_value);
+    case Expr::Kind::real:
+      return "r" + std::to_string(e.real_value);
+    case Expr::Kind::string:
+      return "'" + e.text + "'";
+    case Expr::Kind::boolean:
+      return e.bool_value ? "True" : "False";
+    case Expr::Kind::none:
+      return "None";
+    case Expr::Kind::ellipsis:
+      return "...";
+    case Expr::Kind::tuple:
+      return "(tuple" + kids(0) + ")";
+    case Expr::Kind::list:
+      return "(list" + kids(0) + ")";
     case Expr::Kind::unary:
     case Expr::Kind::binary:
-    case Expr::Kind::bool_op: return std::string("(") + operator_symbol(e.op) + kids(0) + ")";
+    case Expr::Kind::bool_op:
+      return std::string("(") + operator_symbol(e.op) + kids(0) + ")";
     case Expr::Kind::compare: {
       std::string out = "(cmp " + sexpr(e.children[0]);
       for (size_t k = 0; k < e.compare_ops.size(); ++k) {
-        out += std::string(" ") + operator_symbol(e.compare_ops[k]) + " " + sexpr(e.children[k + 1]);
+        out +=
+            std::string(" ") + operator_symbol(e.compare_ops[k]) + " " + sexpr(e.children[k + 1]);
       }
       return out + ")";
     }
-    case Expr::Kind::conditional: return "(if" + kids(0) + ")";
-    case Expr::Kind::unsupported: return "(unsupported " + e.text + kids(0) + ")";
+    case Expr::Kind::conditional:
+      return "(if" + kids(0) + ")";
+    case Expr::Kind::unsupported:
+      return "(unsupported " + e.text + kids(0) + ")";
   }
   return "?";
 }
@@ -180,11 +196,12 @@ TEST(Parser, UnsupportedStatementsAreNodesNotFailures) {
   const auto& body = m.functions.at(0).body;
   std::vector<std::string> keywords;
   for (const auto& s : body) {
-    if (s.kind == Stmt::Kind::unsupported) keywords.push_back(s.keyword + "@" + std::to_string(s.loc.line));
+    if (s.kind == Stmt::Kind::unsupported)
+      keywords.push_back(s.keyword + "@" + std::to_string(s.loc.line));
   }
-  std::vector<std::string> expected = {"for@2",    "while@6", "with@8",  "try@10",
+  std::vector<std::string> expected = {"for@2",     "while@6",   "with@8", "try@10",
                                        "import@16", "global@17", "del@18", "assert@19",
-                                       "raise@20", "def@21",  "def@24",   "yield@26"};
+                                       "raise@20",  "def@21",    "def@24", "yield@26"};
   EXPECT_EQ(keywords, expected);
   EXPECT_EQ(body.back().kind, Stmt::Kind::return_stmt);
 }
@@ -214,8 +231,9 @@ TEST(Parser, ErrorMessagesNameTheConstruct) {
             "model.py:3:1: expected ']' to close '[' opened at 2:10, got end of file");
   EXPECT_EQ(parse_error("def f(x):\n    return g(a=1, 2)\n"),
             "model.py:2:19: positional argument follows keyword argument");
-  EXPECT_EQ(parse_error("def f(x):\n    return g(*x)\n"),
-            "model.py:2:14: '*' argument unpacking is not supported in calls; write the arguments out");
+  EXPECT_EQ(
+      parse_error("def f(x):\n    return g(*x)\n"),
+      "model.py:2:14: '*' argument unpacking is not supported in calls; write the arguments out");
   EXPECT_EQ(parse_error("def f(x):\n    return g(a=1, a=2)\n"),
             "model.py:2:19: keyword argument 'a' repeated");
   EXPECT_EQ(parse_error("def f(x):\n    return {1: 2}\n"),
@@ -230,11 +248,13 @@ TEST(Parser, ErrorMessagesNameTheConstruct) {
   EXPECT_EQ(parse_error("def f(x)\n    return x\n"),
             "model.py:1:9: expected ':' after 'def' header, got end of line");
   EXPECT_EQ(parse_error("x = 1\n    y = 2\n"), "model.py:2:5: unexpected indent");
-  EXPECT_EQ(parse_error("def f(x):\n    f(x) = 1\n"), "model.py:2:5: cannot assign to a function call");
+  EXPECT_EQ(parse_error("def f(x):\n    f(x) = 1\n"),
+            "model.py:2:5: cannot assign to a function call");
   EXPECT_EQ(parse_error("def f(x):\n    1 = x\n"), "model.py:2:5: cannot assign to a literal");
   EXPECT_EQ(parse_error("def f(x):\n    a, b += 1\n"),
             "model.py:2:10: augmented assignment '+=' needs a single target, not a tuple");
-  EXPECT_EQ(parse_error("def f(x):\n    return x +\n"), "model.py:2:15: expected an expression, got end of line");
+  EXPECT_EQ(parse_error("def f(x):\n    return x +\n"),
+            "model.py:2:15: expected an expression, got end of line");
   EXPECT_EQ(parse_error("def f(x):\n    else:\n        pass\n"),
             "model.py:2:5: 'else' without a matching statement before it");
   EXPECT_EQ(parse_error("class A:\n    x += 1\n"),
@@ -252,16 +272,19 @@ TEST(Parser, MoreErrorForms) {
   const Case cases[] = {
       {"import\n", "model.py:1:7: expected a module name, got end of line"},
       {"from torch\n", "model.py:1:11: expected 'import', got end of line"},
-      {"from torch import (a, b\n", "model.py:2:1: expected ')' to close '(' opened at 1:19, got end of file"},
+      {"from torch import (a, b\n",
+       "model.py:2:1: expected ')' to close '(' opened at 1:19, got end of file"},
       {"import torch as\n", "model.py:1:16: expected a name after 'as', got end of line"},
       {"@dec\nx = 1\n", "model.py:2:1: expected 'def' after decorators, got 'x'"},
-      {"@dec x\ndef f():\n    pass\n", "model.py:1:6: expected end of line after decorator, got 'x'"},
+      {"@dec x\ndef f():\n    pass\n",
+       "model.py:1:6: expected end of line after decorator, got 'x'"},
       {"def (x):\n    pass\n", "model.py:1:5: expected a function name after 'def', got '('"},
       {"def f:\n    pass\n", "model.py:1:6: expected '(' after the function name, got ':'"},
       {"class A(B:\n    pass\n", "model.py:1:10: expected ')' to close '(' opened at 1:8, got ':'"},
       {"class A\n    pass\n", "model.py:1:8: expected ':' after the class header, got end of line"},
       {"class A: x = 1\n", "model.py:1:10: a one-line class body may only be 'pass'"},
-      {"class A:\nx = 1\n", "model.py:2:1: expected an indented block after class definition at 1:1"},
+      {"class A:\nx = 1\n",
+       "model.py:2:1: expected an indented block after class definition at 1:1"},
       {"x = for\n", "model.py:1:5: unexpected keyword 'for'"},
       {"x = y[]\n", "model.py:1:7: empty subscript '[]'"},
       {"x = f(a for a in b)\n", "model.py:1:9: generator expressions are not supported"},
@@ -273,18 +296,24 @@ TEST(Parser, MoreErrorForms) {
       {"x = (a b)\n", "model.py:1:8: expected ')' to close '(' opened at 1:5, got 'b'"},
       {"x = [a b]\n", "model.py:1:8: expected ']' to close '[' opened at 1:5, got 'b'"},
       {"x = a b\n", "model.py:1:7: expected end of line, got 'b'"},
-      {"def f():\n    for x in y\n        pass\n", "model.py:2:15: expected ':' to end the 'for' header at 2:5, got end of line"},
-      {"def f():\n    while x:\n    pass\n", "model.py:3:5: expected an indented block, got 'pass'"},
+      {"def f():\n    for x in y\n        pass\n",
+       "model.py:2:15: expected ':' to end the 'for' header at 2:5, got end of line"},
+      {"def f():\n    while x:\n    pass\n",
+       "model.py:3:5: expected an indented block, got 'pass'"},
       {"x = 1 if y\n", "model.py:1:11: expected 'else' in conditional expression, got end of line"},
-      {"def f(a, *, b):\n    pass\n", "model.py:1:10: '*' parameters are not supported; list the parameters by name"},
-      {"def f(a, /):\n    pass\n", "model.py:1:10: '/' parameters are not supported; list the parameters by name"},
-      {"x = f(**k)\n", "model.py:1:7: '**' argument unpacking is not supported in calls; write the arguments out"},
+      {"def f(a, *, b):\n    pass\n",
+       "model.py:1:10: '*' parameters are not supported; list the parameters by name"},
+      {"def f(a, /):\n    pass\n",
+       "model.py:1:10: '/' parameters are not supported; list the parameters by name"},
+      {"x = f(**k)\n",
+       "model.py:1:7: '**' argument unpacking is not supported in calls; write the arguments out"},
   };
   for (const auto& c : cases) EXPECT_EQ(parse_error(c.src), c.message) << c.src;
 }
 
 TEST(Parser, DeepNestingIsAnErrorNotACrash) {
-  std::string deep = "def f(x):\n    return " + std::string(2000, '(') + "x" + std::string(2000, ')') + "\n";
+  std::string deep =
+      "def f(x):\n    return " + std::string(2000, '(') + "x" + std::string(2000, ')') + "\n";
   std::string msg = parse_error(deep);
   EXPECT_NE(msg.find("expression nested too deeply"), std::string::npos) << msg;
   std::string unary = "def f(x):\n    return " + std::string(2000, '-') + "x\n";
@@ -303,12 +332,14 @@ TEST(Parser, DeepNestingIsAnErrorNotACrash) {
     EXPECT_NE(msg.find("expression nested too deeply"), std::string::npos) << msg.substr(0, 200);
   }
   std::string nested_ifs = "def f(x):\n";
-  for (int k = 1; k <= 1000; ++k) nested_ifs += std::string(static_cast<size_t>(k), ' ') + "if x:\n";
+  for (int k = 1; k <= 1000; ++k)
+    nested_ifs += std::string(static_cast<size_t>(k), ' ') + "if x:\n";
   nested_ifs += std::string(1001, ' ') + "pass\n";
   msg = parse_error(nested_ifs);
   EXPECT_NE(msg.find("expression nested too deeply"), std::string::npos) << msg.substr(0, 200);
   // Reasonable lengths are fine.
-  EXPECT_EQ(parse_error("def f(x):\n    return " + ("x" + repeat(" + x", 300)) + "\n"), "(no error)");
+  EXPECT_EQ(parse_error("def f(x):\n    return " + ("x" + repeat(" + x", 300)) + "\n"),
+            "(no error)");
 }
 
 }  // namespace

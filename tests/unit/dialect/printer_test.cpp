@@ -11,7 +11,9 @@
 namespace pf::dialect {
 namespace {
 
-const OpRegistry& reg() { return testing::dialect_test_registry(); }
+const OpRegistry& reg() {
+  return testing::dialect_test_registry();
+}
 
 Graph build(const std::string& src) {
   auto r = load_graph(src, "p.py", reg(), "f");
@@ -51,8 +53,9 @@ Graph handmade() {
 
 TEST(Printer, RenamesOnlyWhatWouldBeAmbiguous) {
   Graph g = handmade();
-  EXPECT_EQ(print_graph(g, reg()),
-            "def f(x, torch_1):\n    a = -x\n    a_1 = -torch_1\n    v_1 = a + a_1\n    return (v_1,)\n");
+  EXPECT_EQ(
+      print_graph(g, reg()),
+      "def f(x, torch_1):\n    a = -x\n    a_1 = -torch_1\n    v_1 = a + a_1\n    return (v_1,)\n");
   // The printed code means the same graph (up to the names that had to change).
   auto again = load_graph(print_graph(g, reg()), "printed.py", reg(), "f");
   ASSERT_TRUE(again.ok()) << again.error().message;
@@ -62,7 +65,8 @@ TEST(Printer, RenamesOnlyWhatWouldBeAmbiguous) {
 }
 
 TEST(Printer, TypeCommentsAndInputHeader) {
-  Graph g = build("def f(x, y):\n    s = torch.functional.split(x, [1, 1])\n    z = s[0] + y\n    return z\n");
+  Graph g = build(
+      "def f(x, y):\n    s = torch.functional.split(x, [1, 1])\n    z = s[0] + y\n    return z\n");
   TensorType t{DType::float16, {2, 3}};
   TensorType h{DType::float16, {1, 3}};
   g.values[g.inputs[0]].types = {t};
@@ -81,18 +85,23 @@ TEST(Printer, TypeCommentsAndInputHeader) {
 }
 
 TEST(Printer, VarargsSpreadOnlyForMethods) {
-  Graph g = build("def f(x):\n    a = x.permute(0, 2, 1)\n    b = torch.reshape(x, (6,))\n    return (a, b)\n");
-  EXPECT_EQ(print_graph(g, reg()),
-            "def f(x):\n    a = torch.permute(x, [0, 2, 1])\n    b = x.reshape(6)\n    return (a, b)\n");
+  Graph g = build(
+      "def f(x):\n    a = x.permute(0, 2, 1)\n    b = torch.reshape(x, (6,))\n    return (a, b)\n");
+  EXPECT_EQ(
+      print_graph(g, reg()),
+      "def f(x):\n    a = torch.permute(x, [0, 2, 1])\n    b = x.reshape(6)\n    return (a, b)\n");
   expect_round_trip(g);
 }
 
 TEST(Printer, OperatorFormsFallBackWhenNotExpressible) {
   // alpha=2 cannot be written with '+': the next alias that can say it is used.
-  Graph g = build("def f(x, y):\n    a = torch.add(x, y, alpha=2)\n    b = torch.div(x, 2, rounding_mode='floor')\n"
-                  "    c = x / 2\n    return (a, b, c)\n");
+  Graph g = build(
+      "def f(x, y):\n    a = torch.add(x, y, alpha=2)\n    b = torch.div(x, 2, "
+      "rounding_mode='floor')\n"
+      "    c = x / 2\n    return (a, b, c)\n");
   EXPECT_EQ(print_graph(g, reg()),
-            "def f(x, y):\n    a = torch.add(x, y, alpha=2)\n    b = torch.div(x, 2, rounding_mode='floor')\n"
+            "def f(x, y):\n    a = torch.add(x, y, alpha=2)\n    b = torch.div(x, 2, "
+            "rounding_mode='floor')\n"
             "    c = x / 2\n    return (a, b, c)\n");
   expect_round_trip(g);
 }
@@ -112,7 +121,8 @@ TEST(Printer, LiteralsRoundTrip) {
             "slice(None, 2, None)");
   EXPECT_EQ(print_arg(Arg::make_tuple({Arg::make_value(0)}), names), "(x,)");
   EXPECT_EQ(print_arg(Arg::make_device("cuda:0"), names), "torch.device('cuda:0')");
-  EXPECT_EQ(print_arg(Arg::make_real(std::numeric_limits<double>::infinity()), names), "float('inf')");
+  EXPECT_EQ(print_arg(Arg::make_real(std::numeric_limits<double>::infinity()), names),
+            "float('inf')");
   EXPECT_EQ(print_arg(Arg::make_real(1e-06), names), "1e-06");
   EXPECT_EQ(print_arg(Arg::make_real(2), names), "2.0");
 }
