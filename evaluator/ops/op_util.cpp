@@ -63,7 +63,7 @@ OpInfo unary_op(UnaryOpDef def) {
   OpInfo op;
   op.name = def.name;
   op.aliases = def.aliases;
-  op.doc = def.doc;
+  op.doc = def.doc.empty() ? "elementwise " + def.name : def.doc;
   op.params.push_back(tensor_param("input"));
   for (auto& p : def.extra_params) op.params.push_back(p);
   auto shared = std::make_shared<const UnaryOpDef>(std::move(def));
@@ -123,19 +123,6 @@ UnaryBinder plain(std::function<double(double)> fn) {
   return [fn = std::move(fn)](const ArgReader&, DType) -> Result<ElementFn> {
     return ElementFn(fn);
   };
-}
-
-OpInfo unary_float_op(std::string name, std::vector<std::string> aliases,
-                      std::vector<ParamDef> extra_params, UnaryFn fn) {
-  UnaryOpDef def;
-  def.name = std::move(name);
-  def.aliases = std::move(aliases);
-  def.extra_params = std::move(extra_params);
-  def.bind = [fn = std::move(fn)](const ArgReader& a, DType) -> Result<ElementFn> {
-    // The reader outlives the loop that uses the returned function.
-    return ElementFn([fn, &a](double x) { return fn(x, a); });
-  };
-  return unary_op(std::move(def));
 }
 
 }  // namespace pf

@@ -25,20 +25,11 @@ ParamDef ignored_param(std::string name, bool keyword_only = true);
 //! layout/device/pin_memory/requires_grad.
 std::vector<ParamDef> factory_kwargs();
 
-//! f(x, args) maps one element (in float64); extra parameters follow `self`
-//! and are read through args (their indices start at 1).
-using UnaryFn = std::function<double(double, const ArgReader&)>;
-
-//! A unary elementwise op on floating tensors whose output has the input's
-//! shape and dtype (integer inputs are rejected, as PyTorch does for most).
-OpInfo unary_float_op(std::string name, std::vector<std::string> aliases,
-                      std::vector<ParamDef> extra_params, UnaryFn fn);
-
 enum class UnaryDtype : uint8_t {
   floating,         // floating inputs only; output dtype = input dtype
   float_promoting,  // bool/integer inputs compute in and return the default float (torch.exp)
   same,             // any dtype but bool, kept (torch.neg); integers go through int_fn
-  same_with_bool,   // any dtype kept, bool included (torch.sign, torch.ceil)
+  same_with_bool,   // any dtype kept, bool included (torch.sign, torch.nan_to_num)
   to_bool,          // any dtype in, bool out (torch.isnan)
 };
 
@@ -59,7 +50,7 @@ struct UnaryOpDef {
   //! means integer inputs compute through the float function (or are rejected
   //! under `floating`).
   IntElementFn int_fn;
-  std::string doc;
+  std::string doc;  // default: "elementwise <name>"
 };
 
 OpInfo unary_op(UnaryOpDef def);
