@@ -6,20 +6,20 @@ namespace pf {
 
 void register_all_builtin_ops(OpRegistry& r) {
   register_activation_ops(r);
-  register_softmax_ops(r);
-  register_cumulative_ops(r);
-  register_statistics_ops(r);
-  register_minmax_ops(r);
-  register_reduction_ops(r);
-  register_triangular_ops(r);
-  register_sequence_ops(r);
-  register_creation_ops(r);
-  register_cast_ops(r);
+  register_arithmetic_ops(r);
+  register_math_ops(r);
   register_comparison_ops(r);
   register_where_ops(r);
   register_clamp_ops(r);
-  register_arithmetic_ops(r);
-  register_math_ops(r);
+  register_cast_ops(r);
+  register_creation_ops(r);
+  register_sequence_ops(r);
+  register_triangular_ops(r);
+  register_reduction_ops(r);
+  register_minmax_ops(r);
+  register_statistics_ops(r);
+  register_cumulative_ops(r);
+  register_softmax_ops(r);
   register_view_ops(r);
   register_dim_ops(r);
   register_getitem_ops(r);

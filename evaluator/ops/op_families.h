@@ -8,20 +8,20 @@ namespace pf {
 class OpRegistry;
 
 void register_activation_ops(OpRegistry& r);
-void register_softmax_ops(OpRegistry& r);
-void register_cumulative_ops(OpRegistry& r);
-void register_statistics_ops(OpRegistry& r);
-void register_minmax_ops(OpRegistry& r);
-void register_reduction_ops(OpRegistry& r);
-void register_triangular_ops(OpRegistry& r);
-void register_sequence_ops(OpRegistry& r);
-void register_creation_ops(OpRegistry& r);
-void register_cast_ops(OpRegistry& r);
+void register_arithmetic_ops(OpRegistry& r);
+void register_math_ops(OpRegistry& r);
 void register_comparison_ops(OpRegistry& r);
 void register_where_ops(OpRegistry& r);
 void register_clamp_ops(OpRegistry& r);
-void register_arithmetic_ops(OpRegistry& r);
-void register_math_ops(OpRegistry& r);
+void register_cast_ops(OpRegistry& r);
+void register_creation_ops(OpRegistry& r);
+void register_sequence_ops(OpRegistry& r);
+void register_triangular_ops(OpRegistry& r);
+void register_reduction_ops(OpRegistry& r);
+void register_minmax_ops(OpRegistry& r);
+void register_statistics_ops(OpRegistry& r);
+void register_cumulative_ops(OpRegistry& r);
+void register_softmax_ops(OpRegistry& r);
 // Layout, indexing and numeric families (ops_layout).
 void register_view_ops(OpRegistry& r);
 void register_dim_ops(OpRegistry& r);
