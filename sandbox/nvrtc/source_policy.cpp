@@ -151,7 +151,7 @@ Status check_source(const std::string& name, const std::string& source, const So
     }
     if (t[i].kind != TokenKind::identifier) continue;
     const std::string& id = t[i].text;
-    if (id == "__has_include" || id == "__has_include_next") {
+    if (id == "__has_include" || id == "__has_include_next" || id == "__has_embed") {
       return at(name, t[i].line, id + " is not allowed (kernels cannot probe the file system)");
     }
     if (id == "__pragma") {

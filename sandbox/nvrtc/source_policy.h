@@ -8,7 +8,7 @@
 //     markers, #ident/#sccs/#assert or other unknown directives;
 //   - #pragma / _Pragma only from an allowlist (unroll, once, diagnostics, ...)
 //     and _Pragma only with a literal string;
-//   - no __has_include / __has_include_next (file-system probes).
+//   - no __has_include / __has_include_next / __has_embed (file-system probes).
 // Token pasting can still assemble __has_include inside #if; that probe opens
 // the file, which the worker's Landlock policy denies (so it answers "absent").
 // Limits bound the size of what is compiled.

@@ -50,9 +50,12 @@ Result<std::vector<Char>> splice(std::string_view file, std::string_view src) {
       continue;
     }
     if (c == '\r') {
-      // CRLF is one newline; a lone CR is not a newline to EDG, but treating it
-      // as one only makes the scanner check more lines.
-      if (i + 1 < src.size() && src[i + 1] == '\n') ++i;
+      // CRLF is one newline. A lone CR is whitespace to EDG, even between '#'
+      // and a directive name; no reading of it is safe to guess, so it is refused.
+      if (i + 1 >= src.size() || src[i + 1] != '\n') {
+        return scan_error(file, line, "a carriage return without a line feed is not allowed (use LF or CRLF line endings)");
+      }
+      ++i;
       c = '\n';
     }
     out.push_back({c, line});

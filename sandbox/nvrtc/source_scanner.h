@@ -6,12 +6,14 @@
 //
 // Where the compiler's reading could differ, the scanner errs on the side of
 // seeing *more* code: a newline inside a block comment starts a new line (EDG
-// treats `/*\n*/ #include` as a directive), a lone CR ends a line, an
-// unterminated string or character literal ends at the end of its line,
-// backslash + spaces + newline is not a splice (EDG's reading, checked), and a
-// '#' after only non-ASCII bytes (a BOM, an exotic space) may still begin a
-// directive. Unterminated block comments and raw strings, trigraphs and NUL
-// bytes are errors: what follows them cannot be read with confidence.
+// treats `/*\n*/ #include` as a directive), an unterminated string or
+// character literal ends at the end of its line, backslash + spaces + newline
+// is not a splice (EDG's reading, checked), and a '#' after only non-ASCII
+// bytes (a BOM, an exotic space) may still begin a directive. Where no reading
+// is safe to guess the source is refused: unterminated block comments and raw
+// strings, trigraphs, NUL bytes and a CR without LF (EDG takes it for
+// whitespace, so treating it as a newline would end a directive early; a
+// differential fuzz against NVRTC found that).
 #pragma once
 
 #include <string>
