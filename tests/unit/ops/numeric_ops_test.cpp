@@ -1,0 +1,194 @@
+// Numeric families (linear algebra, normalisation, conv, pooling,
+// interpolation, attention, dropout): shape rules, float64 accumulation with
+// one rounding, and refusals with actionable messages.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "evaluator/core/half.h"
+#include "tests/unit/ops/op_runner.h"
+
+namespace pf {
+namespace {
+
+using testing_ops::iota;
+using testing_ops::OpRun;
+using testing_ops::ints;
+using testing_ops::run_op;
+
+Arg v(int i) { return Arg::make_value(i); }
+Arg n(int64_t i) { return Arg::make_int(i); }
+
+Result<OpRun> run(const std::string& spelling, const std::vector<Tensor>& in, std::vector<Arg> args,
+                  std::vector<std::pair<std::string, Arg>> kw = {}) {
+  return run_op(spelling, in, std::move(args), std::move(kw));
+}
+
+std::string error_of(const std::string& spelling, const std::vector<Tensor>& in,
+                     std::vector<Arg> args, std::vector<std::pair<std::string, Arg>> kw = {}) {
+  auto r = run(spelling, in, std::move(args), std::move(kw));
+  return r.ok() ? std::string("<no error>") : r.error().message;
+}
+
+Shape out_shape(const std::string& spelling, const std::vector<Tensor>& in, std::vector<Arg> args,
+                std::vector<std::pair<std::string, Arg>> kw = {}) {
+  auto r = run(spelling, in, std::move(args), std::move(kw));
+  EXPECT_TRUE(r.ok()) << spelling << ": " << (r.ok() ? "" : r.error().message);
+  return r.ok() ? r->types[0].shape : Shape{-1};
+}
+
+TEST(Linalg, MatmulRankRules) {
+  EXPECT_EQ(out_shape("torch.matmul", {iota({3}), iota({3})}, {v(0), v(1)}), (Shape{}));
+  EXPECT_EQ(out_shape("torch.matmul", {iota({2, 3}), iota({3})}, {v(0), v(1)}), (Shape{2}));
+  EXPECT_EQ(out_shape("torch.matmul", {iota({3}), iota({4, 3, 2})}, {v(0), v(1)}), (Shape{4, 2}));
+  EXPECT_EQ(out_shape("operator.matmul", {iota({5, 1, 2, 3}), iota({4, 3, 6})}, {v(0), v(1)}),
+            (Shape{5, 4, 2, 6}));
+  std::string e = error_of("torch.matmul", {iota({2, 3}), iota({4, 5})}, {v(0), v(1)});
+  EXPECT_NE(e.find("cannot be multiplied (3 != 4)"), std::string::npos) << e;
+  e = error_of("torch.bmm", {iota({2, 3}), iota({3, 2})}, {v(0), v(1)});
+  EXPECT_NE(e.find("3-d"), std::string::npos) << e;
+  e = error_of("torch._C._nn.linear", {iota({2, 3}), iota({4, 5})}, {v(0), v(1)});
+  EXPECT_NE(e.find("in_features 3 != 5"), std::string::npos) << e;
+}
+
+TEST(Linalg, AccumulatesInFloat64AndRoundsOnce) {
+  // float32 accumulation would lose the 1: (1e8 + 1) - 1e8 = 0 in float32.
+  Tensor x = Tensor::from_doubles(DType::float32, {1, 3}, {1e8, 1, -1e8});
+  Tensor w = Tensor::from_doubles(DType::float32, {1, 3}, {1, 1, 1});
+  auto r = run("torch._C._nn.linear", {x, w}, {v(0), v(1)});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->outputs[0].get(0), 1.0);
+  // The float16 result is the float64 value rounded to nearest even: 1 + 2^-11 -> 1.
+  Tensor a = Tensor::from_doubles(DType::float16, {1, 2}, {1.0, 0.00048828125});
+  Tensor b = Tensor::from_doubles(DType::float16, {2, 1}, {1.0, 1.0});
+  auto m = run("torch.mm", {a, b}, {v(0), v(1)});
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->outputs[0].get(0), round_to_half(1.0 + 0.00048828125));
+  EXPECT_NE(error_of("torch.mm", {a, iota({2, 1})}, {v(0), v(1)}).find("float16"), std::string::npos);
+}
+
+TEST(Conv, OutputShapes) {
+  Tensor x = iota({1, 2, 5, 6});
+  EXPECT_EQ(out_shape("torch.conv2d", {x, iota({3, 2, 4, 2})}, {v(0), v(1)},
+                      {{"padding", Arg::make_string("same")}}),
+            (Shape{1, 3, 5, 6}));
+  EXPECT_EQ(out_shape("torch.conv2d", {x, iota({4, 1, 3, 3})}, {v(0), v(1), Arg::make_none(), n(2),
+                                                               n(1), n(1), n(2)}),
+            (Shape{1, 4, 3, 3}));
+  EXPECT_EQ(out_shape("torch.conv2d", {iota({2, 5, 6}), iota({3, 2, 3, 3})}, {v(0), v(1)}),
+            (Shape{3, 3, 4}));  // unbatched input
+  EXPECT_EQ(out_shape("torch.nn.functional.conv_transpose2d", {x, iota({2, 3, 3, 3})}, {v(0), v(1)},
+                      {{"stride", n(2)}, {"padding", n(1)}, {"output_padding", n(1)}}),
+            (Shape{1, 3, 10, 12}));
+  std::string e = error_of("torch.conv2d", {x, iota({3, 3, 3, 3})}, {v(0), v(1)});
+  EXPECT_NE(e.find("expects 3 input channels, got 2"), std::string::npos) << e;
+}
+
+TEST(Conv, DirectAndGemmPathsAgree) {
+  // 16 output channels per group use im2col + gemm; 1 per group uses direct
+  // loops. Both must give the same float64 result as a naive sum.
+  Tensor x = iota({1, 2, 4, 4});
+  for (int64_t c_out : {16, 2}) {
+    int64_t groups = c_out == 2 ? 2 : 1;
+    int64_t c_in_g = 2 / groups;
+    Tensor w = iota({c_out, c_in_g, 3, 3});
+    auto r = run("torch.conv2d", {x, w}, {v(0), v(1), Arg::make_none(), n(1), n(1), n(1), n(groups)});
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    const Tensor& y = r->outputs[0];
+    for (int64_t oc = 0; oc < c_out; ++oc) {
+      int64_t g = oc / (c_out / groups);
+      for (int64_t oh = 0; oh < 4; ++oh) {
+        for (int64_t ow = 0; ow < 4; ++ow) {
+          double sum = 0;
+          for (int64_t ic = 0; ic < c_in_g; ++ic) {
+            for (int64_t kh = 0; kh < 3; ++kh) {
+              for (int64_t kw = 0; kw < 3; ++kw) {
+                int64_t ih = oh - 1 + kh, iw = ow - 1 + kw;
+                if (ih < 0 || ih >= 4 || iw < 0 || iw >= 4) continue;
+                sum += x.get(((g * c_in_g + ic) * 4 + ih) * 4 + iw) *
+                       w.get(((oc * c_in_g + ic) * 3 + kh) * 3 + kw);
+              }
+            }
+          }
+          ASSERT_EQ(y.get((oc * 4 + oh) * 4 + ow), static_cast<float>(sum))
+              << "c_out " << c_out << " at " << oc << "," << oh << "," << ow;
+        }
+      }
+    }
+  }
+}
+
+TEST(Pooling, ShapesAndRefusals) {
+  Tensor x = iota({1, 1, 5, 5});
+  EXPECT_EQ(out_shape("torch.nn.functional.max_pool2d", {x}, {v(0), n(2)}, {{"ceil_mode", Arg::make_bool(true)}}),
+            (Shape{1, 1, 3, 3}));
+  EXPECT_EQ(out_shape("torch.nn.functional.adaptive_avg_pool2d", {x}, {v(0), n(1)}), (Shape{1, 1, 1, 1}));
+  std::string e = error_of("torch.nn.functional.max_pool2d", {x}, {v(0), n(2)},
+                           {{"return_indices", Arg::make_bool(true)}});
+  EXPECT_NE(e.find("return_indices=True is not supported"), std::string::npos) << e;
+  e = error_of("torch.nn.functional.max_pool2d", {x}, {v(0), n(2), n(1), n(2)});
+  EXPECT_NE(e.find("at most half"), std::string::npos) << e;
+  auto avg = run("torch._C._nn.avg_pool2d", {x}, {v(0), n(3), n(1), n(1), Arg::make_bool(false),
+                                                 Arg::make_bool(false), Arg::make_none()});
+  ASSERT_TRUE(avg.ok()) << avg.error().message;
+  EXPECT_EQ(avg->outputs[0].get(0), (0 + 1 + 5 + 6) / 4.0);  // corner: padding not counted
+}
+
+TEST(Interpolate, SizeRulesAndNearest) {
+  Tensor x = iota({1, 1, 2, 3});
+  auto r = run("torch.nn.functional.interpolate", {x}, {v(0)}, {{"scale_factor", Arg::make_real(2.0)}});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->types[0].shape, (Shape{1, 1, 4, 6}));
+  EXPECT_EQ(r->outputs[0].get(7), 0.0);  // [0, 1] <- input [0, 0]
+  EXPECT_EQ(r->outputs[0].get(8), 1.0);
+  std::string e = error_of("torch.nn.functional.interpolate", {x}, {v(0)});
+  EXPECT_NE(e.find("exactly one of size and scale_factor"), std::string::npos) << e;
+  e = error_of("torch.nn.functional.interpolate", {x}, {v(0), ints({4, 4})},
+               {{"mode", Arg::make_string("bicubic")}, {"antialias", Arg::make_bool(true)}});
+  EXPECT_NE(e.find("antialias"), std::string::npos) << e;
+}
+
+TEST(Normalization, RulesAndMessages) {
+  Tensor x = iota({2, 3, 4});
+  std::string e = error_of("torch.nn.functional.batch_norm", {x}, {v(0), Arg::make_none(), Arg::make_none()});
+  EXPECT_NE(e.find("required when training=False"), std::string::npos) << e;
+  e = error_of("torch.nn.functional.layer_norm", {x}, {v(0), ints({3})});
+  EXPECT_NE(e.find("must match the trailing dims"), std::string::npos) << e;
+  e = error_of("torch.nn.functional.group_norm", {x}, {v(0), n(2)});
+  EXPECT_NE(e.find("3 channels must divide into 2 groups"), std::string::npos) << e;
+  auto ln = run("torch.nn.functional.layer_norm", {x}, {v(0), ints({4})});
+  ASSERT_TRUE(ln.ok());
+  // Each row 0..3 normalises to (i - 1.5) / sqrt(1.25 + 1e-5).
+  EXPECT_FLOAT_EQ(static_cast<float>(ln->outputs[0].get(0)), static_cast<float>(-1.5 / std::sqrt(1.25 + 1e-5)));
+}
+
+TEST(Dropout, InferenceAliasesTrainingIsRefused) {
+  Tensor x = iota({3});
+  auto r = run("torch.nn.functional.dropout", {x}, {v(0), Arg::make_real(0.1), Arg::make_bool(false),
+                                                    Arg::make_bool(false)});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->outputs[0].shares_storage(x));
+  std::string e = error_of("torch.nn.functional.dropout", {x}, {v(0), Arg::make_real(0.1)});
+  EXPECT_NE(e.find("training=False"), std::string::npos) << e;
+  auto t = run("torch.dropout", {x}, {v(0), Arg::make_real(0.5)}, {{"train", Arg::make_bool(false)}});
+  EXPECT_TRUE(t.ok()) << t.error().message;
+}
+
+TEST(Attention, MaskingAndRefusals) {
+  Tensor q = iota({1, 2, 2});
+  Tensor mask = Tensor::from_doubles(DType::boolean, {2, 2}, {0, 0, 1, 1});
+  auto r = run("torch.nn.functional.scaled_dot_product_attention", {q, q, q, mask},
+               {v(0), v(1), v(2), v(3)});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->outputs[0].get(0), 0.0);  // a fully masked row gives zeros
+  EXPECT_EQ(r->outputs[0].get(1), 0.0);
+  std::string e = error_of("torch.nn.functional.scaled_dot_product_attention", {q, q, q},
+                           {v(0), v(1), v(2), Arg::make_none(), Arg::make_real(0.1)});
+  EXPECT_NE(e.find("dropout_p > 0 is random"), std::string::npos) << e;
+  e = error_of("torch.nn.functional.scaled_dot_product_attention", {q, iota({1, 2, 3}), q},
+               {v(0), v(1), v(2)});
+  EXPECT_NE(e.find("key's last dim 3 != query's 2"), std::string::npos) << e;
+}
+
+}  // namespace
+}  // namespace pf
