@@ -13,9 +13,41 @@
 #
 # Usage: tests/gpu/run_device.sh [BUILD_DIR]        (default: build)
 #        GTEST_FILTER=... narrows the tests; SUITE_TIMEOUT=seconds (default 900)
+#
+# A whole build directory is too large to carry (debug info); on the build
+# machine, pack what the GPU run needs first and carry that instead:
+#        tests/gpu/run_device.sh --pack BUILD_DIR DEST    (e.g. DEST=build-device)
+# copies, with debug info stripped and the relative layout kept: the binaries
+# at the build root (passforge, passforge-worker), every registered GPU suite
+# and the helper executables beside it (test workers), lib/ (bundled with
+# scripts/bundle_libs.sh when missing) and gpu_suites/.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 REPO=$(pwd)
+
+if [ "${1:-}" = "--pack" ]; then
+  set -e
+  src=$(cd "${2:?--pack BUILD_DIR DEST}" && pwd)
+  dest=${3:?--pack BUILD_DIR DEST}
+  [ -d "$src/gpu_suites" ] || { echo "run_device.sh: $src has no gpu_suites/ (configure and build it first)" >&2; exit 2; }
+  [ -d "$src/lib" ] || scripts/bundle_libs.sh "$src"
+  rm -rf "$dest"
+  mkdir -p "$dest"
+  dest=$(cd "$dest" && pwd)
+  is_elf() { [ -f "$1" ] && [ -x "$1" ] && [ "$(head -c 4 "$1")" = $'\x7fELF' ]; }
+  pack() {  # $1: path relative to the build directory
+    mkdir -p "$dest/$(dirname "$1")"
+    objcopy --strip-debug "$src/$1" "$dest/$1" 2>/dev/null || cp "$src/$1" "$dest/$1"
+  }
+  for f in "$src"/*; do is_elf "$f" && pack "$(basename "$f")"; done
+  for entry in "$src"/gpu_suites/*.txt; do
+    dir=$(dirname "$(head -n1 "$entry")")
+    for f in "$src/$dir"/*; do is_elf "$f" && pack "$dir/$(basename "$f")"; done
+  done
+  cp -r "$src/lib" "$src/gpu_suites" "$dest/"
+  echo "packed $(find "$dest" -type f | wc -l) files, $(du -sh "$dest" | cut -f1), into $dest"
+  exit 0
+fi
 BUILD_DIR=$(cd "${1:-${BUILD_DIR:-build}}" 2>/dev/null && pwd) || {
   echo "run_device.sh: no build directory ${1:-build}" >&2
   exit 2
