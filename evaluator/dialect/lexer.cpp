@@ -306,15 +306,18 @@ class Lexer {
       }
       uint64_t u = 0;
       auto res = std::from_chars(first, last, u, base);
-      if (res.ec == std::errc::result_out_of_range ||
-          u > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+      // 2**63 is kept (as INT64_MIN) for the parser: only `-9223372036854775808`
+      // may use it.
+      constexpr uint64_t kMinMagnitude = uint64_t{1} << 63;
+      if (res.ec == std::errc::result_out_of_range || u > kMinMagnitude) {
         return syntax_error(file_, at, "integer literal '" + spelled + "' does not fit in 64 bits");
       }
       if (res.ec != std::errc() || res.ptr != last) {
         return syntax_error(file_, at, "invalid number literal '" + spelled + "'");
       }
       t.kind = TokenKind::integer;
-      t.int_value = static_cast<int64_t>(u);
+      t.int_value =
+          u == kMinMagnitude ? std::numeric_limits<int64_t>::min() : static_cast<int64_t>(u);
     }
     tokens_.push_back(std::move(t));
     return ok_status();

@@ -1,6 +1,7 @@
 // Expressions, by Python's precedence climbing: conditional, or, and, not,
 // comparisons, | ^ & << >> + - * / // % @, unary, **, then primaries with
 // their trailers (attribute, call, subscript).
+#include <limits>
 #include <set>
 
 #include "evaluator/dialect/parser_impl.h"
@@ -208,6 +209,13 @@ Result<Expr> Parser::factor() {
   if (t.is_op("+")) op = Operator::pos;
   if (t.is_op("~")) op = Operator::invert;
   if (!op) return power();
+  const Token& after = peek(1);
+  if (*op == Operator::neg && after.kind == TokenKind::integer &&
+      after.int_value == std::numeric_limits<int64_t>::min() && !peek(2).is_op("**")) {
+    Expr e = make(Expr::Kind::integer, next().loc);  // -9223372036854775808
+    e.int_value = next().int_value;
+    return e;
+  }
   PF_NEST_GUARD();
   Expr e = make(Expr::Kind::unary, next().loc);
   e.op = *op;
@@ -340,6 +348,9 @@ Result<Expr> Parser::atom() {
   const Token& t = peek();
   switch (t.kind) {
     case TokenKind::integer: {
+      if (t.int_value < 0) {
+        return error_at(t, "integer literal '" + t.text + "' does not fit in 64 bits");
+      }
       Expr e = make(Expr::Kind::integer, next().loc);
       e.int_value = t.int_value;
       return e;

@@ -134,6 +134,7 @@ TEST(Parser, Precedence) {
   EXPECT_EQ(expr("~a if a is not None else b"), "(if (~ a) (cmp a is not None) b)");
   EXPECT_EQ(expr("x not in y"), "(cmp x not in y)");
   EXPECT_EQ(expr("2 ** 3 ** 2"), "(** 2 (** 3 2))");
+  EXPECT_EQ(expr("-9223372036854775808"), "-9223372036854775808");  // int64 min is one literal
 }
 
 TEST(Parser, CallsAttributesSubscripts) {
@@ -305,6 +306,8 @@ TEST(Parser, MoreErrorForms) {
        "model.py:1:10: '*' parameters are not supported; list the parameters by name"},
       {"def f(a, /):\n    pass\n",
        "model.py:1:10: '/' parameters are not supported; list the parameters by name"},
+      {"x = 9223372036854775808\n",
+       "model.py:1:5: integer literal '9223372036854775808' does not fit in 64 bits"},
       {"x = f(**k)\n",
        "model.py:1:7: '**' argument unpacking is not supported in calls; write the arguments out"},
   };

@@ -112,7 +112,7 @@ TEST(Printer, LiteralsRoundTrip) {
       "    a = x * float('nan')\n"
       "    b = torch.nn.functional.pad(x, [1, 2], mode='a\\'b\\\\c\\n')\n"
       "    c = x[None, ..., 1:-1:2, (0, 1)]\n"
-      "    d = torch.full([2], -0.0, dtype=torch.bfloat16)\n"
+      "    d = torch.full([2], -0.0, dtype=torch.bfloat16) + -9223372036854775808\n"
       "    e = x.to(device=torch.device('cuda', 1), dtype=torch.int64)\n"
       "    return (a, b, c, d, e)\n");
   expect_round_trip(g);
