@@ -19,7 +19,8 @@ Result<std::map<std::string, std::string>> parse_files(const json& body) {
   std::map<std::string, std::string> files;
   for (const auto& [name, source] : it->items()) {
     if (!source.is_string()) {
-      return make_error(ErrorCode::invalid_argument, "compile: the source of " + name + " must be a string");
+      return make_error(ErrorCode::invalid_argument,
+                        "compile: the source of " + name + " must be a string");
     }
     files.emplace(name, source.get<std::string>());
   }
@@ -29,16 +30,19 @@ Result<std::map<std::string, std::string>> parse_files(const json& body) {
 Result<std::vector<std::filesystem::path>> CompileService::preload() {
   std::lock_guard lock(mu_);
   PF_ASSIGN(auto* c, compiler());
-  return std::vector<std::filesystem::path>{std::filesystem::path(c->library().path()).parent_path()};
+  return std::vector<std::filesystem::path>{
+      std::filesystem::path(c->library().path()).parent_path()};
 }
 
 Result<nvrtc::NvrtcCompiler*> CompileService::compiler() {
   if (!compiler_) {
     PF_ASSIGN(auto lib, nvrtc::NvrtcLibrary::load());
     std::shared_ptr<nvrtc::CompileCache> cache;
-    if (!options_.cache_dir.empty()) cache = std::make_shared<nvrtc::CompileCache>(options_.cache_dir);
+    if (!options_.cache_dir.empty())
+      cache = std::make_shared<nvrtc::CompileCache>(options_.cache_dir);
     compiler_ = std::make_unique<nvrtc::NvrtcCompiler>(std::move(lib), std::move(cache));
-    spdlog::debug("NVRTC {} loaded from {}", compiler_->library().version(), compiler_->library().path());
+    spdlog::debug("NVRTC {} loaded from {}", compiler_->library().version(),
+                  compiler_->library().path());
   }
   return compiler_.get();
 }
@@ -84,7 +88,8 @@ Status CompileService::verify_on_device(nvrtc::CompileOutcome& outcome) {
       PF_ASSIGN(auto fn, module->function(k.name));
       auto layout = fn.param_layout();
       if (!layout.ok()) {
-        if (layout.error().code == ErrorCode::unsupported) return ok_status();  // old driver: cubin layout
+        if (layout.error().code == ErrorCode::unsupported)
+          return ok_status();  // old driver: cubin layout
         return layout.error();
       }
       bool same = layout->size() == k.params.size();
@@ -92,23 +97,26 @@ Status CompileService::verify_on_device(nvrtc::CompileOutcome& outcome) {
         same = (*layout)[i].offset == k.params[i].offset && (*layout)[i].size == k.params[i].size;
       }
       if (!same) {
-        return make_error(ErrorCode::internal,
-                          "kernel '" + k.name + "': the cubin's parameter layout (" +
-                              cuda::describe_params(k.params) + ") differs from cuFuncGetParamInfo's (" +
-                              cuda::describe_params(*layout) + ")");
+        return make_error(ErrorCode::internal, "kernel '" + k.name +
+                                                   "': the cubin's parameter layout (" +
+                                                   cuda::describe_params(k.params) +
+                                                   ") differs from cuFuncGetParamInfo's (" +
+                                                   cuda::describe_params(*layout) + ")");
       }
     }
   }
   return ok_status();
 }
 
-Result<nvrtc::CompileOutcome> CompileService::compile(const std::map<std::string, std::string>& files,
-                                                      const std::string& arch, bool lineinfo) {
+Result<nvrtc::CompileOutcome> CompileService::compile(
+    const std::map<std::string, std::string>& files, const std::string& arch, bool lineinfo) {
   std::lock_guard lock(mu_);
   PF_ASSIGN(auto* c, compiler());
   init_device();
   nvrtc::CompileOptions opt;
-  opt.arch = !arch.empty() ? arch : context_ ? context_->properties().arch() : std::string(nvrtc::kDefaultArch);
+  opt.arch = !arch.empty() ? arch
+             : context_    ? context_->properties().arch()
+                           : std::string(nvrtc::kDefaultArch);
   opt.lineinfo = lineinfo;
   opt.limits = options_.limits;
   opt.log_limits = options_.log_limits;
@@ -117,16 +125,19 @@ Result<nvrtc::CompileOutcome> CompileService::compile(const std::map<std::string
 }
 
 Result<json> CompileService::handle(const json& body) {
-  if (!body.is_object()) return make_error(ErrorCode::invalid_argument, "compile: the body must be an object");
+  if (!body.is_object())
+    return make_error(ErrorCode::invalid_argument, "compile: the body must be an object");
   PF_ASSIGN(auto files, parse_files(body));
   std::string arch;
   if (auto a = body.find("arch"); a != body.end() && !a->is_null()) {
-    if (!a->is_string()) return make_error(ErrorCode::invalid_argument, "compile: \"arch\" must be a string or null");
+    if (!a->is_string())
+      return make_error(ErrorCode::invalid_argument, "compile: \"arch\" must be a string or null");
     arch = a->get<std::string>();
   }
   bool lineinfo = false;
   if (auto l = body.find("lineinfo"); l != body.end() && !l->is_null()) {
-    if (!l->is_boolean()) return make_error(ErrorCode::invalid_argument, "compile: \"lineinfo\" must be a boolean");
+    if (!l->is_boolean())
+      return make_error(ErrorCode::invalid_argument, "compile: \"lineinfo\" must be a boolean");
     lineinfo = l->get<bool>();
   }
   PF_ASSIGN(auto outcome, compile(files, arch, lineinfo));
@@ -136,7 +147,8 @@ Result<json> CompileService::handle(const json& body) {
   // Only a module compiled for this GPU can be loaded on it.
   if (outcome.ok() && context_ && outcome.arch == context_->properties().arch()) {
     Status verified = verify_on_device(outcome);
-    if (auto poisoned = context_->driver().poisoned(); !poisoned.empty()) sandbox::declare_poisoned(poisoned);
+    if (auto poisoned = context_->driver().poisoned(); !poisoned.empty())
+      sandbox::declare_poisoned(poisoned);
     PF_TRY(verified);
     param_source = "device";
   }
@@ -154,7 +166,9 @@ Result<json> CompileService::handle(const json& body) {
   }
   json flags = json::array();
   for (const auto& f : outcome.flags()) flags.push_back(f.to_json());
-  json cache = {{"enabled", compiler_->cache() != nullptr}, {"hits", outcome.cache_hits}, {"misses", outcome.cache_misses}};
+  json cache = {{"enabled", compiler_->cache() != nullptr},
+                {"hits", outcome.cache_hits},
+                {"misses", outcome.cache_misses}};
   if (compiler_->cache()) {
     cache["dir"] = compiler_->cache()->dir().string();
     cache["totals"] = compiler_->cache()->stats().to_json();
@@ -204,7 +218,8 @@ void CompileService::log_summary() {
   if (compiler_ && compiler_->cache()) compiler_->cache()->log_summary();
 }
 
-void register_compile_handler(sandbox::HandlerTable& table, std::shared_ptr<CompileService> service) {
+void register_compile_handler(sandbox::HandlerTable& table,
+                              std::shared_ptr<CompileService> service) {
   table.add("compile", [service](const json& body) { return service->handle(body); });
 }
 

@@ -84,7 +84,8 @@ class CompileService {
 };
 
 //! Registers "compile" on `table`, answered by `service`.
-void register_compile_handler(sandbox::HandlerTable& table, std::shared_ptr<CompileService> service);
+void register_compile_handler(sandbox::HandlerTable& table,
+                              std::shared_ptr<CompileService> service);
 
 //! "files" of a request body, validated (an object of string -> string).
 Result<std::map<std::string, std::string>> parse_files(const nlohmann::json& body);

@@ -14,7 +14,8 @@ const std::vector<std::string> kWheelDirs = {"nvidia/cu13/lib", "nvidia/cublas/l
 Result<SharedLibrary> open_toolkit_library(const std::string& soname, const std::string& option,
                                            const char* env) {
   std::string chosen = option.empty() ? env_or_empty(env) : option;
-  auto lib = SharedLibrary::open_first(soname, toolkit_library_candidates(soname, chosen, kWheelDirs));
+  auto lib =
+      SharedLibrary::open_first(soname, toolkit_library_candidates(soname, chosen, kWheelDirs));
   if (!lib.ok()) {
     return make_error(ErrorCode::unsupported,
                       lib.error().message + "\n(set " + env + " to the library's path)");
@@ -25,8 +26,8 @@ Result<SharedLibrary> open_toolkit_library(const std::string& soname, const std:
 }  // namespace
 
 Result<std::shared_ptr<const CublasLibrary>> CublasLibrary::load(const CublasOptions& options) {
-  PF_ASSIGN(auto blas, open_toolkit_library("libcublas.so.13", options.cublas_library,
-                                            "PASSFORGE_CUBLAS"));
+  PF_ASSIGN(auto blas,
+            open_toolkit_library("libcublas.so.13", options.cublas_library, "PASSFORGE_CUBLAS"));
   PF_ASSIGN(auto lt, open_toolkit_library("libcublasLt.so.13", options.cublaslt_library,
                                           "PASSFORGE_CUBLASLT"));
   std::shared_ptr<CublasLibrary> l(new CublasLibrary());
@@ -48,8 +49,8 @@ Result<std::shared_ptr<const CublasLibrary>> CublasLibrary::load(const CublasOpt
   PF_CUBLASLT_FUNCTIONS(PF_CUBLASLT_FETCH)
 #undef PF_CUBLASLT_FETCH
   if (!missing.empty()) {
-    return make_error(ErrorCode::unsupported,
-                      "cuBLAS (" + l->cublas_path_ + ", " + l->cublaslt_path_ + ") lacks " + missing);
+    return make_error(ErrorCode::unsupported, "cuBLAS (" + l->cublas_path_ + ", " +
+                                                  l->cublaslt_path_ + ") lacks " + missing);
   }
   l->lt_version_ = l->fn_.cublasLtGetVersion();
   return std::shared_ptr<const CublasLibrary>(std::move(l));
@@ -57,8 +58,10 @@ Result<std::shared_ptr<const CublasLibrary>> CublasLibrary::load(const CublasOpt
 
 Error CublasLibrary::error(cublasStatus_t status, const std::string& call) const {
   const char* name = fn_.cublasGetStatusName != nullptr ? fn_.cublasGetStatusName(status) : nullptr;
-  const char* text = fn_.cublasGetStatusString != nullptr ? fn_.cublasGetStatusString(status) : nullptr;
-  std::string message = call + ": " + (name != nullptr ? name : "cuBLAS status " + std::to_string(status));
+  const char* text =
+      fn_.cublasGetStatusString != nullptr ? fn_.cublasGetStatusString(status) : nullptr;
+  std::string message =
+      call + ": " + (name != nullptr ? name : "cuBLAS status " + std::to_string(status));
   if (text != nullptr) message += std::string(" (") + text + ")";
   ErrorCode code = ErrorCode::internal;
   if (status == CUBLAS_STATUS_NOT_SUPPORTED || status == CUBLAS_STATUS_ARCH_MISMATCH) {

@@ -13,8 +13,8 @@ Result<std::unique_ptr<CudaContext>> CudaContext::create(std::shared_ptr<const C
   const auto& d = *c->driver_;
   PF_ASSIGN(c->props_, query_device_properties(d, options.device));
   PF_TRY(d.check(d.api().cuDeviceGet(&c->device_, options.device), "cuDeviceGet"));
-  PF_TRY(d.check(d.api().cuDevicePrimaryCtxRetain(&c->ctx_, c->device_),
-                 "cuDevicePrimaryCtxRetain"));
+  PF_TRY(
+      d.check(d.api().cuDevicePrimaryCtxRetain(&c->ctx_, c->device_), "cuDevicePrimaryCtxRetain"));
   PF_TRY(c->make_current());
   // The primary context is shared by every CudaContext of the process; once a
   // kernel has run, these limits can no longer change. That is not fatal: the
@@ -25,7 +25,8 @@ Result<std::unique_ptr<CudaContext>> CudaContext::create(std::shared_ptr<const C
                                                "CU_LIMIT_MALLOC_HEAP_SIZE"}}) {
     size_t current = 0;
     if (d.api().cuCtxGetLimit(&current, limit) == CUDA_SUCCESS && current == value) continue;
-    Status st = d.check(d.api().cuCtxSetLimit(limit, value), std::string("cuCtxSetLimit(") + name + ")");
+    Status st =
+        d.check(d.api().cuCtxSetLimit(limit, value), std::string("cuCtxSetLimit(") + name + ")");
     if (!st.ok()) {
       if (!d.poisoned().empty()) return st.error();
       spdlog::warn("{} (keeping {} bytes)", st.error().message, current);

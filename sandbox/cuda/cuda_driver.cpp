@@ -24,7 +24,8 @@ Result<std::shared_ptr<CudaDriver>> CudaDriver::load(const CudaDriverOptions& op
   if (chosen.empty()) chosen = env_or_empty("PASSFORGE_CUDA_DRIVER");
   if (chosen.empty()) chosen = "libcuda.so.1";
   auto lib = SharedLibrary::open_first(chosen, {chosen});
-  if (!lib.ok()) return make_error(ErrorCode::unsupported, "no CUDA driver: " + lib.error().message);
+  if (!lib.ok())
+    return make_error(ErrorCode::unsupported, "no CUDA driver: " + lib.error().message);
   // cuda.h maps cuGetProcAddress to its CUDA 12 ABI, exported as _v2.
   auto get = reinterpret_cast<GetProcAddress>(lib->symbol("cuGetProcAddress_v2"));
   if (get == nullptr) {
@@ -50,8 +51,8 @@ Result<std::shared_ptr<CudaDriver>> CudaDriver::load(const CudaDriverOptions& op
   }
   CUresult r = d->fn_.cuInit(0);
   if (r != CUDA_SUCCESS) {
-    std::string what = classify_cuda_error(r) == CudaErrorClass::no_device ? "no CUDA device"
-                                                                            : "CUDA unusable";
+    std::string what =
+        classify_cuda_error(r) == CudaErrorClass::no_device ? "no CUDA device" : "CUDA unusable";
     return make_error(ErrorCode::unsupported,
                       what + ": cuInit: " + d->error_name(r) + " (" + d->library_path_ + ")");
   }
@@ -59,7 +60,8 @@ Result<std::shared_ptr<CudaDriver>> CudaDriver::load(const CudaDriverOptions& op
     return make_error(ErrorCode::unsupported, "cuDriverGetVersion: " + d->error_name(v));
   }
   if (auto c = d->fn_.cuDeviceGetCount(&d->device_count_); c != CUDA_SUCCESS) {
-    return make_error(ErrorCode::unsupported, "no CUDA device: cuDeviceGetCount: " + d->error_name(c));
+    return make_error(ErrorCode::unsupported,
+                      "no CUDA device: cuDeviceGetCount: " + d->error_name(c));
   }
   if (d->device_count_ == 0) {
     return make_error(ErrorCode::unsupported,
@@ -70,7 +72,8 @@ Result<std::shared_ptr<CudaDriver>> CudaDriver::load(const CudaDriverOptions& op
 }
 
 std::string CudaDriver::driver_version_string() const {
-  return std::to_string(driver_version_ / 1000) + "." + std::to_string((driver_version_ % 1000) / 10);
+  return std::to_string(driver_version_ / 1000) + "." +
+         std::to_string((driver_version_ % 1000) / 10);
 }
 
 std::string CudaDriver::error_name(CUresult result) const {
@@ -96,12 +99,20 @@ Error CudaDriver::error(CUresult result, std::string_view call) const {
   }
   ErrorCode code = ErrorCode::internal;
   switch (cls) {
-    case CudaErrorClass::out_of_memory: code = ErrorCode::unavailable; break;
-    case CudaErrorClass::no_device: code = ErrorCode::unsupported; break;
-    case CudaErrorClass::launch_rejected: code = ErrorCode::invalid_argument; break;
-    case CudaErrorClass::sticky: code = ErrorCode::internal; break;
-    default: code = result == CUDA_ERROR_INVALID_VALUE ? ErrorCode::invalid_argument
-                                                       : ErrorCode::internal;
+    case CudaErrorClass::out_of_memory:
+      code = ErrorCode::unavailable;
+      break;
+    case CudaErrorClass::no_device:
+      code = ErrorCode::unsupported;
+      break;
+    case CudaErrorClass::launch_rejected:
+      code = ErrorCode::invalid_argument;
+      break;
+    case CudaErrorClass::sticky:
+      code = ErrorCode::internal;
+      break;
+    default:
+      code = result == CUDA_ERROR_INVALID_VALUE ? ErrorCode::invalid_argument : ErrorCode::internal;
   }
   return make_error(code, std::move(message));
 }

@@ -4,12 +4,18 @@ namespace pf::cuda {
 
 const char* cuda_error_class_name(CudaErrorClass c) {
   switch (c) {
-    case CudaErrorClass::ok: return "ok";
-    case CudaErrorClass::sticky: return "sticky";
-    case CudaErrorClass::launch_rejected: return "launch_rejected";
-    case CudaErrorClass::out_of_memory: return "out_of_memory";
-    case CudaErrorClass::no_device: return "no_device";
-    case CudaErrorClass::other: return "other";
+    case CudaErrorClass::ok:
+      return "ok";
+    case CudaErrorClass::sticky:
+      return "sticky";
+    case CudaErrorClass::launch_rejected:
+      return "launch_rejected";
+    case CudaErrorClass::out_of_memory:
+      return "out_of_memory";
+    case CudaErrorClass::no_device:
+      return "no_device";
+    case CudaErrorClass::other:
+      return "other";
   }
   return "other";
 }

@@ -14,8 +14,8 @@ enum class CudaErrorClass {
   sticky,           // context corrupted (illegal address, trap, launch failure, ...)
   launch_rejected,  // the launch was refused before running (bad config, resources)
   out_of_memory,
-  no_device,        // no driver, no device, driver too old or mismatched
-  other,            // everything else (bad handle, not found, ...): not sticky
+  no_device,  // no driver, no device, driver too old or mismatched
+  other,      // everything else (bad handle, not found, ...): not sticky
 };
 
 const char* cuda_error_class_name(CudaErrorClass c);

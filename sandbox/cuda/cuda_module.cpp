@@ -13,10 +13,10 @@ Result<FunctionAttributes> CudaFunction::attributes() const {
                           std::string("cuFuncGetAttribute(") + what + ")"));
     return v;
   };
-#define PF_FATTR(field, attr) \
-  {                           \
+#define PF_FATTR(field, attr)           \
+  {                                     \
     PF_ASSIGN(int v, get(attr, #attr)); \
-    field = v;                \
+    field = v;                          \
   }
   PF_FATTR(a.max_threads_per_block, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
   PF_FATTR(a.registers, CU_FUNC_ATTRIBUTE_NUM_REGS)
@@ -31,11 +31,11 @@ Result<FunctionAttributes> CudaFunction::attributes() const {
 }
 
 Status CudaFunction::set_max_dynamic_smem(int64_t bytes) const {
-  return driver_->check(driver_->api().cuFuncSetAttribute(
-                            handle_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-                            static_cast<int>(bytes)),
-                        "cuFuncSetAttribute(" + name_ + ", MAX_DYNAMIC_SHARED_SIZE_BYTES=" +
-                            std::to_string(bytes) + ")");
+  return driver_->check(
+      driver_->api().cuFuncSetAttribute(handle_, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                        static_cast<int>(bytes)),
+      "cuFuncSetAttribute(" + name_ + ", MAX_DYNAMIC_SHARED_SIZE_BYTES=" + std::to_string(bytes) +
+          ")");
 }
 
 Result<std::vector<KernelParam>> CudaFunction::param_layout() const {
@@ -89,8 +89,9 @@ Result<CudaFunction> CudaModule::function(const std::string& name) const {
   CUresult r = driver_->api().cuModuleGetFunction(&f, module_, name.c_str());
   if (r == CUDA_ERROR_NOT_FOUND) {
     return make_error(ErrorCode::not_found,
-                      "kernel '" + name + "' is not in the module (kernels must be declared "
-                      "extern \"C\" __global__ so their names are not mangled)");
+                      "kernel '" + name +
+                          "' is not in the module (kernels must be declared "
+                          "extern \"C\" __global__ so their names are not mangled)");
   }
   PF_TRY(driver_->check(r, "cuModuleGetFunction(" + name + ")"));
   return CudaFunction(driver_, f, name);

@@ -7,7 +7,9 @@ namespace {
 
 constexpr size_t kAlign = 256;
 
-size_t round_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
+size_t round_up(size_t v, size_t a) {
+  return (v + a - 1) / a * a;
+}
 
 // Scans one read-back guard for bytes that differ from the canary.
 void scan_guard(const std::vector<uint8_t>& g, bool before, const std::string& name,
@@ -55,7 +57,9 @@ Result<DeviceBuffer> DeviceBuffer::allocate(std::shared_ptr<const CudaDriver> dr
   return b;
 }
 
-DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept { *this = std::move(other); }
+DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept {
+  *this = std::move(other);
+}
 
 DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
   if (this != &other) {
@@ -69,7 +73,9 @@ DeviceBuffer& DeviceBuffer::operator=(DeviceBuffer&& other) noexcept {
   return *this;
 }
 
-DeviceBuffer::~DeviceBuffer() { release(); }
+DeviceBuffer::~DeviceBuffer() {
+  release();
+}
 
 void DeviceBuffer::release() {
   if (base_ != 0 && driver_) driver_->api().cuMemFree(base_);
@@ -97,7 +103,8 @@ Status DeviceBuffer::upload_async(const void* host, size_t bytes, CUstream strea
                         "cuMemcpyHtoDAsync(" + name_ + ")");
 }
 
-Status DeviceBuffer::download_async(void* host, size_t bytes, CUstream stream, size_t offset) const {
+Status DeviceBuffer::download_async(void* host, size_t bytes, CUstream stream,
+                                    size_t offset) const {
   PF_TRY(check_range("download", bytes, offset));
   if (bytes == 0) return ok_status();
   return driver_->check(driver_->api().cuMemcpyDtoHAsync(host, data() + offset, bytes, stream),
@@ -106,9 +113,10 @@ Status DeviceBuffer::download_async(void* host, size_t bytes, CUstream stream, s
 
 Status DeviceBuffer::copy_from(const DeviceBuffer& source, CUstream stream) {
   if (source.size_ != size_) {
-    return make_error(ErrorCode::invalid_argument, "copy from '" + source.name_ + "' (" +
-                                                       std::to_string(source.size_) + " bytes) to '" + name_ +
-                                                       "' (" + std::to_string(size_) + " bytes): sizes differ");
+    return make_error(ErrorCode::invalid_argument,
+                      "copy from '" + source.name_ + "' (" + std::to_string(source.size_) +
+                          " bytes) to '" + name_ + "' (" + std::to_string(size_) +
+                          " bytes): sizes differ");
   }
   if (size_ == 0) return ok_status();
   return driver_->check(driver_->api().cuMemcpyDtoDAsync(data(), source.data(), size_, stream),
@@ -117,10 +125,10 @@ Status DeviceBuffer::copy_from(const DeviceBuffer& source, CUstream stream) {
 
 Status DeviceBuffer::check_range(const char* what, size_t bytes, size_t offset) const {
   if (offset > size_ || bytes > size_ - offset) {
-    return make_error(ErrorCode::invalid_argument, std::string(what) + " of " + std::to_string(bytes) +
-                                                       " bytes at " + std::to_string(offset) +
-                                                       " overflows buffer '" + name_ + "' of " +
-                                                       std::to_string(size_));
+    return make_error(ErrorCode::invalid_argument,
+                      std::string(what) + " of " + std::to_string(bytes) + " bytes at " +
+                          std::to_string(offset) + " overflows buffer '" + name_ + "' of " +
+                          std::to_string(size_));
   }
   return ok_status();
 }
@@ -141,11 +149,17 @@ Status DeviceBuffer::poison(const PoisonFill& fill) {
   const auto& fn = driver_->api();
   size_t elem = 1;
   switch (fill.kind) {
-    case PoisonKind::byte: return fill_bytes(fill.byte);
-    case PoisonKind::nan_f64: return fill_bytes(0xFF);  // all-ones is a NaN in every float format
+    case PoisonKind::byte:
+      return fill_bytes(fill.byte);
+    case PoisonKind::nan_f64:
+      return fill_bytes(0xFF);  // all-ones is a NaN in every float format
     case PoisonKind::nan_f16:
-    case PoisonKind::nan_bf16: elem = 2; break;
-    case PoisonKind::nan_f32: elem = 4; break;
+    case PoisonKind::nan_bf16:
+      elem = 2;
+      break;
+    case PoisonKind::nan_f32:
+      elem = 4;
+      break;
   }
   const size_t n = size_ / elem;
   if (n > 0) {

@@ -35,7 +35,7 @@ struct PoisonFill {
 
 struct GuardViolation {
   std::string buffer;
-  bool before = false;    // true: the guard before the payload; false: after it
+  bool before = false;      // true: the guard before the payload; false: after it
   size_t first_offset = 0;  // bytes from the payload edge (before: counted backwards)
   size_t bytes_changed = 0;
   std::string describe() const;

@@ -36,9 +36,9 @@ nlohmann::json DeviceProperties::to_json() const {
 Result<DeviceProperties> query_device_properties(const CudaDriver& driver, int ordinal) {
   const auto& fn = driver.api();
   if (ordinal < 0 || ordinal >= driver.device_count()) {
-    return make_error(ErrorCode::invalid_argument,
-                      "no CUDA device " + std::to_string(ordinal) + " (the driver sees " +
-                          std::to_string(driver.device_count()) + ")");
+    return make_error(ErrorCode::invalid_argument, "no CUDA device " + std::to_string(ordinal) +
+                                                       " (the driver sees " +
+                                                       std::to_string(driver.device_count()) + ")");
   }
   CUdevice dev = 0;
   PF_TRY(driver.check(fn.cuDeviceGet(&dev, ordinal), "cuDeviceGet"));
@@ -58,8 +58,7 @@ Result<DeviceProperties> query_device_properties(const CudaDriver& driver, int o
                         std::string("cuDeviceGetAttribute(") + what + ")"));
     return v;
   };
-#define PF_ATTR(field, a) \
-  PF_ASSIGN(field, attr(a, #a))
+#define PF_ATTR(field, a) PF_ASSIGN(field, attr(a, #a))
   PF_ATTR(p.cc_major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR);
   PF_ATTR(p.cc_minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR);
   PF_ATTR(p.sm_count, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);

@@ -18,8 +18,9 @@ struct DeviceLimits {
   int max_threads_per_block = 1024;
   std::array<int, 3> max_block_dims{1024, 1024, 64};
   std::array<int, 3> max_grid_dims{2147483647, 65535, 65535};
-  int64_t max_smem_per_block = 48 * 1024;        // without opting in
-  int64_t max_smem_per_block_optin = 48 * 1024;  // with CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
+  int64_t max_smem_per_block = 48 * 1024;  // without opting in
+  int64_t max_smem_per_block_optin =
+      48 * 1024;  // with CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES
 };
 
 struct DeviceProperties {
@@ -31,9 +32,9 @@ struct DeviceProperties {
   int sm_count = 0;
   int64_t l2_cache_bytes = 0;
   int warp_size = 32;
-  int memory_clock_khz = 0;    // peak memory clock
+  int memory_clock_khz = 0;  // peak memory clock
   int memory_bus_width_bits = 0;
-  int clock_khz = 0;           // peak SM clock
+  int clock_khz = 0;  // peak SM clock
   DeviceLimits limits;
   int driver_version = 0;
 

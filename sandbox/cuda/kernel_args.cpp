@@ -41,11 +41,12 @@ Status store_scalar(unsigned char* dst, size_t index, const KernelParam& p, cons
   if (a.kind == KernelArg::Kind::tensor) {
     if (p.kind == ParamKind::integer || p.kind == ParamKind::floating ||
         p.kind == ParamKind::other || p.size != sizeof(CUdeviceptr)) {
-      return make_error(ErrorCode::invalid_argument,
-                        label + " is " + sizes +
-                            (p.kind == ParamKind::unknown ? std::string()
-                                                          : std::string(", ") + param_kind_name(p.kind)) +
-                            ", got a tensor (8-byte pointer)");
+      return make_error(
+          ErrorCode::invalid_argument,
+          label + " is " + sizes +
+              (p.kind == ParamKind::unknown ? std::string()
+                                            : std::string(", ") + param_kind_name(p.kind)) +
+              ", got a tensor (8-byte pointer)");
     }
     std::memcpy(dst, &a.pointer, sizeof(CUdeviceptr));
     return ok_status();
@@ -63,9 +64,8 @@ Status store_scalar(unsigned char* dst, size_t index, const KernelParam& p, cons
   bool as_float = a.kind == KernelArg::Kind::floating || p.kind == ParamKind::floating;
   if (as_float) {
     if (p.kind == ParamKind::integer) {
-      return make_error(ErrorCode::invalid_argument,
-                        label + " is an integer, got " + a.describe() +
-                            " (use // for integer division)");
+      return make_error(ErrorCode::invalid_argument, label + " is an integer, got " + a.describe() +
+                                                         " (use // for integer division)");
     }
     double v = a.kind == KernelArg::Kind::floating ? a.floating : static_cast<double>(a.integer);
     if (p.size == 4) {
@@ -98,9 +98,12 @@ Status store_scalar(unsigned char* dst, size_t index, const KernelParam& p, cons
 
 std::string KernelArg::describe() const {
   switch (kind) {
-    case Kind::tensor: return "a tensor (8-byte pointer)";
-    case Kind::integer: return "integer " + std::to_string(integer);
-    case Kind::floating: return "float " + format_double(floating);
+    case Kind::tensor:
+      return "a tensor (8-byte pointer)";
+    case Kind::integer:
+      return "integer " + std::to_string(integer);
+    case Kind::floating:
+      return "float " + format_double(floating);
   }
   return "?";
 }
@@ -108,8 +111,9 @@ std::string KernelArg::describe() const {
 Result<ArgPack> marshal_kernel_args(std::string_view kernel, const std::vector<KernelParam>& params,
                                     const std::vector<KernelArg>& args) {
   if (params.size() != args.size()) {
-    std::string msg = "kernel '" + std::string(kernel) + "' takes " + std::to_string(params.size()) +
-                      " parameter" + (params.size() == 1 ? "" : "s") + ", launch passes " +
+    std::string msg = "kernel '" + std::string(kernel) + "' takes " +
+                      std::to_string(params.size()) + " parameter" +
+                      (params.size() == 1 ? "" : "s") + ", launch passes " +
                       std::to_string(args.size());
     if (!params.empty()) msg += " (parameters: " + describe_params(params) + ")";
     return make_error(ErrorCode::invalid_argument, msg);
@@ -119,9 +123,9 @@ Result<ArgPack> marshal_kernel_args(std::string_view kernel, const std::vector<K
     const auto& p = params[i];
     if (p.size == 0 || p.offset > kMaxParamBytes || p.size > kMaxParamBytes - p.offset ||
         (i > 0 && p.offset < params[i - 1].offset + params[i - 1].size)) {
-      return make_error(ErrorCode::internal, "kernel '" + std::string(kernel) +
-                                                 "' has an inconsistent parameter layout: " +
-                                                 describe_params(params));
+      return make_error(ErrorCode::internal,
+                        "kernel '" + std::string(kernel) +
+                            "' has an inconsistent parameter layout: " + describe_params(params));
     }
     end = p.offset + p.size;
   }

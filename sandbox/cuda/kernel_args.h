@@ -40,7 +40,9 @@ class ArgPack {
   //! One pointer per parameter, into the buffer: cuLaunchKernel's kernelParams.
   void** kernel_params() { return pointers_.empty() ? nullptr : pointers_.data(); }
   //! The packed bytes, laid out at the parameters' offsets.
-  const unsigned char* bytes() const { return reinterpret_cast<const unsigned char*>(storage_.data()); }
+  const unsigned char* bytes() const {
+    return reinterpret_cast<const unsigned char*>(storage_.data());
+  }
   size_t size() const { return size_; }
 
  private:

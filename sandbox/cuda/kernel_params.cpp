@@ -4,11 +4,16 @@ namespace pf::cuda {
 
 const char* param_kind_name(ParamKind kind) {
   switch (kind) {
-    case ParamKind::unknown: return "unknown";
-    case ParamKind::pointer: return "pointer";
-    case ParamKind::integer: return "integer";
-    case ParamKind::floating: return "floating";
-    case ParamKind::other: return "other";
+    case ParamKind::unknown:
+      return "unknown";
+    case ParamKind::pointer:
+      return "pointer";
+    case ParamKind::integer:
+      return "integer";
+    case ParamKind::floating:
+      return "floating";
+    case ParamKind::other:
+      return "other";
   }
   return "unknown";
 }

@@ -37,10 +37,10 @@ struct KernelParam {
 struct KernelInfo {
   std::string name;
   std::vector<KernelParam> params;
-  int registers = -1;             // per thread; -1 when unknown
+  int registers = -1;  // per thread; -1 when unknown
   long long static_smem_bytes = -1;
-  long long local_bytes = -1;     // stack frame per thread
-  std::string file;               // the workspace file that defines it
+  long long local_bytes = -1;  // stack frame per thread
+  std::string file;            // the workspace file that defines it
 
   nlohmann::json to_json() const;
   static KernelInfo from_json(const nlohmann::json& j);

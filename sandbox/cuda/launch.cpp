@@ -21,7 +21,9 @@ std::string LaunchConfig::describe() const {
 Status validate_launch(const std::string& kernel, const LaunchConfig& config,
                        const DeviceLimits& device, const FunctionLimits& function) {
   const std::string who = "launch of '" + kernel + "' with " + config.describe() + ": ";
-  auto bad = [&](const std::string& why) { return make_error(ErrorCode::invalid_argument, who + why); };
+  auto bad = [&](const std::string& why) {
+    return make_error(ErrorCode::invalid_argument, who + why);
+  };
   for (int i = 0; i < 3; ++i) {
     if (config.grid[i] < 1) return bad(std::string("grid.") + kAxis[i] + " must be >= 1");
     if (config.grid[i] > device.max_grid_dims[i]) {
@@ -40,7 +42,8 @@ Status validate_launch(const std::string& kernel, const LaunchConfig& config,
                std::to_string(device.max_threads_per_block));
   }
   if (threads > function.max_threads_per_block) {
-    return bad("the block has " + std::to_string(threads) + " threads; this kernel allows at most " +
+    return bad("the block has " + std::to_string(threads) +
+               " threads; this kernel allows at most " +
                std::to_string(function.max_threads_per_block) +
                " (its register use limits the block size)");
   }
@@ -65,10 +68,11 @@ Status launch_kernel(const CudaFunction& function, const DeviceLimits& device,
     PF_TRY(function.set_max_dynamic_smem(config.dynamic_smem_bytes));
   }
   CUresult r = d.api().cuLaunchKernel(
-      function.handle(), static_cast<unsigned>(config.grid[0]), static_cast<unsigned>(config.grid[1]),
-      static_cast<unsigned>(config.grid[2]), static_cast<unsigned>(config.block[0]),
-      static_cast<unsigned>(config.block[1]), static_cast<unsigned>(config.block[2]),
-      static_cast<unsigned>(config.dynamic_smem_bytes), stream, args.kernel_params(), nullptr);
+      function.handle(), static_cast<unsigned>(config.grid[0]),
+      static_cast<unsigned>(config.grid[1]), static_cast<unsigned>(config.grid[2]),
+      static_cast<unsigned>(config.block[0]), static_cast<unsigned>(config.block[1]),
+      static_cast<unsigned>(config.block[2]), static_cast<unsigned>(config.dynamic_smem_bytes),
+      stream, args.kernel_params(), nullptr);
   return d.check(r, "cuLaunchKernel(" + function.name() + ", " + config.describe() + ")");
 }
 

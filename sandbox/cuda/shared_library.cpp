@@ -19,8 +19,8 @@ Result<SharedLibrary> SharedLibrary::open_first(const std::string& what,
     if (handle != nullptr) {
       std::string path = candidate;
       link_map* map = nullptr;
-      if (::dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map != nullptr && map->l_name != nullptr &&
-          map->l_name[0] != '\0') {
+      if (::dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map != nullptr &&
+          map->l_name != nullptr && map->l_name[0] != '\0') {
         path = map->l_name;
       }
       return SharedLibrary(handle, std::move(path));
@@ -29,13 +29,16 @@ Result<SharedLibrary> SharedLibrary::open_first(const std::string& what,
     attempts += "\n  " + candidate + ": " + (why != nullptr ? why : "cannot be loaded");
   }
   if (candidates.size() == 1) {
-    return make_error(ErrorCode::not_found, what + " not found:" + attempts.substr(attempts.find(": ") + 1));
+    return make_error(ErrorCode::not_found,
+                      what + " not found:" + attempts.substr(attempts.find(": ") + 1));
   }
   if (candidates.empty()) attempts = " (no candidates)";
   return make_error(ErrorCode::not_found, what + " not found; tried:" + attempts);
 }
 
-void* SharedLibrary::symbol(const char* name) const { return ::dlsym(handle_, name); }
+void* SharedLibrary::symbol(const char* name) const {
+  return ::dlsym(handle_, name);
+}
 
 std::string env_or_empty(const char* name) {
   const char* value = std::getenv(name);

@@ -26,7 +26,8 @@ Status write_all(int fd, const std::string& data, const fs::path& path) {
     ssize_t n = ::write(fd, data.data() + done, data.size() - done);
     if (n < 0 && errno == EINTR) continue;
     if (n < 0) {
-      return make_error(ErrorCode::io_error, "write " + path.string() + ": " + std::strerror(errno));
+      return make_error(ErrorCode::io_error,
+                        "write " + path.string() + ": " + std::strerror(errno));
     }
     done += static_cast<size_t>(n);
   }
@@ -36,8 +37,11 @@ Status write_all(int fd, const std::string& data, const fs::path& path) {
 }  // namespace
 
 nlohmann::json CacheStats::to_json() const {
-  return {{"hits", hits}, {"misses", misses}, {"stores", stores},
-          {"store_failures", store_failures}, {"corrupt", corrupt}};
+  return {{"hits", hits},
+          {"misses", misses},
+          {"stores", stores},
+          {"store_failures", store_failures},
+          {"corrupt", corrupt}};
 }
 
 fs::path CompileCache::default_dir() {
@@ -88,7 +92,8 @@ std::optional<CacheEntry> CompileCache::lookup(const std::string& key) {
     ++hits_;
     return e;
   } catch (const std::exception& ex) {
-    spdlog::warn("NVRTC cache entry {} is damaged ({}); recompiling", path_for(key).string(), ex.what());
+    spdlog::warn("NVRTC cache entry {} is damaged ({}); recompiling", path_for(key).string(),
+                 ex.what());
     ++corrupt_;
     ++misses_;
     return std::nullopt;
@@ -105,8 +110,9 @@ Status CompileCache::store(const std::string& key, const CacheEntry& entry) {
   std::error_code ec;
   fs::create_directories(path.parent_path(), ec);
   if (ec) {
-    return fail(make_error(ErrorCode::io_error,
-                           "create_directories " + path.parent_path().string() + ": " + ec.message()));
+    return fail(
+        make_error(ErrorCode::io_error,
+                   "create_directories " + path.parent_path().string() + ": " + ec.message()));
   }
   nlohmann::json kernels = nlohmann::json::array();
   for (const auto& k : entry.kernels) kernels.push_back(k.to_json());
@@ -116,7 +122,8 @@ Status CompileCache::store(const std::string& key, const CacheEntry& entry) {
                       {"kernels", kernels},
                       {"cubin_bytes", entry.cubin.size()},
                       {"cubin_sha256", sha256_hex(entry.cubin)}};
-  std::string data = meta.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" + entry.cubin;
+  std::string data =
+      meta.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n" + entry.cubin;
 
   // Unique per process and thread, so concurrent writers never share a temp file.
   static std::atomic<uint64_t> counter{0};
@@ -126,7 +133,8 @@ Status CompileCache::store(const std::string& key, const CacheEntry& entry) {
          std::to_string(counter++);
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
   if (fd < 0) {
-    return fail(make_error(ErrorCode::io_error, "open " + tmp.string() + ": " + std::strerror(errno)));
+    return fail(
+        make_error(ErrorCode::io_error, "open " + tmp.string() + ": " + std::strerror(errno)));
   }
   Status written = write_all(fd, data, tmp);
   ::close(fd);
@@ -135,7 +143,8 @@ Status CompileCache::store(const std::string& key, const CacheEntry& entry) {
     return fail(written.error());
   }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    Error e = make_error(ErrorCode::io_error, "rename " + tmp.string() + ": " + std::strerror(errno));
+    Error e =
+        make_error(ErrorCode::io_error, "rename " + tmp.string() + ": " + std::strerror(errno));
     ::unlink(tmp.c_str());
     return fail(e);
   }
@@ -162,7 +171,8 @@ CacheUsage CompileCache::usage() const {
 void CompileCache::log_summary() const {
   auto s = stats();
   spdlog::info("NVRTC cache {}: {} hits, {} misses, {} stores{}{}", dir_.string(), s.hits, s.misses,
-               s.stores, s.store_failures ? fmt::format(", {} store failures", s.store_failures) : "",
+               s.stores,
+               s.store_failures ? fmt::format(", {} store failures", s.store_failures) : "",
                s.corrupt ? fmt::format(", {} damaged entries", s.corrupt) : "");
 }
 

@@ -40,7 +40,8 @@ bool match_header(const std::string& l, Diagnostic& d) {
   if (!starts_with(rest, ": ")) return false;
   rest.remove_prefix(2);
   d.file = l.substr(0, open);
-  d.line = static_cast<int>(std::min<size_t>(std::stoull(l.substr(open + 1, std::min<size_t>(close - open - 1, 9))), 1u << 30));
+  d.line = static_cast<int>(std::min<size_t>(
+      std::stoull(l.substr(open + 1, std::min<size_t>(close - open - 1, 9))), 1u << 30));
   d.severity = sev == "warning" || sev == "remark" ? sev : "error";
   d.message = std::string(rest);
   d.text = l;
@@ -83,15 +84,17 @@ bool match_tool(const std::string& l, Diagnostic& d) {
 bool is_summary(std::string_view line) {
   auto t = trim(line);
   return t.empty() || t.find("detected in the compilation of") != std::string_view::npos ||
-         starts_with(t, "Compilation terminated") || starts_with(t, "Remark: The warnings can be suppressed");
+         starts_with(t, "Compilation terminated") ||
+         starts_with(t, "Remark: The warnings can be suppressed");
 }
 
-std::string render(const std::vector<Diagnostic>& ds, size_t total, const char* noun, size_t max_bytes) {
+std::string render(const std::vector<Diagnostic>& ds, size_t total, const char* noun,
+                   size_t max_bytes) {
   std::string out;
   for (const auto& d : ds) out += d.text + "\n";
   if (total > ds.size()) {
-    out += "(" + std::to_string(total - ds.size()) + " more " + noun + (total - ds.size() == 1 ? "" : "s") +
-           " not shown)\n";
+    out += "(" + std::to_string(total - ds.size()) + " more " + noun +
+           (total - ds.size() == 1 ? "" : "s") + " not shown)\n";
   }
   return trim_to_bytes(out, max_bytes);
 }
@@ -102,13 +105,14 @@ nlohmann::json CleanLog::to_json() const {
   auto list = [](const std::vector<Diagnostic>& ds) {
     nlohmann::json a = nlohmann::json::array();
     for (const auto& d : ds) {
-      a.push_back({{"file", d.file}, {"line", d.line}, {"severity", d.severity}, {"message", d.message}});
+      a.push_back(
+          {{"file", d.file}, {"line", d.line}, {"severity", d.severity}, {"message", d.message}});
     }
     return a;
   };
-  return {{"errors", list(errors)},     {"warnings", list(warnings)},
+  return {{"errors", list(errors)},       {"warnings", list(warnings)},
           {"total_errors", total_errors}, {"total_warnings", total_warnings},
-          {"errors_text", errors_text}, {"warnings_text", warnings_text}};
+          {"errors_text", errors_text},   {"warnings_text", warnings_text}};
 }
 
 std::string trim_to_bytes(const std::string& text, size_t max_bytes) {
@@ -149,7 +153,8 @@ CleanLog clean_compile_log(std::string_view raw, const LogLimits& limits) {
   }
   CleanLog out;
   for (size_t i = 0; i < all.size(); ++i) {
-    if (extra_lines[i] > 0) all[i].text += "\n    ... (" + std::to_string(extra_lines[i]) + " more lines)";
+    if (extra_lines[i] > 0)
+      all[i].text += "\n    ... (" + std::to_string(extra_lines[i]) + " more lines)";
     if (all[i].severity == "error") {
       ++out.total_errors;
       if (out.errors.size() < limits.max_errors) out.errors.push_back(std::move(all[i]));

@@ -43,7 +43,8 @@ struct Attribute {
 
 Result<std::vector<Attribute>> read_attributes(std::string_view img, const Elf64_Shdr& sh) {
   std::vector<Attribute> out;
-  if (sh.sh_offset > img.size() || sh.sh_size > img.size() - sh.sh_offset) return bad("section out of range");
+  if (sh.sh_offset > img.size() || sh.sh_size > img.size() - sh.sh_offset)
+    return bad("section out of range");
   std::string_view s = img.substr(sh.sh_offset, sh.sh_size);
   size_t p = 0;
   while (p + 4 <= s.size()) {
@@ -78,10 +79,12 @@ Result<std::vector<cuda::KernelInfo>> read_cubin_kernels(std::string_view img) {
   }
   std::vector<Elf64_Shdr> raw(eh.e_shnum);
   for (size_t i = 0; i < raw.size(); ++i) {
-    if (!read_at(img, eh.e_shoff + i * sizeof(Elf64_Shdr), raw[i])) return bad("section header out of range");
+    if (!read_at(img, eh.e_shoff + i * sizeof(Elf64_Shdr), raw[i]))
+      return bad("section header out of range");
   }
   auto str_at = [&](const Elf64_Shdr& tab, uint64_t off) -> Result<std::string> {
-    if (tab.sh_offset > img.size() || tab.sh_size > img.size() - tab.sh_offset || off >= tab.sh_size) {
+    if (tab.sh_offset > img.size() || tab.sh_size > img.size() - tab.sh_offset ||
+        off >= tab.sh_size) {
       return bad("string out of range");
     }
     std::string_view s = img.substr(tab.sh_offset + off, tab.sh_size - off);
@@ -99,7 +102,8 @@ Result<std::vector<cuda::KernelInfo>> read_cubin_kernels(std::string_view img) {
   auto symtab_it = by_name.find(".symtab");
   if (symtab_it == by_name.end()) return std::vector<cuda::KernelInfo>{};
   const Elf64_Shdr& symtab = raw[symtab_it->second];
-  if (symtab.sh_link >= raw.size() || symtab.sh_entsize != sizeof(Elf64_Sym)) return bad("bad symbol table");
+  if (symtab.sh_link >= raw.size() || symtab.sh_entsize != sizeof(Elf64_Sym))
+    return bad("bad symbol table");
   const Elf64_Shdr& strtab = raw[symtab.sh_link];
 
   // Registers and frame size per symbol index, from the module-wide .nv.info.
@@ -120,7 +124,8 @@ Result<std::vector<cuda::KernelInfo>> read_cubin_kernels(std::string_view img) {
   const size_t count = symtab.sh_size / sizeof(Elf64_Sym);
   for (size_t i = 0; i < count; ++i) {
     Elf64_Sym sym;
-    if (!read_at(img, symtab.sh_offset + i * sizeof(Elf64_Sym), sym)) return bad("symbol out of range");
+    if (!read_at(img, symtab.sh_offset + i * sizeof(Elf64_Sym), sym))
+      return bad("symbol out of range");
     if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || (sym.st_other & kStoCudaEntry) == 0) continue;
     cuda::KernelInfo k;
     PF_ASSIGN(k.name, str_at(strtab, sym.st_name));
@@ -145,9 +150,11 @@ Result<std::vector<cuda::KernelInfo>> read_cubin_kernels(std::string_view img) {
         p.size = (flags >> 18) & 0x3fff;
         params.emplace_back(ordinal, p);
       }
-      std::sort(params.begin(), params.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+      std::sort(params.begin(), params.end(),
+                [](const auto& a, const auto& b) { return a.first < b.first; });
       for (size_t j = 0; j < params.size(); ++j) {
-        if (params[j].first != j) return bad("kernel " + k.name + " has non-contiguous parameter ordinals");
+        if (params[j].first != j)
+          return bad("kernel " + k.name + " has non-contiguous parameter ordinals");
         k.params.push_back(params[j].second);
       }
     }

@@ -8,19 +8,20 @@ namespace {
 
 using cuda::ParamKind;
 
-const std::set<std::string> kQualifiers = {"const", "volatile", "__restrict__", "__restrict",
+const std::set<std::string> kQualifiers = {"const",    "volatile", "__restrict__",     "__restrict",
                                            "restrict", "register", "__grid_constant__"};
-const std::set<std::string> kSignedInts = {
-    "char", "short", "int", "long", "signed", "int8_t", "int16_t", "int32_t", "int64_t",
-    "ptrdiff_t", "ssize_t", "intptr_t", "__int64", "longlong"};
-const std::set<std::string> kUnsignedInts = {"unsigned", "bool", "size_t", "uint8_t", "uint16_t",
-                                             "uint32_t", "uint64_t", "uintptr_t", "uint"};
+const std::set<std::string> kSignedInts = {"char",    "short",    "int",     "long",    "signed",
+                                           "int8_t",  "int16_t",  "int32_t", "int64_t", "ptrdiff_t",
+                                           "ssize_t", "intptr_t", "__int64", "longlong"};
+const std::set<std::string> kUnsignedInts = {"unsigned", "bool",      "size_t",
+                                             "uint8_t",  "uint16_t",  "uint32_t",
+                                             "uint64_t", "uintptr_t", "uint"};
 const std::set<std::string> kFloats = {"float", "double"};
 // Types with a known non-scalar representation (cannot be passed from a launch).
 const std::set<std::string> kOther = {
-    "__half", "half", "__nv_bfloat16", "nv_bfloat16", "__half2", "half2", "__nv_bfloat162",
-    "float2", "float3", "float4", "double2", "int2", "int3", "int4", "uint2", "uint4", "dim3",
-    "struct", "class", "union"};
+    "__half", "half",   "__nv_bfloat16", "nv_bfloat16", "__half2", "half2", "__nv_bfloat162",
+    "float2", "float3", "float4",        "double2",     "int2",    "int3",  "int4",
+    "uint2",  "uint4",  "dim3",          "struct",      "class",   "union"};
 // Attribute-like keywords followed by a parenthesised argument list.
 const std::set<std::string> kAttributeCalls = {"__launch_bounds__", "__cluster_dims__",
                                                "__maxnreg__", "__attribute__", "__declspec"};
@@ -52,19 +53,29 @@ DeclaredParam classify(const std::vector<const Token*>& toks) {
     p.kind = ParamKind::pointer;
     return p;
   }
-  bool any_int = false, any_unsigned = false, any_float = false, any_other = false, any_unknown = false;
+  bool any_int = false, any_unsigned = false, any_float = false, any_other = false,
+       any_unknown = false;
   for (const auto& w : words) {
     if (w == p.name || kQualifiers.count(w)) continue;
-    if (kUnsignedInts.count(w)) any_unsigned = any_int = true;
-    else if (kSignedInts.count(w)) any_int = true;
-    else if (kFloats.count(w)) any_float = true;
-    else if (kOther.count(w)) any_other = true;
-    else any_unknown = true;  // a typedef, a template, a user struct: size only
+    if (kUnsignedInts.count(w))
+      any_unsigned = any_int = true;
+    else if (kSignedInts.count(w))
+      any_int = true;
+    else if (kFloats.count(w))
+      any_float = true;
+    else if (kOther.count(w))
+      any_other = true;
+    else
+      any_unknown = true;  // a typedef, a template, a user struct: size only
   }
-  if (any_unknown) p.kind = ParamKind::unknown;
-  else if (any_other) p.kind = ParamKind::other;
-  else if (any_float && !any_int) p.kind = ParamKind::floating;
-  else if (any_int && !any_float) p.kind = ParamKind::integer;
+  if (any_unknown)
+    p.kind = ParamKind::unknown;
+  else if (any_other)
+    p.kind = ParamKind::other;
+  else if (any_float && !any_int)
+    p.kind = ParamKind::floating;
+  else if (any_int && !any_float)
+    p.kind = ParamKind::integer;
   p.is_unsigned = p.kind == ParamKind::integer && any_unsigned;
   return p;
 }
@@ -109,7 +120,7 @@ std::map<std::string, std::vector<DeclaredParam>> find_kernel_declarations(
     size_t j = i + 1;
     for (; j < t.size(); ++j) {
       const std::string& x = t[j].text;
-      if ((x == "(" || x == "<" || x == "[") ) ++depth;
+      if ((x == "(" || x == "<" || x == "[")) ++depth;
       if ((x == ")" || x == ">" || x == "]") && depth > 0) {
         --depth;
         current.push_back(&t[j]);
@@ -149,7 +160,8 @@ void apply_declaration(const std::vector<DeclaredParam>& declared,
     params[i].kind = declared[i].kind;
     params[i].is_unsigned = declared[i].is_unsigned;
     // A declared kind that contradicts the compiled size is not trusted.
-    if (params[i].kind == ParamKind::pointer && params[i].size != 8) params[i].kind = ParamKind::unknown;
+    if (params[i].kind == ParamKind::pointer && params[i].size != 8)
+      params[i].kind = ParamKind::unknown;
     if (params[i].kind == ParamKind::floating && params[i].size != 4 && params[i].size != 8) {
       params[i].kind = ParamKind::unknown;
     }

@@ -55,15 +55,20 @@ std::string demangle(const std::string& name) {
 
 const char* compile_status_name(CompileStatus s) {
   switch (s) {
-    case CompileStatus::ok: return "ok";
-    case CompileStatus::rejected: return "rejected";
-    case CompileStatus::compile_error: return "compile_error";
-    case CompileStatus::timeout: return "timeout";
+    case CompileStatus::ok:
+      return "ok";
+    case CompileStatus::rejected:
+      return "rejected";
+    case CompileStatus::compile_error:
+      return "compile_error";
+    case CompileStatus::timeout:
+      return "timeout";
   }
   return "compile_error";
 }
 
-const cuda::KernelInfo* CompileOutcome::find_kernel(const std::string& name, const CompiledFile** file) const {
+const cuda::KernelInfo* CompileOutcome::find_kernel(const std::string& name,
+                                                    const CompiledFile** file) const {
   for (const auto& f : files) {
     for (const auto& k : f.kernels) {
       if (k.name == name) {
@@ -112,11 +117,16 @@ nlohmann::json CompileOutcome::to_json() const {
                   {"kernels", kernels},
                   {"log", f.log.to_json()}});
   }
-  return {{"status", compile_status_name(status)}, {"message", message},     {"arch", arch},
-          {"files", jf},                          {"cache_hits", cache_hits}, {"cache_misses", cache_misses}};
+  return {{"status", compile_status_name(status)},
+          {"message", message},
+          {"arch", arch},
+          {"files", jf},
+          {"cache_hits", cache_hits},
+          {"cache_misses", cache_misses}};
 }
 
-NvrtcCompiler::NvrtcCompiler(std::shared_ptr<const NvrtcLibrary> nvrtc, std::shared_ptr<CompileCache> cache)
+NvrtcCompiler::NvrtcCompiler(std::shared_ptr<const NvrtcLibrary> nvrtc,
+                             std::shared_ptr<CompileCache> cache)
     : nvrtc_(std::move(nvrtc)), cache_(std::move(cache)) {}
 
 std::vector<std::string> NvrtcCompiler::nvrtc_flags(const CompileOptions& options) {
@@ -127,7 +137,8 @@ std::vector<std::string> NvrtcCompiler::nvrtc_flags(const CompileOptions& option
 }
 
 Result<CompiledFile> NvrtcCompiler::compile_file(const std::string& name, const std::string& source,
-                                                 const CompileOptions& options, bool& cancelled) const {
+                                                 const CompileOptions& options,
+                                                 bool& cancelled) const {
   CompiledFile out;
   out.file = name;
   const auto flags = nvrtc_flags(options);
@@ -147,11 +158,13 @@ Result<CompiledFile> NvrtcCompiler::compile_file(const std::string& name, const 
       header_texts.push_back(h.text);
     }
     nvrtcProgram raw = nullptr;
-    nvrtcResult r = fn.nvrtcCreateProgram(&raw, source.c_str(), name.c_str(), static_cast<int>(headers.size()),
-                                          header_texts.data(), header_names.data());
+    nvrtcResult r =
+        fn.nvrtcCreateProgram(&raw, source.c_str(), name.c_str(), static_cast<int>(headers.size()),
+                              header_texts.data(), header_names.data());
     if (r != NVRTC_SUCCESS) {
-      return make_error(r == NVRTC_ERROR_OUT_OF_MEMORY ? ErrorCode::unavailable : ErrorCode::internal,
-                        "nvrtcCreateProgram(" + name + "): " + nvrtc_->error_string(r));
+      return make_error(
+          r == NVRTC_ERROR_OUT_OF_MEMORY ? ErrorCode::unavailable : ErrorCode::internal,
+          "nvrtcCreateProgram(" + name + "): " + nvrtc_->error_string(r));
     }
     Program program(*nvrtc_, raw);
     FlowState flow{options.deadline};
@@ -166,24 +179,28 @@ Result<CompiledFile> NvrtcCompiler::compile_file(const std::string& name, const 
     size_t log_size = 0;
     if (fn.nvrtcGetProgramLogSize(program.get(), &log_size) == NVRTC_SUCCESS && log_size > 1) {
       entry.log.resize(log_size);
-      if (fn.nvrtcGetProgramLog(program.get(), entry.log.data()) != NVRTC_SUCCESS) entry.log.clear();
+      if (fn.nvrtcGetProgramLog(program.get(), entry.log.data()) != NVRTC_SUCCESS)
+        entry.log.clear();
       while (!entry.log.empty() && entry.log.back() == '\0') entry.log.pop_back();
     }
     if (r == NVRTC_ERROR_CANCELLED) {
       cancelled = true;
-      spdlog::debug("nvrtc {} ({}): cancelled at the deadline after {:.0f} ms", name, options.arch, out.compile_ms);
+      spdlog::debug("nvrtc {} ({}): cancelled at the deadline after {:.0f} ms", name, options.arch,
+                    out.compile_ms);
       return out;
     }
     if (r != NVRTC_SUCCESS && r != NVRTC_ERROR_COMPILATION) {
-      return make_error(r == NVRTC_ERROR_OUT_OF_MEMORY ? ErrorCode::unavailable : ErrorCode::internal,
-                        "nvrtcCompileProgram(" + name + "): " + nvrtc_->error_string(r) +
-                            (entry.log.empty() ? "" : ": " + entry.log));
+      return make_error(
+          r == NVRTC_ERROR_OUT_OF_MEMORY ? ErrorCode::unavailable : ErrorCode::internal,
+          "nvrtcCompileProgram(" + name + "): " + nvrtc_->error_string(r) +
+              (entry.log.empty() ? "" : ": " + entry.log));
     }
     entry.compiled = r == NVRTC_SUCCESS;
     if (entry.compiled) {
       size_t cubin_size = 0;
       if (fn.nvrtcGetCUBINSize(program.get(), &cubin_size) != NVRTC_SUCCESS || cubin_size == 0) {
-        return make_error(ErrorCode::internal, "nvrtcGetCUBINSize(" + name + ") failed (arch " + options.arch + ")");
+        return make_error(ErrorCode::internal,
+                          "nvrtcGetCUBINSize(" + name + ") failed (arch " + options.arch + ")");
       }
       entry.cubin.resize(cubin_size);
       if (fn.nvrtcGetCUBIN(program.get(), entry.cubin.data()) != NVRTC_SUCCESS) {
@@ -206,7 +223,8 @@ Result<CompiledFile> NvrtcCompiler::compile_file(const std::string& name, const 
     auto declared = find_kernel_declarations(*tokens);
     for (auto& k : out.kernels) {
       k.file = name;
-      if (auto it = declared.find(k.name); it != declared.end()) apply_declaration(it->second, k.params);
+      if (auto it = declared.find(k.name); it != declared.end())
+        apply_declaration(it->second, k.params);
     }
   }
   return out;
@@ -245,7 +263,8 @@ Result<CompileOutcome> NvrtcCompiler::compile(const std::map<std::string, std::s
   for (const auto& f : out.files) {
     for (const auto& k : f.kernels) {
       if (k.name.rfind("_Z", 0) == 0) {
-        errors += f.file + ": kernel '" + demangle(k.name) + "' has the C++-mangled name " + k.name +
+        errors += f.file + ": kernel '" + demangle(k.name) + "' has the C++-mangled name " +
+                  k.name +
                   "; declare kernels extern \"C\" __global__ (templates cannot be kernels)\n";
       }
       auto [it, inserted] = owner.emplace(k.name, f.file);

@@ -82,7 +82,8 @@ struct CompileOutcome {
 
   bool ok() const { return status == CompileStatus::ok; }
   //! The kernel and the file defining it, or nullptr.
-  const cuda::KernelInfo* find_kernel(const std::string& name, const CompiledFile** file = nullptr) const;
+  const cuda::KernelInfo* find_kernel(const std::string& name,
+                                      const CompiledFile** file = nullptr) const;
   //! All kernel names, sorted.
   std::vector<std::string> kernel_names() const;
   //! Warnings of every file, rendered ("" when none).

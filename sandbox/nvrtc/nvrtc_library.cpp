@@ -8,7 +8,8 @@
 namespace pf::nvrtc {
 
 Result<std::shared_ptr<const NvrtcLibrary>> NvrtcLibrary::load(const NvrtcLibraryOptions& options) {
-  std::string chosen = options.library.empty() ? cuda::env_or_empty("PASSFORGE_NVRTC") : options.library;
+  std::string chosen =
+      options.library.empty() ? cuda::env_or_empty("PASSFORGE_NVRTC") : options.library;
   auto lib = cuda::SharedLibrary::open_first(
       "NVRTC (libnvrtc.so.13)",
       cuda::toolkit_library_candidates("libnvrtc.so.13", chosen,
@@ -22,8 +23,8 @@ Result<std::shared_ptr<const NvrtcLibrary>> NvrtcLibrary::load(const NvrtcLibrar
   std::shared_ptr<NvrtcLibrary> l(new NvrtcLibrary());
   l->path_ = lib->path();
   std::string missing;
-#define PF_NVRTC_FETCH(name)                                                            \
-  l->fn_.name = reinterpret_cast<decltype(l->fn_.name)>(lib->symbol(#name));            \
+#define PF_NVRTC_FETCH(name)                                                 \
+  l->fn_.name = reinterpret_cast<decltype(l->fn_.name)>(lib->symbol(#name)); \
   if (l->fn_.name == nullptr) missing += std::string(missing.empty() ? "" : ", ") + #name;
   PF_NVRTC_FUNCTIONS(PF_NVRTC_FETCH)
 #undef PF_NVRTC_FETCH
@@ -54,7 +55,9 @@ Status NvrtcLibrary::check_arch(const std::string& arch) const {
     return s;
   };
   bool well_formed = arch.size() >= 5 && arch.size() <= 7 && arch.rfind("sm_", 0) == 0 &&
-                     std::all_of(arch.begin() + 3, arch.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+                     std::all_of(arch.begin() + 3, arch.end(), [](char c) {
+                       return std::isdigit(static_cast<unsigned char>(c));
+                     });
   if (!well_formed) {
     return make_error(ErrorCode::invalid_argument,
                       "GPU architecture '" + arch + "' is not of the form sm_XY (e.g. sm_90)");

@@ -5,21 +5,26 @@
 namespace pf::nvrtc {
 namespace {
 
-const std::set<std::string> kTimerCalls = {"clock", "clock64", "__clock", "__clock64", "__globaltimer",
-                                           "__nanosleep_timer"};
-const std::set<std::string> kAllocCalls = {"malloc", "free", "new", "__nv_aligned_device_malloc", "realloc",
-                                           "calloc"};
+const std::set<std::string> kTimerCalls = {"clock",     "clock64",       "__clock",
+                                           "__clock64", "__globaltimer", "__nanosleep_timer"};
+const std::set<std::string> kAllocCalls = {"malloc",  "free",  "new", "__nv_aligned_device_malloc",
+                                           "realloc", "calloc"};
 // PTX special registers that read time, as they appear in asm strings.
-const char* const kTimerRegisters[] = {"%globaltimer", "%clock", "%clock64", "%%globaltimer", "%%clock"};
+const char* const kTimerRegisters[] = {"%globaltimer", "%clock", "%clock64", "%%globaltimer",
+                                       "%%clock"};
 
 }  // namespace
 
 const char* source_flag_name(SourceFlagKind kind) {
   switch (kind) {
-    case SourceFlagKind::timer_read: return "timer_read";
-    case SourceFlagKind::device_malloc: return "device_malloc";
-    case SourceFlagKind::mutable_global: return "mutable_global";
-    case SourceFlagKind::inline_asm: return "inline_asm";
+    case SourceFlagKind::timer_read:
+      return "timer_read";
+    case SourceFlagKind::device_malloc:
+      return "device_malloc";
+    case SourceFlagKind::mutable_global:
+      return "mutable_global";
+    case SourceFlagKind::inline_asm:
+      return "inline_asm";
   }
   return "unknown";
 }
@@ -41,7 +46,8 @@ std::vector<SourceFlag> detect_source_flags(const std::string& file, const std::
     if (tok.text == "}" && depth > 0) --depth;
     const bool call = i + 1 < t.size() && t[i + 1].text == "(";
     if (tok.kind == TokenKind::identifier) {
-      if (kTimerCalls.count(tok.text) && call) add(SourceFlagKind::timer_read, tok.line, tok.text + "()");
+      if (kTimerCalls.count(tok.text) && call)
+        add(SourceFlagKind::timer_read, tok.line, tok.text + "()");
       if (kAllocCalls.count(tok.text) && (call || tok.text == "new")) {
         add(SourceFlagKind::device_malloc, tok.line, tok.text);
       }
@@ -60,7 +66,8 @@ std::vector<SourceFlag> detect_source_flags(const std::string& file, const std::
           if (x == "const" || x == "constexpr" || x == "__constant__") is_const = true;
         }
         if (!is_function && !is_const && j < t.size() && j > i + 1) {
-          add(SourceFlagKind::mutable_global, tok.line, "__device__ variable '" + t[j - 1].text + "'");
+          add(SourceFlagKind::mutable_global, tok.line,
+              "__device__ variable '" + t[j - 1].text + "'");
         }
       }
     }

@@ -26,6 +26,7 @@ struct SourceFlag {
   nlohmann::json to_json() const;
 };
 
-std::vector<SourceFlag> detect_source_flags(const std::string& file, const std::vector<Token>& tokens);
+std::vector<SourceFlag> detect_source_flags(const std::string& file,
+                                            const std::vector<Token>& tokens);
 
 }  // namespace pf::nvrtc

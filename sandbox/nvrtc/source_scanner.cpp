@@ -15,12 +15,19 @@ struct Char {
 bool is_ident_start(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c == '$' || c >= 0x80;
 }
-bool is_ident_char(unsigned char c) { return is_ident_start(c) || (c >= '0' && c <= '9'); }
-bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\v' || c == '\f'; }
+bool is_ident_char(unsigned char c) {
+  return is_ident_start(c) || (c >= '0' && c <= '9');
+}
+bool is_digit(unsigned char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\v' || c == '\f';
+}
 
 Error scan_error(std::string_view file, int line, const std::string& what) {
-  return make_error(ErrorCode::parse_error, std::string(file) + ":" + std::to_string(line) + ": " + what);
+  return make_error(ErrorCode::parse_error,
+                    std::string(file) + ":" + std::to_string(line) + ": " + what);
 }
 
 // Phases 1-2: line endings normalised to '\n', splices removed; each character
@@ -35,7 +42,8 @@ Result<std::vector<Char>> splice(std::string_view file, std::string_view src) {
     if (c == '?' && i + 2 < src.size() && src[i + 1] == '?' &&
         std::strchr("=/'()!<>-", src[i + 2]) != nullptr) {
       return scan_error(file, line,
-                        std::string("trigraph '??") + src[i + 2] + "' is not allowed (write the character itself)");
+                        std::string("trigraph '??") + src[i + 2] +
+                            "' is not allowed (write the character itself)");
     }
     // Splices as EDG does: backslash + LF and backslash + CRLF (not backslash +
     // spaces + newline, not backslash + lone CR).
@@ -53,7 +61,9 @@ Result<std::vector<Char>> splice(std::string_view file, std::string_view src) {
       // CRLF is one newline. A lone CR is whitespace to EDG, even between '#'
       // and a directive name; no reading of it is safe to guess, so it is refused.
       if (i + 1 >= src.size() || src[i + 1] != '\n') {
-        return scan_error(file, line, "a carriage return without a line feed is not allowed (use LF or CRLF line endings)");
+        return scan_error(
+            file, line,
+            "a carriage return without a line feed is not allowed (use LF or CRLF line endings)");
       }
       ++i;
       c = '\n';
@@ -128,9 +138,9 @@ class Scanner {
       directive_name_pending_ = true;
     } else if (directive_name_pending_) {
       directive_name_pending_ = false;
-      want_header_ = kind == TokenKind::identifier &&
-                     (t.text == "include" || t.text == "include_next" || t.text == "import" ||
-                      t.text == "embed");
+      want_header_ =
+          kind == TokenKind::identifier && (t.text == "include" || t.text == "include_next" ||
+                                            t.text == "import" || t.text == "embed");
     } else {
       want_header_ = false;
     }
@@ -176,7 +186,8 @@ class Scanner {
     std::string body;
     for (size_t k = j + 1; k < s_.size(); ++k) {
       body += s_[k].c;
-      if (body.size() >= end.size() && body.compare(body.size() - end.size(), end.size(), end) == 0) {
+      if (body.size() >= end.size() &&
+          body.compare(body.size() - end.size(), end.size(), end) == 0) {
         i_ = k + 1;
         emit(TokenKind::string_literal, prefix + "\"" + delim + "(" + body, line);
         return ok_status();
@@ -202,7 +213,8 @@ class Scanner {
     }
     if (is_ident_start(static_cast<unsigned char>(c))) {
       std::string id;
-      while (i_ < s_.size() && is_ident_char(static_cast<unsigned char>(s_[i_].c))) id += s_[i_++].c;
+      while (i_ < s_.size() && is_ident_char(static_cast<unsigned char>(s_[i_].c)))
+        id += s_[i_++].c;
       if (i_ < s_.size() && s_[i_].c == '"' && is_raw_prefix(id)) return raw_string(id, line);
       if (i_ < s_.size() && (s_[i_].c == '"' || s_[i_].c == '\'') && is_encoding_prefix(id)) {
         char q = s_[i_].c;
@@ -211,13 +223,16 @@ class Scanner {
       }
       // Bytes >= 0x80 only (a BOM, a non-ASCII space the compiler might skip):
       // a '#' after them may still begin a directive.
-      const bool keep_line_start = at_line_start_ && !in_directive_ &&
-          std::all_of(id.begin(), id.end(), [](char ch) { return static_cast<unsigned char>(ch) >= 0x80; });
+      const bool keep_line_start =
+          at_line_start_ && !in_directive_ && std::all_of(id.begin(), id.end(), [](char ch) {
+            return static_cast<unsigned char>(ch) >= 0x80;
+          });
       emit(TokenKind::identifier, std::move(id), line);
       if (keep_line_start) at_line_start_ = true;
       return ok_status();
     }
-    if (is_digit(static_cast<unsigned char>(c)) || (c == '.' && is_digit(static_cast<unsigned char>(peek(1))))) {
+    if (is_digit(static_cast<unsigned char>(c)) ||
+        (c == '.' && is_digit(static_cast<unsigned char>(peek(1))))) {
       std::string num;
       while (i_ < s_.size()) {
         char d = s_[i_].c;
@@ -244,7 +259,8 @@ class Scanner {
       emit(TokenKind::char_literal, quoted('\''), line);
       return ok_status();
     }
-    if ((c == '#' && peek(1) == '#') || (c == '%' && peek(1) == ':' && peek(2) == '%' && peek(3) == ':')) {
+    if ((c == '#' && peek(1) == '#') ||
+        (c == '%' && peek(1) == ':' && peek(2) == '%' && peek(3) == ':')) {
       i_ += c == '#' ? 2 : 4;
       emit(TokenKind::punctuator, "##", line);
       return ok_status();

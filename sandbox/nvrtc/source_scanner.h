@@ -29,14 +29,14 @@ enum class TokenKind {
   number,
   string_literal,  // including raw strings; `text` is the literal as written
   char_literal,
-  header_name,     // <...> or "..." right after #include / #include_next / #import / #embed
-  punctuator,      // one character, or "##" / "#" (digraphs normalised)
+  header_name,  // <...> or "..." right after #include / #include_next / #import / #embed
+  punctuator,   // one character, or "##" / "#" (digraphs normalised)
 };
 
 struct Token {
   TokenKind kind = TokenKind::punctuator;
   std::string text;
-  int line = 0;                  // 1-based, in the original source
+  int line = 0;                   // 1-based, in the original source
   bool starts_directive = false;  // this '#' begins a preprocessing directive
   bool in_directive = false;      // part of a directive line (including its '#')
 };

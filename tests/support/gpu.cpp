@@ -26,9 +26,13 @@ const GpuState& state() {
 
 }  // namespace
 
-const std::string& gpu_unavailable_reason() { return state().reason; }
+const std::string& gpu_unavailable_reason() {
+  return state().reason;
+}
 
-std::shared_ptr<const cuda::CudaDriver> gpu_driver() { return state().driver; }
+std::shared_ptr<const cuda::CudaDriver> gpu_driver() {
+  return state().driver;
+}
 
 cuda::CudaContext* gpu_context() {
   static std::unique_ptr<cuda::CudaContext> ctx;

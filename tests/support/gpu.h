@@ -28,9 +28,9 @@ cuda::CudaContext* gpu_context();
 
 }  // namespace pf::test
 
-#define PF_REQUIRE_GPU()                                                 \
-  do {                                                                   \
-    if (!::pf::test::gpu_unavailable_reason().empty()) {                 \
-      GTEST_SKIP() << ::pf::test::gpu_unavailable_reason();              \
-    }                                                                    \
+#define PF_REQUIRE_GPU()                                    \
+  do {                                                      \
+    if (!::pf::test::gpu_unavailable_reason().empty()) {    \
+      GTEST_SKIP() << ::pf::test::gpu_unavailable_reason(); \
+    }                                                       \
   } while (0)

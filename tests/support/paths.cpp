@@ -12,7 +12,11 @@ std::filesystem::path env_or(const char* name, const char* fallback) {
 
 }  // namespace
 
-std::filesystem::path source_dir() { return env_or("PF_SOURCE_DIR", PF_SOURCE_DIR); }
-std::filesystem::path binary_dir() { return env_or("PF_BINARY_DIR", PF_BINARY_DIR); }
+std::filesystem::path source_dir() {
+  return env_or("PF_SOURCE_DIR", PF_SOURCE_DIR);
+}
+std::filesystem::path binary_dir() {
+  return env_or("PF_BINARY_DIR", PF_BINARY_DIR);
+}
 
 }  // namespace pf::test

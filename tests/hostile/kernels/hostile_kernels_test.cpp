@@ -26,12 +26,14 @@ using nlohmann::json;
 using sandbox::ReplyStatus;
 using namespace std::chrono_literals;
 
-fs::path case_dir() { return source_dir() / "tests/hostile/kernels"; }
+fs::path case_dir() {
+  return source_dir() / "tests/hostile/kernels";
+}
 
 struct HostileCase {
   std::string id;
   std::map<std::string, std::string> header;  // "what", "expect", ...
-  std::string source;                          // as compiled (repeat_body applied)
+  std::string source;                         // as compiled (repeat_body applied)
 
   std::string get(const std::string& key, const std::string& fallback = "") const {
     auto it = header.find(key);
@@ -40,7 +42,9 @@ struct HostileCase {
 };
 
 // Test names and failure output show the case id, not its bytes.
-void PrintTo(const HostileCase& c, std::ostream* os) { *os << c.id; }
+void PrintTo(const HostileCase& c, std::ostream* os) {
+  *os << c.id;
+}
 
 HostileCase load_case(const fs::path& path) {
   HostileCase c;
@@ -79,7 +83,8 @@ std::vector<HostileCase> load_cases() {
   return cases;
 }
 
-const char* kControl = R"(extern "C" __global__ void control(const float* x, float* y, float a, int n) {
+const char* kControl =
+    R"(extern "C" __global__ void control(const float* x, float* y, float a, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = a * x[i] + 1.f;
 }
@@ -111,7 +116,8 @@ Observed classify_run(const sandbox::WorkerReply& r) {
   if (r.status == ReplyStatus::error) {
     const std::string& m = r.error.message;
     if (!r.poisoned.empty()) return {"runtime_fail", m + " [poisoned: " + r.poisoned + "]"};
-    if (starts_with(m, "rejected") || starts_with(m, "compile_error") || starts_with(m, "timeout")) {
+    if (starts_with(m, "rejected") || starts_with(m, "compile_error") ||
+        starts_with(m, "timeout")) {
       return {"compile_" + m.substr(0, m.find(':')), m};
     }
     if (m.find("launch of '") != std::string::npos) return {"launch_rejected", m};
@@ -144,7 +150,8 @@ json run_body(const HostileCase& c, const std::string& file) {
   json buffers = json::object();
   for (const auto& b : split(c.get("buffers"), ',')) {
     auto eq = b.find('=');
-    if (eq != std::string::npos) buffers[std::string(trim(b.substr(0, eq)))] = std::stoll(b.substr(eq + 1));
+    if (eq != std::string::npos)
+      buffers[std::string(trim(b.substr(0, eq)))] = std::stoll(b.substr(eq + 1));
   }
   body["buffers"] = buffers;
   json args = json::array();
@@ -206,7 +213,8 @@ TEST_P(HostileKernels, IsContainedAndClassified) {
   const auto deadline = std::chrono::milliseconds(std::stoll(c.get("deadline_ms", "60000")));
   Observed seen;
   if (c.get("side") == "compile") {
-    if (c.get("requires") == "landlock" && !compile_pool_->isolation_report().applied(sandbox::kLandlockFs)) {
+    if (c.get("requires") == "landlock" &&
+        !compile_pool_->isolation_report().applied(sandbox::kLandlockFs)) {
       GTEST_SKIP() << c.id << " relies on Landlock, which this machine's workers could not apply";
     }
     auto reply = compile_pool_->call("compile", json{{"files", {{file, c.source}}}}, deadline);
@@ -226,15 +234,18 @@ TEST_P(HostileKernels, IsContainedAndClassified) {
   }
   std::printf("[hostile] %-22s expect %-24s got %-16s %s\n", c.id.c_str(), c.get("expect").c_str(),
               seen.cls.c_str(), seen.message.substr(0, 300).c_str());
-  EXPECT_TRUE(expected(c, seen.cls)) << c.id << ": expected " << c.get("expect") << ", got " << seen.cls
-                                     << "\n" << seen.message;
+  EXPECT_TRUE(expected(c, seen.cls))
+      << c.id << ": expected " << c.get("expect") << ", got " << seen.cls << "\n"
+      << seen.message;
   if (!c.get("message").empty()) {
     EXPECT_NE(seen.message.find(c.get("message")), std::string::npos)
-        << c.id << ": the message should contain \"" << c.get("message") << "\"; it is:\n" << seen.message;
+        << c.id << ": the message should contain \"" << c.get("message") << "\"; it is:\n"
+        << seen.message;
   }
 
   // Recovery: a normal kernel compiles (and on a GPU, runs) on the same pool.
-  auto control = compile_pool_->call("compile", json{{"files", {{"kernels/control.cu", kControl}}}}, 60s);
+  auto control =
+      compile_pool_->call("compile", json{{"files", {{"kernels/control.cu", kControl}}}}, 60s);
   ASSERT_TRUE(control.ok()) << "after " << c.id << ": " << control.describe();
   EXPECT_EQ(control.body.value("status", ""), "ok") << control.body.dump();
   if (c.get("side") == "run") {
@@ -253,16 +264,19 @@ TEST_P(HostileKernels, IsContainedAndClassified) {
   }
 }
 
-std::string case_name(const ::testing::TestParamInfo<HostileCase>& info) { return info.param.id; }
+std::string case_name(const ::testing::TestParamInfo<HostileCase>& info) {
+  return info.param.id;
+}
 
 INSTANTIATE_TEST_SUITE_P(Corpus, HostileKernels, ::testing::ValuesIn(load_cases()), case_name);
 
 TEST(HostileKernelCorpus, CoversTheIssueList) {
   std::set<std::string> ids;
   for (const auto& c : load_cases()) ids.insert(c.id);
-  for (const char* id : {"infinite_loop", "illegal_address", "trap", "misaligned", "smem_request", "printf_flood",
-                         "huge_device_array", "template_recursion", "inline_explosion", "giant_unroll",
-                         "include_etc_passwd", "globaltimer", "long_source", "mangled_kernel"}) {
+  for (const char* id :
+       {"infinite_loop", "illegal_address", "trap", "misaligned", "smem_request", "printf_flood",
+        "huge_device_array", "template_recursion", "inline_explosion", "giant_unroll",
+        "include_etc_passwd", "globaltimer", "long_source", "mangled_kernel"}) {
     EXPECT_TRUE(ids.count(id)) << "missing hostile case " << id;
   }
 }

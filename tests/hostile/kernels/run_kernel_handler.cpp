@@ -28,17 +28,20 @@ Result<json> run_kernel(worker::CompileService& service, const json& body) {
   PF_ASSIGN(auto files, worker::parse_files(body));
   PF_ASSIGN(auto outcome, service.compile(files, "", false));
   if (!outcome.ok()) {
-    return make_error(ErrorCode::invalid_argument,
-                      std::string(nvrtc::compile_status_name(outcome.status)) + ": " + outcome.message);
+    return make_error(
+        ErrorCode::invalid_argument,
+        std::string(nvrtc::compile_status_name(outcome.status)) + ": " + outcome.message);
   }
   cuda::CudaContext* ctx = service.context();
-  if (ctx == nullptr) return make_error(ErrorCode::unsupported, "run_kernel: this worker has no GPU");
+  if (ctx == nullptr)
+    return make_error(ErrorCode::unsupported, "run_kernel: this worker has no GPU");
   PF_TRY(ctx->make_current());
   const auto& driver = ctx->driver_ptr();
   const std::string name = body.value("kernel", std::string());
   const nvrtc::CompiledFile* file = nullptr;
   const auto* info = outcome.find_kernel(name, &file);
-  if (info == nullptr) return make_error(ErrorCode::not_found, "run_kernel: no kernel '" + name + "'");
+  if (info == nullptr)
+    return make_error(ErrorCode::not_found, "run_kernel: no kernel '" + name + "'");
 
   auto poisoned_check = [&](Status st) -> Status {
     if (auto p = driver->poisoned(); !p.empty()) sandbox::declare_poisoned(p);
@@ -62,7 +65,8 @@ Result<json> run_kernel(worker::CompileService& service, const json& body) {
     const std::string spec = a.get<std::string>();
     if (starts_with(spec, "buf:")) {
       auto it = buffers.find(spec.substr(4));
-      if (it == buffers.end()) return make_error(ErrorCode::invalid_argument, "run_kernel: no buffer " + spec);
+      if (it == buffers.end())
+        return make_error(ErrorCode::invalid_argument, "run_kernel: no buffer " + spec);
       args.push_back(cuda::KernelArg::tensor(it->second.data()));
     } else if (starts_with(spec, "int:")) {
       args.push_back(cuda::KernelArg::of_int(std::stoll(spec.substr(4))));
@@ -98,12 +102,14 @@ Result<json> run_kernel(worker::CompileService& service, const json& body) {
 
 }  // namespace
 
-void register_run_kernel_handler(sandbox::HandlerTable& table, std::shared_ptr<worker::CompileService> service) {
+void register_run_kernel_handler(sandbox::HandlerTable& table,
+                                 std::shared_ptr<worker::CompileService> service) {
   table.add("run_kernel", [service](const json& body) -> Result<json> {
     try {
       return run_kernel(*service, body);
     } catch (const json::exception& e) {
-      return make_error(ErrorCode::invalid_argument, std::string("run_kernel: malformed body: ") + e.what());
+      return make_error(ErrorCode::invalid_argument,
+                        std::string("run_kernel: malformed body: ") + e.what());
     }
   });
 }

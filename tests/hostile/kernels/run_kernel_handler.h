@@ -16,6 +16,7 @@
 
 namespace pf::test {
 
-void register_run_kernel_handler(sandbox::HandlerTable& table, std::shared_ptr<worker::CompileService> service);
+void register_run_kernel_handler(sandbox::HandlerTable& table,
+                                 std::shared_ptr<worker::CompileService> service);
 
 }  // namespace pf::test

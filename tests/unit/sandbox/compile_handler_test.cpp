@@ -1,12 +1,13 @@
 // The worker's `compile` request, in process and through a real pool of
 // sandboxed passforge-worker processes (NVRTC runs under the isolation).
+#include "worker/compile_handler.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
 #include "sandbox/nvrtc/nvrtc_library.h"
 #include "sandbox/pool/worker_pool.h"
-#include "worker/compile_handler.h"
 
 namespace pf::worker {
 namespace {
@@ -26,8 +27,9 @@ class CompileHandlerTest : public ::testing::Test {
   void SetUp() override {
     auto lib = nvrtc::NvrtcLibrary::load();
     if (!lib.ok()) GTEST_SKIP() << lib.error().message;
-    dir_ = fs::temp_directory_path() / ("pf_compile_handler_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() /
+           ("pf_compile_handler_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
   }
   void TearDown() override {
@@ -93,15 +95,19 @@ TEST_F(CompileHandlerTest, ThroughTheSandboxedWorkerPool) {
   ASSERT_TRUE(again.ok()) << again.describe();
   EXPECT_EQ(again.body["cache"]["hits"], 1) << again.body.dump(2);
 
-  auto rejected = (*pool)->call("compile", json{{"files", {{"kernels/x.cu", "#include \"/etc/passwd\"\n"}}}}, 60s);
+  auto rejected = (*pool)->call(
+      "compile", json{{"files", {{"kernels/x.cu", "#include \"/etc/passwd\"\n"}}}}, 60s);
   ASSERT_TRUE(rejected.ok()) << rejected.describe();
   EXPECT_EQ(rejected.body["status"], "rejected");
   EXPECT_NE(rejected.body["message"].get<std::string>().find("kernels/x.cu:1"), std::string::npos);
 
-  auto broken = (*pool)->call("compile", json{{"files", {{"kernels/x.cu", "extern \"C\" __global__ void k() { oops; }\n"}}}}, 60s);
+  auto broken = (*pool)->call(
+      "compile",
+      json{{"files", {{"kernels/x.cu", "extern \"C\" __global__ void k() { oops; }\n"}}}}, 60s);
   ASSERT_TRUE(broken.ok()) << broken.describe();
   EXPECT_EQ(broken.body["status"], "compile_error");
-  EXPECT_NE(broken.body["message"].get<std::string>().find("kernels/x.cu(1): error: identifier \"oops\" is undefined"),
+  EXPECT_NE(broken.body["message"].get<std::string>().find(
+                "kernels/x.cu(1): error: identifier \"oops\" is undefined"),
             std::string::npos)
       << broken.body.dump(2);
 }

@@ -1,13 +1,14 @@
 // NVRTC log cleaning: errors and warnings separated, program-relative names
 // kept, summaries dropped, counts and trimming reported.
-#include <gtest/gtest.h>
-
 #include "sandbox/nvrtc/compile_log.h"
+
+#include <gtest/gtest.h>
 
 namespace pf::nvrtc {
 namespace {
 
-const char* kLog = R"(kernels/a.cu(3): warning #177-D: variable "q" was declared but never referenced
+const char* kLog =
+    R"(kernels/a.cu(3): warning #177-D: variable "q" was declared but never referenced
     int q;
         ^
 
@@ -34,8 +35,9 @@ TEST(CompileLog, SeparatesErrorsAndWarnings) {
   EXPECT_EQ(log.errors[1].line, 14);
   EXPECT_EQ(log.warnings[0].line, 3);
   EXPECT_EQ(log.warnings[0].severity, "warning");
-  EXPECT_NE(log.errors_text.find("kernels/a.cu(12): error: identifier \"x\" is undefined\n    c[i] = x;"),
-            std::string::npos);
+  EXPECT_NE(
+      log.errors_text.find("kernels/a.cu(12): error: identifier \"x\" is undefined\n    c[i] = x;"),
+      std::string::npos);
   EXPECT_EQ(log.errors_text.find("detected in the compilation"), std::string::npos);
   EXPECT_EQ(log.errors_text.find("warning"), std::string::npos);
   EXPECT_EQ(log.warnings_text.find("Remark"), std::string::npos);
@@ -43,7 +45,8 @@ TEST(CompileLog, SeparatesErrorsAndWarnings) {
 
 TEST(CompileLog, KeepsTheFirstErrorsAndCountsTheRest) {
   std::string raw;
-  for (int i = 1; i <= 30; ++i) raw += "kernels/b.cu(" + std::to_string(i) + "): error: bad thing " + std::to_string(i) + "\n";
+  for (int i = 1; i <= 30; ++i)
+    raw += "kernels/b.cu(" + std::to_string(i) + "): error: bad thing " + std::to_string(i) + "\n";
   LogLimits limits;
   limits.max_errors = 3;
   CleanLog log = clean_compile_log(raw, limits);
@@ -54,8 +57,11 @@ TEST(CompileLog, KeepsTheFirstErrorsAndCountsTheRest) {
 }
 
 TEST(CompileLog, ShortensBacktracesAndTrimsBytes) {
-  std::string raw = "kernels/a.cu(1): error: excessive recursion at instantiation of class \"R<99800>\"\n";
-  for (int i = 0; i < 200; ++i) raw += "            instantiation of class \"R<N> [with N=" + std::to_string(i) + "]\" at line 1\n";
+  std::string raw =
+      "kernels/a.cu(1): error: excessive recursion at instantiation of class \"R<99800>\"\n";
+  for (int i = 0; i < 200; ++i)
+    raw += "            instantiation of class \"R<N> [with N=" + std::to_string(i) +
+           "]\" at line 1\n";
   CleanLog log = clean_compile_log(raw);
   ASSERT_EQ(log.total_errors, 1u);
   EXPECT_NE(log.errors_text.find("more lines)"), std::string::npos);
@@ -68,7 +74,8 @@ TEST(CompileLog, ShortensBacktracesAndTrimsBytes) {
 }
 
 TEST(CompileLog, ToolMessagesAndLongLines) {
-  std::string raw = "ptxas error   : Entry function 'k' uses too much shared data (0x30000 bytes, 0xc000 max)\n";
+  std::string raw =
+      "ptxas error   : Entry function 'k' uses too much shared data (0x30000 bytes, 0xc000 max)\n";
   raw += "kernels/a.cu(2): error: " + std::string(100000, 'x') + "\n";
   CleanLog log = clean_compile_log(raw);
   ASSERT_EQ(log.total_errors, 2u);

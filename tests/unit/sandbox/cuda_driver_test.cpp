@@ -1,11 +1,12 @@
 // Loading the CUDA driver and cuBLAS with dlopen: absence is a clear
 // `unsupported` error, never a crash; sticky errors are classified.
+#include "sandbox/cuda/cuda_driver.h"
+
 #include <gtest/gtest.h>
 
 #include <cstdlib>
 
 #include "sandbox/cuda/cublas.h"
-#include "sandbox/cuda/cuda_driver.h"
 #include "sandbox/cuda/shared_library.h"
 
 namespace pf::cuda {
@@ -17,7 +18,8 @@ TEST(CudaDriver, MissingLibraryIsNoCudaDriver) {
   auto d = CudaDriver::load(opt);
   ASSERT_FALSE(d.ok());
   EXPECT_EQ(d.error().code, ErrorCode::unsupported);
-  EXPECT_EQ(d.error().message.rfind("no CUDA driver: libpassforge_no_such_driver.so.1 not found", 0), 0u)
+  EXPECT_EQ(
+      d.error().message.rfind("no CUDA driver: libpassforge_no_such_driver.so.1 not found", 0), 0u)
       << d.error().message;
 }
 
@@ -26,7 +28,8 @@ TEST(CudaDriver, EnvironmentChoosesTheLibrary) {
   auto d = CudaDriver::load();
   ::unsetenv("PASSFORGE_CUDA_DRIVER");
   ASSERT_FALSE(d.ok());
-  EXPECT_NE(d.error().message.find("/nonexistent/libcuda.so.1"), std::string::npos) << d.error().message;
+  EXPECT_NE(d.error().message.find("/nonexistent/libcuda.so.1"), std::string::npos)
+      << d.error().message;
 }
 
 TEST(CudaDriver, LibraryWithoutTheDriverApiIsRejected) {
@@ -34,7 +37,8 @@ TEST(CudaDriver, LibraryWithoutTheDriverApiIsRejected) {
   opt.library = "libm.so.6";  // loads, but is no CUDA driver
   auto d = CudaDriver::load(opt);
   ASSERT_FALSE(d.ok());
-  EXPECT_NE(d.error().message.find("lacks cuGetProcAddress_v2"), std::string::npos) << d.error().message;
+  EXPECT_NE(d.error().message.find("lacks cuGetProcAddress_v2"), std::string::npos)
+      << d.error().message;
 }
 
 TEST(CudaDriver, DefaultLoadEitherWorksOrSaysWhy) {
@@ -51,24 +55,27 @@ TEST(CudaDriver, DefaultLoadEitherWorksOrSaysWhy) {
 }
 
 TEST(CudaErrors, StickyErrorsPoisonTheProcess) {
-  for (CUresult r : {CUDA_ERROR_ILLEGAL_ADDRESS, CUDA_ERROR_LAUNCH_FAILED, CUDA_ERROR_MISALIGNED_ADDRESS,
-                     CUDA_ERROR_ILLEGAL_INSTRUCTION, CUDA_ERROR_HARDWARE_STACK_ERROR, CUDA_ERROR_ASSERT,
-                     CUDA_ERROR_LAUNCH_TIMEOUT}) {
+  for (CUresult r :
+       {CUDA_ERROR_ILLEGAL_ADDRESS, CUDA_ERROR_LAUNCH_FAILED, CUDA_ERROR_MISALIGNED_ADDRESS,
+        CUDA_ERROR_ILLEGAL_INSTRUCTION, CUDA_ERROR_HARDWARE_STACK_ERROR, CUDA_ERROR_ASSERT,
+        CUDA_ERROR_LAUNCH_TIMEOUT}) {
     EXPECT_TRUE(is_sticky_cuda_error(r)) << builtin_cuda_error_name(r);
   }
   for (CUresult r : {CUDA_SUCCESS, CUDA_ERROR_INVALID_VALUE, CUDA_ERROR_OUT_OF_MEMORY,
                      CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, CUDA_ERROR_NOT_FOUND}) {
     EXPECT_FALSE(is_sticky_cuda_error(r)) << builtin_cuda_error_name(r);
   }
-  EXPECT_EQ(classify_cuda_error(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES), CudaErrorClass::launch_rejected);
+  EXPECT_EQ(classify_cuda_error(CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES),
+            CudaErrorClass::launch_rejected);
   EXPECT_EQ(classify_cuda_error(CUDA_ERROR_NO_DEVICE), CudaErrorClass::no_device);
   EXPECT_EQ(builtin_cuda_error_name(CUDA_ERROR_ILLEGAL_ADDRESS), "CUDA_ERROR_ILLEGAL_ADDRESS");
   EXPECT_EQ(builtin_cuda_error_name(static_cast<CUresult>(12345)), "CUDA error 12345");
 }
 
 TEST(SharedLibrary, ToolkitCandidatesHonourOverridesAndSearchOrder) {
-  EXPECT_EQ(toolkit_library_candidates("libnvrtc.so.13", "/opt/x/libnvrtc.so.13", {"nvidia/cu13/lib"}),
-            std::vector<std::string>{"/opt/x/libnvrtc.so.13"});
+  EXPECT_EQ(
+      toolkit_library_candidates("libnvrtc.so.13", "/opt/x/libnvrtc.so.13", {"nvidia/cu13/lib"}),
+      std::vector<std::string>{"/opt/x/libnvrtc.so.13"});
   ::setenv("CUDA_HOME", "/opt/cuda-test", 1);
   auto c = toolkit_library_candidates("libnvrtc.so.13", "", {"nvidia/cu13/lib"});
   ::unsetenv("CUDA_HOME");

@@ -2,6 +2,8 @@
 // parameter layouts, marshalled launches, canary guards, poison fills,
 // events, the L2 flush buffer and cuBLAS. Every test skips with the reason
 // where no GPU is present (PF_REQUIRE_GPU).
+#include "tests/support/gpu.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -15,7 +17,6 @@
 #include "sandbox/cuda/launch.h"
 #include "sandbox/cuda/stream.h"
 #include "sandbox/nvrtc/nvrtc_compiler.h"
-#include "tests/support/gpu.h"
 
 namespace pf::cuda {
 namespace {
@@ -129,10 +130,10 @@ TEST(Gpu, MarshalledLaunchComputesAndGuardsStayIntact) {
   ASSERT_TRUE(by->upload(y.data(), n * 4).ok());
   auto fn = c.module->function("axpy");
   ASSERT_TRUE(fn.ok());
-  auto pack = marshal_kernel_args("axpy", c.outcome.find_kernel("axpy")->params,
-                                  {KernelArg::tensor(bx->data()), KernelArg::tensor(by->data()),
-                                   KernelArg::of_int(2), KernelArg::of_int(n), KernelArg::of_float(0.5),
-                                   KernelArg::of_int(3)});
+  auto pack = marshal_kernel_args(
+      "axpy", c.outcome.find_kernel("axpy")->params,
+      {KernelArg::tensor(bx->data()), KernelArg::tensor(by->data()), KernelArg::of_int(2),
+       KernelArg::of_int(n), KernelArg::of_float(0.5), KernelArg::of_int(3)});
   ASSERT_TRUE(pack.ok()) << pack.error().message;
   LaunchConfig cfg;
   cfg.grid = {(n + 255) / 256, 1, 1};
@@ -173,7 +174,8 @@ TEST(Gpu, OutOfBoundsWritesTripTheCanaries) {
   for (long long index : {16LL, -1LL}) {
     auto buf = DeviceBuffer::allocate(ctx->driver_ptr(), "out0", 16 * 4);
     ASSERT_TRUE(buf.ok());
-    auto pack = marshal_kernel_args("write_at", params, {KernelArg::tensor(buf->data()), KernelArg::of_int(index)});
+    auto pack = marshal_kernel_args("write_at", params,
+                                    {KernelArg::tensor(buf->data()), KernelArg::of_int(index)});
     ASSERT_TRUE(pack.ok());
     ASSERT_TRUE(launch_kernel(*fn, ctx->properties().limits, LaunchConfig{}, *pack, nullptr).ok());
     ASSERT_TRUE(ctx->synchronize().ok());
@@ -307,18 +309,19 @@ TEST(Gpu, CublasGemmMatchesTheCpuWithoutTf32) {
   ASSERT_TRUE(da->upload(a.data(), a.size() * 4).ok());
   ASSERT_TRUE(db->upload(b.data(), b.size() * 4).ok());
   float alpha = 1.f, beta = 0.f;
-  auto st = (*lib)->check((*lib)->api().cublasGemmEx(
-                              handle->get(), CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha,
-                              reinterpret_cast<const void*>(da->data()), CUDA_R_32F, m,
-                              reinterpret_cast<const void*>(db->data()), CUDA_R_32F, k, &beta,
-                              reinterpret_cast<void*>(dc->data()), CUDA_R_32F, m, CUBLAS_COMPUTE_32F,
-                              CUBLAS_GEMM_DEFAULT),
-                          "cublasGemmEx");
+  auto st = (*lib)->check(
+      (*lib)->api().cublasGemmEx(handle->get(), CUBLAS_OP_N, CUBLAS_OP_N, m, n, k, &alpha,
+                                 reinterpret_cast<const void*>(da->data()), CUDA_R_32F, m,
+                                 reinterpret_cast<const void*>(db->data()), CUDA_R_32F, k, &beta,
+                                 reinterpret_cast<void*>(dc->data()), CUDA_R_32F, m,
+                                 CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+      "cublasGemmEx");
   ASSERT_TRUE(st.ok()) << st.error().message;
   ASSERT_TRUE(ctx->synchronize().ok());
   ASSERT_TRUE(dc->download(cgpu.data(), cgpu.size() * 4).ok());
   double max_err = 0;
-  for (size_t i = 0; i < cref.size(); ++i) max_err = std::max(max_err, std::abs(double(cref[i]) - cgpu[i]));
+  for (size_t i = 0; i < cref.size(); ++i)
+    max_err = std::max(max_err, std::abs(double(cref[i]) - cgpu[i]));
   // TF32 would give errors around 1e-2 for k = 129; full fp32 stays near 1e-5.
   EXPECT_LT(max_err, 1e-4);
   EXPECT_TRUE(check_all_guards({&*da, &*db, &*dc}).ok());

@@ -1,10 +1,11 @@
 // Argument marshalling from a parameter layout and launch validation against
 // device limits: pure functions, no GPU needed.
+#include "sandbox/cuda/kernel_args.h"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
 
-#include "sandbox/cuda/kernel_args.h"
 #include "sandbox/cuda/launch.h"
 
 namespace pf::cuda {
@@ -30,11 +31,15 @@ T read_at(const ArgPack& pack, size_t offset) {
 
 TEST(KernelArgs, PacksAtOffsetsBySize) {
   // (const float* x, float* y, float alpha, int n, double beta, char c, long long m)
-  std::vector<KernelParam> layout = {param(0, 8), param(8, 8), param(16, 4), param(20, 4),
+  std::vector<KernelParam> layout = {param(0, 8),  param(8, 8),  param(16, 4), param(20, 4),
                                      param(24, 8), param(32, 1), param(40, 8)};
-  std::vector<KernelArg> args = {KernelArg::tensor(0x7000'0000'1000), KernelArg::tensor(0x7000'0000'2000),
-                                 KernelArg::of_float(0.5), KernelArg::of_int(-3), KernelArg::of_float(2.25),
-                                 KernelArg::of_int(200), KernelArg::of_int(int64_t{1} << 40)};
+  std::vector<KernelArg> args = {KernelArg::tensor(0x7000'0000'1000),
+                                 KernelArg::tensor(0x7000'0000'2000),
+                                 KernelArg::of_float(0.5),
+                                 KernelArg::of_int(-3),
+                                 KernelArg::of_float(2.25),
+                                 KernelArg::of_int(200),
+                                 KernelArg::of_int(int64_t{1} << 40)};
   auto pack = marshal_kernel_args("k", layout, args);
   ASSERT_TRUE(pack.ok()) << pack.error().message;
   EXPECT_EQ(pack->size(), 48u);
@@ -58,10 +63,12 @@ TEST(KernelArgs, PacksAtOffsetsBySize) {
 
 TEST(KernelArgs, CountMismatchNamesTheKernel) {
   std::vector<KernelParam> layout = {param(0, 8), param(8, 8), param(16, 4), param(20, 4)};
-  auto pack = marshal_kernel_args("k", layout, {KernelArg::tensor(1), KernelArg::tensor(2), KernelArg::of_int(3)});
+  auto pack = marshal_kernel_args(
+      "k", layout, {KernelArg::tensor(1), KernelArg::tensor(2), KernelArg::of_int(3)});
   ASSERT_FALSE(pack.ok());
   EXPECT_EQ(pack.error().code, ErrorCode::invalid_argument);
-  EXPECT_NE(pack.error().message.find("kernel 'k' takes 4 parameters, launch passes 3"), std::string::npos)
+  EXPECT_NE(pack.error().message.find("kernel 'k' takes 4 parameters, launch passes 3"),
+            std::string::npos)
       << pack.error().message;
 }
 
@@ -81,16 +88,20 @@ TEST(KernelArgs, SizeAndKindMismatches) {
   EXPECT_NE(msg({param(0, 4, ParamKind::integer, "n")}, {KernelArg::of_float(2.5)})
                 .find("parameter 0 ('n') is an integer, got float 2.5"),
             std::string::npos);
-  EXPECT_NE(msg({param(0, 2)}, {KernelArg::of_float(1.0)}).find("a float goes to a 4-byte float or 8-byte double"),
+  EXPECT_NE(msg({param(0, 2)}, {KernelArg::of_float(1.0)})
+                .find("a float goes to a 4-byte float or 8-byte double"),
             std::string::npos);
   EXPECT_NE(msg({param(0, 16)}, {KernelArg::of_int(1)}).find("only 1-, 2-, 4- and 8-byte integers"),
             std::string::npos);
-  EXPECT_NE(msg({param(0, 2, ParamKind::other, "h")}, {KernelArg::of_float(1.0)}).find("cannot take float 1"),
+  EXPECT_NE(msg({param(0, 2, ParamKind::other, "h")}, {KernelArg::of_float(1.0)})
+                .find("cannot take float 1"),
             std::string::npos);
 }
 
 TEST(KernelArgs, IntegerRangesFollowTheDeclaredSignedness) {
-  auto fits = [](KernelParam p, int64_t v) { return marshal_kernel_args("k", {p}, {KernelArg::of_int(v)}).ok(); };
+  auto fits = [](KernelParam p, int64_t v) {
+    return marshal_kernel_args("k", {p}, {KernelArg::of_int(v)}).ok();
+  };
   EXPECT_TRUE(fits(param(0, 4), 4294967295));  // unknown signedness: unsigned reading
   EXPECT_TRUE(fits(param(0, 4), -2147483648));
   EXPECT_FALSE(fits(param(0, 4), 4294967296));
@@ -104,15 +115,17 @@ TEST(KernelArgs, IntegerRangesFollowTheDeclaredSignedness) {
 }
 
 TEST(KernelArgs, IntegerToDeclaredFloatIsConverted) {
-  auto pack = marshal_kernel_args("k", {param(0, 4, ParamKind::floating), param(8, 8, ParamKind::floating)},
-                                  {KernelArg::of_int(3), KernelArg::of_int(-7)});
+  auto pack =
+      marshal_kernel_args("k", {param(0, 4, ParamKind::floating), param(8, 8, ParamKind::floating)},
+                          {KernelArg::of_int(3), KernelArg::of_int(-7)});
   ASSERT_TRUE(pack.ok()) << pack.error().message;
   EXPECT_EQ(read_at<float>(*pack, 0), 3.0f);
   EXPECT_EQ(read_at<double>(*pack, 8), -7.0);
 }
 
 TEST(KernelArgs, InconsistentLayoutIsInternal) {
-  auto pack = marshal_kernel_args("k", {param(0, 8), param(4, 4)}, {KernelArg::tensor(1), KernelArg::of_int(1)});
+  auto pack = marshal_kernel_args("k", {param(0, 8), param(4, 4)},
+                                  {KernelArg::tensor(1), KernelArg::of_int(1)});
   ASSERT_FALSE(pack.ok());
   EXPECT_EQ(pack.error().code, ErrorCode::internal);
 }
@@ -140,9 +153,11 @@ TEST(LaunchValidation, RejectsBeyondLimitsWithReasons) {
   };
   LaunchConfig c;
   c.block = {1024, 1, 1};
-  EXPECT_NE(why(c).find("the block has 1024 threads; this kernel allows at most 512"), std::string::npos);
+  EXPECT_NE(why(c).find("the block has 1024 threads; this kernel allows at most 512"),
+            std::string::npos);
   c.block = {32, 32, 2};
-  EXPECT_NE(why(c).find("the block has 2048 threads; the device allows at most 1024"), std::string::npos);
+  EXPECT_NE(why(c).find("the block has 2048 threads; the device allows at most 1024"),
+            std::string::npos);
   c.block = {1, 1, 65};
   EXPECT_NE(why(c).find("block.z = 65 exceeds the device limit 64"), std::string::npos);
   c.block = {128, 1, 1};
@@ -152,8 +167,9 @@ TEST(LaunchValidation, RejectsBeyondLimitsWithReasons) {
   EXPECT_NE(why(c).find("grid.y = 65536 exceeds the device limit 65535"), std::string::npos);
   c.grid = {1, 1, 1};
   c.dynamic_smem_bytes = 227 * 1024;
-  EXPECT_NE(why(c).find("4096 static = 236544 bytes exceeds the device limit of 232448 bytes per block"),
-            std::string::npos);
+  EXPECT_NE(
+      why(c).find("4096 static = 236544 bytes exceeds the device limit of 232448 bytes per block"),
+      std::string::npos);
   c.dynamic_smem_bytes = -1;
   EXPECT_NE(why(c).find("smem must be >= 0"), std::string::npos);
 }

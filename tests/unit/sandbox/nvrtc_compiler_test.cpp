@@ -1,12 +1,13 @@
 // NVRTC compilation without a GPU: architectures, clean error logs, kernel
 // parameter layouts read from the cubin, the content-addressed cache, and the
 // extern "C" / unique-name rules. Skips with the reason where NVRTC is absent.
+#include "sandbox/nvrtc/nvrtc_compiler.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
 #include "sandbox/nvrtc/cubin_reader.h"
-#include "sandbox/nvrtc/nvrtc_compiler.h"
 
 namespace pf::nvrtc {
 namespace {
@@ -33,8 +34,9 @@ class NvrtcTest : public ::testing::Test {
     auto lib = NvrtcLibrary::load();
     if (!lib.ok()) GTEST_SKIP() << lib.error().message;
     lib_ = *lib;
-    dir_ = fs::temp_directory_path() / ("pf_nvrtc_test_" + std::to_string(::getpid()) + "_" +
-                                        ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = fs::temp_directory_path() /
+           ("pf_nvrtc_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
     fs::remove_all(dir_);
   }
   void TearDown() override {
@@ -70,9 +72,10 @@ TEST_F(NvrtcTest, CompilesForSm90AndSm80WithParameterLayouts) {
     using cuda::ParamKind;
     std::vector<ParamKind> kinds;
     for (const auto& p : axpy->params) kinds.push_back(p.kind);
-    EXPECT_EQ(kinds, (std::vector<ParamKind>{ParamKind::pointer, ParamKind::pointer, ParamKind::floating,
-                                             ParamKind::integer, ParamKind::floating, ParamKind::integer,
-                                             ParamKind::integer, ParamKind::other}));
+    EXPECT_EQ(kinds,
+              (std::vector<ParamKind>{ParamKind::pointer, ParamKind::pointer, ParamKind::floating,
+                                      ParamKind::integer, ParamKind::floating, ParamKind::integer,
+                                      ParamKind::integer, ParamKind::other}));
     EXPECT_EQ(axpy->params[0].name, "x");
     EXPECT_EQ(axpy->params[3].name, "n");
     EXPECT_TRUE(axpy->params[5].is_unsigned);
@@ -93,18 +96,21 @@ TEST_F(NvrtcTest, RejectsUnknownArchitectures) {
   opt.arch = "sm_10";
   auto out = compiler(false).compile({{"kernels/a.cu", kAxpy}}, opt);
   ASSERT_FALSE(out.ok());
-  EXPECT_NE(out.error().message.find("cannot compile for sm_10"), std::string::npos) << out.error().message;
+  EXPECT_NE(out.error().message.find("cannot compile for sm_10"), std::string::npos)
+      << out.error().message;
   opt.arch = "compute_90";
   EXPECT_FALSE(compiler(false).compile({{"kernels/a.cu", kAxpy}}, opt).ok());
 }
 
 TEST_F(NvrtcTest, CompileErrorsComeBackCleaned) {
-  const char* bad = "extern \"C\" __global__ void k(float* y) {\n  int q;\n  y[0] = undefined_name;\n}\n";
+  const char* bad =
+      "extern \"C\" __global__ void k(float* y) {\n  int q;\n  y[0] = undefined_name;\n}\n";
   auto out = compiler(false).compile({{"kernels/bad.cu", bad}}, {});
   ASSERT_TRUE(out.ok()) << out.error().message;
   EXPECT_EQ(out->status, CompileStatus::compile_error);
-  EXPECT_NE(out->message.find("kernels/bad.cu(3): error: identifier \"undefined_name\" is undefined"),
-            std::string::npos)
+  EXPECT_NE(
+      out->message.find("kernels/bad.cu(3): error: identifier \"undefined_name\" is undefined"),
+      std::string::npos)
       << out->message;
   EXPECT_EQ(out->message.find("detected in the compilation"), std::string::npos);
   ASSERT_EQ(out->files.size(), 1u);
@@ -118,7 +124,8 @@ TEST_F(NvrtcTest, PolicyRejectsBeforeCompiling) {
   auto out = compiler(true).compile({{"kernels/a.cu", "#include \"/etc/passwd\"\n"}}, {});
   ASSERT_TRUE(out.ok());
   EXPECT_EQ(out->status, CompileStatus::rejected);
-  EXPECT_NE(out->message.find("kernels/a.cu:1: #include \"/etc/passwd\" is not allowed"), std::string::npos);
+  EXPECT_NE(out->message.find("kernels/a.cu:1: #include \"/etc/passwd\" is not allowed"),
+            std::string::npos);
   EXPECT_TRUE(out->files.empty());
   EXPECT_EQ(out->cache_misses, 0u);
 }
@@ -137,7 +144,8 @@ TEST_F(NvrtcTest, MangledAndDuplicateKernelsAreErrors) {
   out = compiler(false).compile({{"kernels/a.cu", k}, {"kernels/b.cu", k}}, {});
   ASSERT_TRUE(out.ok());
   EXPECT_EQ(out->status, CompileStatus::compile_error);
-  EXPECT_NE(out->message.find("kernel 'k' is defined in both kernels/a.cu and kernels/b.cu"), std::string::npos);
+  EXPECT_NE(out->message.find("kernel 'k' is defined in both kernels/a.cu and kernels/b.cu"),
+            std::string::npos);
 }
 
 TEST_F(NvrtcTest, CacheHitsOnSecondCompileAndMissesWhenOptionsChange) {
@@ -209,7 +217,8 @@ TEST_F(NvrtcTest, FailedCompilesAreCachedAndDamagedEntriesRecompiled) {
 }
 
 TEST_F(NvrtcTest, PastDeadlineIsATimeout) {
-  if (lib_->api().nvrtcSetFlowCallback == nullptr) GTEST_SKIP() << "NVRTC lacks nvrtcSetFlowCallback";
+  if (lib_->api().nvrtcSetFlowCallback == nullptr)
+    GTEST_SKIP() << "NVRTC lacks nvrtcSetFlowCallback";
   CompileOptions opt;
   opt.deadline = std::chrono::steady_clock::now();
   auto out = compiler(true).compile({{"kernels/axpy.cu", kAxpy}}, opt);
@@ -220,7 +229,9 @@ TEST_F(NvrtcTest, PastDeadlineIsATimeout) {
 
 TEST(CubinReader, RejectsDamagedImages) {
   EXPECT_FALSE(read_cubin_kernels("").ok());
-  EXPECT_FALSE(read_cubin_kernels("\x7f" "ELF garbage").ok());
+  EXPECT_FALSE(read_cubin_kernels("\x7f"
+                                  "ELF garbage")
+                   .ok());
   std::string header(64, '\0');
   header[0] = 0x7f, header[1] = 'E', header[2] = 'L', header[3] = 'F', header[4] = 2, header[5] = 1;
   header[58] = 64;  // e_shentsize

@@ -1,7 +1,7 @@
 // Static integrity flags: timer reads, device allocation, mutable globals.
-#include <gtest/gtest.h>
-
 #include "sandbox/nvrtc/source_flags.h"
+
+#include <gtest/gtest.h>
 
 namespace pf::nvrtc {
 namespace {

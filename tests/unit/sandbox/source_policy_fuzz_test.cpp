@@ -21,19 +21,25 @@ TEST(SourcePolicyFuzz, NothingAcceptedReadsAFile) {
   auto lib = NvrtcLibrary::load();
   if (!lib.ok()) GTEST_SKIP() << lib.error().message;
   const auto& fn = (*lib)->api();
-  const auto secret = std::filesystem::temp_directory_path() / ("pf_secret_" + std::to_string(::getpid()) + ".h");
+  const auto secret =
+      std::filesystem::temp_directory_path() / ("pf_secret_" + std::to_string(::getpid()) + ".h");
   std::ofstream(secret) << "#error SECRET_WAS_READ\n";
   const std::string q = "\"" + secret.string() + "\"", a = "<" + secret.string() + ">";
 
   const std::vector<std::string> noise = {
-      "", " ", "\t", "\\\n", "\\\r\n", "\\ \n", "/**/", "/*\n*/", "\r", "\r\n", "\n", "//", "// x \\\n", "\"",
-      "'", "R\"x(", ")x\"", "R\"(", ")\"", "1'0", "'a'", "\"s\"", "u8", "L", "\xEF\xBB\xBF", "#define A ",
-      "#if 0\n", "#endif\n", "/*", "*/", "x", "%:", "#", "\v", "\f"};
+      "",       " ",     "\t",   "\\\n",         "\\\r\n",     "\\ \n",     "/**/",
+      "/*\n*/", "\r",    "\r\n", "\n",           "//",         "// x \\\n", "\"",
+      "'",      "R\"x(", ")x\"", "R\"(",         ")\"",        "1'0",       "'a'",
+      "\"s\"",  "u8",    "L",    "\xEF\xBB\xBF", "#define A ", "#if 0\n",   "#endif\n",
+      "/*",     "*/",    "x",    "%:",           "#",          "\v",        "\f"};
   const std::vector<std::string> intro = {"#", "%:", "# ", "%: ", "#\\\n", "%\\\n:"};
-  const std::vector<std::string> word = {"include", "inc\\\nlude", "include_next", "import", "in\\\r\nclude"};
+  const std::vector<std::string> word = {"include", "inc\\\nlude", "include_next", "import",
+                                         "in\\\r\nclude"};
   const std::vector<std::string> path = {q, a, " " + q, "\\\n" + q, "/*\n*/" + q};
   std::mt19937 rng(20260101);
-  auto pick = [&](const std::vector<std::string>& v) -> const std::string& { return v[rng() % v.size()]; };
+  auto pick = [&](const std::vector<std::string>& v) -> const std::string& {
+    return v[rng() % v.size()];
+  };
 
   int accepted = 0, real_attacks = 0;
   for (int it = 0; it < 400; ++it) {
@@ -50,8 +56,8 @@ TEST(SourcePolicyFuzz, NothingAcceptedReadsAFile) {
 
     nvrtcProgram p = nullptr;
     ASSERT_EQ(fn.nvrtcCreateProgram(&p, src.c_str(), "f.cu", 0, nullptr, nullptr), NVRTC_SUCCESS);
-    const char* opts[] = {"--gpu-architecture=sm_90", "-default-device", "--std=c++17", "--no-source-include",
-                          "-fdevice-syntax-only"};
+    const char* opts[] = {"--gpu-architecture=sm_90", "-default-device", "--std=c++17",
+                          "--no-source-include", "-fdevice-syntax-only"};
     fn.nvrtcCompileProgram(p, 5, opts);
     size_t size = 0;
     fn.nvrtcGetProgramLogSize(p, &size);

@@ -1,8 +1,9 @@
 // The kernel source policy: every way of reaching the file system through the
 // preprocessor is rejected with file:line, ordinary CUDA passes.
+#include "sandbox/nvrtc/source_policy.h"
+
 #include <gtest/gtest.h>
 
-#include "sandbox/nvrtc/source_policy.h"
 #include "sandbox/nvrtc/source_scanner.h"
 
 namespace pf::nvrtc {
@@ -10,7 +11,9 @@ namespace {
 
 const SourceLimits kLimits;
 
-Status check(const std::string& src) { return check_source("kernels/a.cu", src, kLimits); }
+Status check(const std::string& src) {
+  return check_source("kernels/a.cu", src, kLimits);
+}
 
 void expect_rejected(const std::string& src, const std::string& needle) {
   Status st = check(src);
@@ -47,7 +50,8 @@ extern "C" __global__ void k(const __half* x, float* y, int n) {
 }
 
 TEST(SourcePolicy, RejectsFileSystemIncludes) {
-  expect_rejected("#include \"/etc/passwd\"\n", "kernels/a.cu:1: #include \"/etc/passwd\" is not allowed");
+  expect_rejected("#include \"/etc/passwd\"\n",
+                  "kernels/a.cu:1: #include \"/etc/passwd\" is not allowed");
   expect_rejected("\n#include <stdio.h>\n", "kernels/a.cu:2: #include <stdio.h> is not allowed");
   expect_rejected("#include \"../../secret.h\"\n", "not allowed");
   expect_rejected("#include \"kernels/other.cu\"\n", "not allowed");
@@ -57,7 +61,8 @@ TEST(SourcePolicy, RejectsFileSystemIncludes) {
 
 TEST(SourcePolicy, RejectsIncludeTricks) {
   // Macro-expanded include.
-  expect_rejected("#define F \"/etc/passwd\"\n#include F\n", "kernels/a.cu:2: #include must name a header literally");
+  expect_rejected("#define F \"/etc/passwd\"\n#include F\n",
+                  "kernels/a.cu:2: #include must name a header literally");
   // Spliced with backslash-newline.
   expect_rejected("#inc\\\nlude \"/etc/passwd\"\n", "kernels/a.cu:1: #include \"/etc/passwd\"");
   expect_rejected("#include \\\n\"/etc/passwd\"\n", "not allowed");
@@ -98,15 +103,18 @@ TEST(SourcePolicy, RejectsFileSystemProbesAndPragmas) {
   expect_rejected("#if __has_include(\"/etc/passwd\")\n#endif\n", "__has_include is not allowed");
   expect_rejected("#define H __has_include\n", "__has_include is not allowed");
   expect_rejected("#if __has_include_next(<x>)\n#endif\n", "__has_include_next is not allowed");
-  expect_rejected("#pragma include_alias(\"a.h\", \"/etc/passwd\")\n", "#pragma include_alias is not allowed");
+  expect_rejected("#pragma include_alias(\"a.h\", \"/etc/passwd\")\n",
+                  "#pragma include_alias is not allowed");
   expect_rejected("#pragma GCC dependency \"/etc/passwd\"\n", "#pragma GCC is not allowed");
-  expect_rejected("_Pragma(\"include_alias(\\\"a.h\\\", \\\"/etc/passwd\\\")\")\n", "_Pragma include_alias");
+  expect_rejected("_Pragma(\"include_alias(\\\"a.h\\\", \\\"/etc/passwd\\\")\")\n",
+                  "_Pragma include_alias");
   expect_rejected("#define P(x) _Pragma(#x)\n", "_Pragma must be given a plain string literal");
   expect_rejected("__pragma(once)\n", "__pragma is not allowed");
 }
 
 TEST(SourcePolicy, RejectsUnreadableSource) {
-  expect_rejected("/* never closed\n#include <cuda_fp16.h>\n", "kernels/a.cu:1: unterminated /* comment");
+  expect_rejected("/* never closed\n#include <cuda_fp16.h>\n",
+                  "kernels/a.cu:1: unterminated /* comment");
   expect_rejected("auto s = R\"x(never closed\n", "unterminated raw string");
   expect_rejected(std::string("int a;\0#include \"/etc/passwd\"\n", 30), "NUL byte");
 }
@@ -140,8 +148,8 @@ TEST(SourceScanner, TokensCarryLinesAndDirectives) {
   ASSERT_TRUE(t.ok()) << t.error().message;
   std::vector<std::string> texts;
   for (const auto& tok : *t) texts.push_back(tok.text);
-  EXPECT_EQ(texts, (std::vector<std::string>{"int", "a", ";", "#", "define", "X", "1", "float", "b", "=",
-                                             "1.5e+3f", ";"}));
+  EXPECT_EQ(texts, (std::vector<std::string>{"int", "a", ";", "#", "define", "X", "1", "float", "b",
+                                             "=", "1.5e+3f", ";"}));
   EXPECT_TRUE((*t)[3].starts_directive);
   EXPECT_TRUE((*t)[6].in_directive);  // the spliced continuation
   EXPECT_FALSE((*t)[7].in_directive);
