@@ -78,6 +78,21 @@ TEST_F(CompileHandlerTest, MalformedRequestsAreErrors) {
   EXPECT_NE(bad_arch.error().message.find("sm_1"), std::string::npos);
 }
 
+TEST(CompileHandlerNoNvrtc, MissingNvrtcIsAnErrorReplyNotACrash) {
+  ::setenv("PASSFORGE_NVRTC", "/nonexistent/libnvrtc.so.13", 1);
+  CompileService service({});
+  auto preload = service.preload();
+  auto reply = service.handle(json{{"files", {{"kernels/scale.cu", kScale}}}});
+  auto described = service.describe();
+  ::unsetenv("PASSFORGE_NVRTC");
+  ASSERT_FALSE(preload.ok());
+  ASSERT_FALSE(reply.ok());
+  EXPECT_EQ(reply.error().code, ErrorCode::unsupported);
+  EXPECT_NE(reply.error().message.find("/nonexistent/libnvrtc.so.13"), std::string::npos)
+      << reply.error().message;
+  EXPECT_EQ(described["nvrtc"]["available"], false);
+}
+
 TEST_F(CompileHandlerTest, ThroughTheSandboxedWorkerPool) {
   sandbox::WorkerPoolOptions opt;
   opt.worker_path = PF_WORKER;
