@@ -14,7 +14,20 @@ Result<std::vector<Tensor>> run_graph_cpu(const Graph& graph, const std::vector<
                                                        std::to_string(inputs.size()));
   }
   std::vector<std::vector<Tensor>> env(graph.values.size());
-  for (size_t k = 0; k < inputs.size(); ++k) env[graph.inputs[k]] = {inputs[k]};
+  for (size_t k = 0; k < inputs.size(); ++k) {
+    // Ops trust the inferred types (shapes drive every loop), so inputs
+    // that disagree with them (a user's .npy file) are refused here.
+    const Value& value = graph.values[graph.inputs[k]];
+    TensorType given{inputs[k].dtype(), inputs[k].shape()};
+    if (value.types.size() != 1 || !(value.types[0] == given) || !inputs[k].defined()) {
+      return make_error(ErrorCode::invalid_argument,
+                        "input '" + value.name + "': expected " +
+                            (value.types.size() == 1 ? tensor_type_str(value.types[0])
+                                                     : std::string("a typed input")) +
+                            ", got " + tensor_type_str(given));
+    }
+    env[graph.inputs[k]] = {inputs[k]};
+  }
   for (size_t n = 0; n < graph.nodes.size(); ++n) {
     const Node& node = graph.nodes[n];
     const OpInfo* op = registry.find(node.op);

@@ -208,5 +208,17 @@ TEST(OpCall, ErrorMessagesNameTheProblem) {
   expect_error(call("operator.add", {Arg::make_int(1), Arg::make_int(2)}, {}, {}), {"add", "tensor"});
 }
 
+TEST(OpCall, CpuRunRefusesInputsThatDisagreeWithTheTypes) {
+  Tensor x = f32({2}, {1, 2});
+  Call c = call("torch.exp", {v(0)}, {}, {x});
+  ASSERT_TRUE(c.status.ok());
+  auto wrong_shape = run_graph_cpu(c.graph, {f32({3}, {1, 2, 3})}, OpRegistry::builtin());
+  ASSERT_FALSE(wrong_shape.ok());
+  EXPECT_NE(wrong_shape.error().message.find("expected float32[2], got float32[3]"), std::string::npos)
+      << wrong_shape.error().message;
+  auto wrong_dtype = run_graph_cpu(c.graph, {Tensor::zeros(DType::float16, {2})}, OpRegistry::builtin());
+  EXPECT_FALSE(wrong_dtype.ok());
+}
+
 }  // namespace
 }  // namespace pf
