@@ -1,0 +1,77 @@
+#include "evaluator/gpu/gpu_runtime.h"
+
+#include <cstring>
+
+namespace pf::gpu {
+
+Result<std::unique_ptr<GpuRuntime>> GpuRuntime::create(std::shared_ptr<const cuda::CudaDriver> driver,
+                                                       const cuda::DeviceProperties& props,
+                                                       GpuRuntimeOptions options) {
+  std::unique_ptr<GpuRuntime> rt(new GpuRuntime());
+  rt->driver_ = driver;
+  rt->props_ = props;
+  rt->options_ = options;
+  PF_ASSIGN(auto nvrtc, nvrtc::NvrtcLibrary::load(options.nvrtc));
+  std::shared_ptr<nvrtc::CompileCache> cache;
+  if (options.use_kernel_cache) {
+    auto dir = options.kernel_cache_dir.empty() ? nvrtc::CompileCache::default_dir()
+                                                : options.kernel_cache_dir;
+    if (!dir.empty()) cache = std::make_shared<nvrtc::CompileCache>(dir);
+  }
+  rt->allocator_ = std::make_unique<CachingAllocator>(driver, options.allocator);
+  rt->kernels_ = std::make_unique<KernelLibrary>(driver, std::move(nvrtc), std::move(cache), props.arch());
+  PF_ASSIGN(cuda::CudaStream stream, cuda::CudaStream::create(driver));
+  rt->stream_ = std::make_unique<cuda::CudaStream>(std::move(stream));
+  return rt;
+}
+
+GpuRuntime::~GpuRuntime() = default;
+
+Result<BlasState*> GpuRuntime::blas() {
+  if (blas_) return blas_.get();
+  PF_ASSIGN(auto lib, cuda::CublasLibrary::load(options_.cublas));
+  PF_ASSIGN(cuda::CublasHandle handle, cuda::CublasHandle::create(lib));
+  PF_ASSIGN(cuda::CublasLtHandle lt, cuda::CublasLtHandle::create(lib));
+  PF_ASSIGN(auto workspace, allocator_->allocate(options_.blas_workspace_bytes, "cublas workspace"));
+  PF_TRY(handle.set_workspace(reinterpret_cast<void*>(workspace->data()), options_.blas_workspace_bytes));
+  blas_ = std::make_unique<BlasState>(BlasState{std::move(lib), std::move(handle), std::move(lt),
+                                                std::move(workspace), options_.blas_workspace_bytes});
+  return blas_.get();
+}
+
+Result<DeviceTensor> GpuRuntime::upload(const Tensor& host, const std::string& name) {
+  PF_ASSIGN(auto storage, allocator_->allocate(host.nbytes(), name));
+  DeviceTensor t = DeviceTensor::contiguous(std::move(storage), host.dtype(), host.shape());
+  PF_TRY(upload_into(host, t));
+  return t;
+}
+
+Status GpuRuntime::upload_into(const Tensor& host, const DeviceTensor& dst) {
+  if (host.dtype() != dst.dtype() || host.shape() != dst.shape() || !dst.is_contiguous()) {
+    return make_error(ErrorCode::invalid_argument,
+                      "upload: host " + tensor_type_str({host.dtype(), host.shape()}) +
+                          " into device " + tensor_type_str(dst.type()) +
+                          (dst.is_contiguous() ? "" : " (not contiguous)"));
+  }
+  if (host.nbytes() == 0) return ok_status();
+  Tensor contiguous = host.is_contiguous() ? host : host.contiguous_copy();
+  PF_TRY(synchronize());
+  return dst.storage()->buffer().upload(contiguous.data(), contiguous.nbytes(),
+                                        static_cast<size_t>(dst.offset()) * dst.element_size());
+}
+
+Result<Tensor> GpuRuntime::download(const DeviceTensor& t) {
+  PF_TRY(synchronize());
+  if (t.numel() == 0) return Tensor::zeros(t.dtype(), t.shape());
+  PF_TRY(t.check_in_bounds());
+  auto [lo, hi] = t.extent();
+  const size_t es = t.element_size();
+  Tensor span = Tensor::zeros(t.dtype(), {hi - lo + 1});
+  PF_TRY(t.storage()->buffer().download(span.mutable_data(), span.nbytes(), static_cast<size_t>(lo) * es));
+  if (t.is_contiguous() && lo == t.offset()) {
+    return Tensor::view_of(span, t.shape(), contiguous_strides(t.shape()), 0);
+  }
+  return Tensor::view_of(span, t.shape(), t.strides(), t.offset() - lo).contiguous_copy();
+}
+
+}  // namespace pf::gpu

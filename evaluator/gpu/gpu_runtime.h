@@ -1,0 +1,79 @@
+// Everything one worker needs to build and run baseline plans on its GPU:
+// the caching allocator, the kernel library, a stream, and cuBLAS/cuBLASLt
+// (loaded on first use). The caller owns the CUDA context and keeps it
+// current on the thread that uses the runtime (one thread per runtime).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "common/result.h"
+#include "evaluator/core/tensor.h"
+#include "evaluator/gpu/caching_allocator.h"
+#include "evaluator/gpu/device_tensor.h"
+#include "evaluator/gpu/kernel_library.h"
+#include "sandbox/cuda/cublas.h"
+#include "sandbox/cuda/device_properties.h"
+#include "sandbox/cuda/stream.h"
+
+namespace pf::gpu {
+
+struct GpuRuntimeOptions {
+  AllocatorOptions allocator;
+  //! On-disk NVRTC cache for the baseline kernels; empty: CompileCache::default_dir()
+  //! (no cache when that is empty too).
+  std::filesystem::path kernel_cache_dir;
+  bool use_kernel_cache = true;
+  //! cuBLAS and cuBLASLt workspace (PyTorch uses 32 MiB on Hopper).
+  size_t blas_workspace_bytes = size_t{32} << 20;
+  nvrtc::NvrtcLibraryOptions nvrtc;
+  cuda::CublasOptions cublas;
+};
+
+//! cuBLAS state for the matmul family (GpuRuntime::blas()).
+struct BlasState {
+  std::shared_ptr<const cuda::CublasLibrary> lib;
+  cuda::CublasHandle handle;
+  cuda::CublasLtHandle lt;
+  std::shared_ptr<DeviceStorage> workspace;
+  size_t workspace_bytes = 0;
+};
+
+class GpuRuntime {
+ public:
+  static Result<std::unique_ptr<GpuRuntime>> create(std::shared_ptr<const cuda::CudaDriver> driver,
+                                                    const cuda::DeviceProperties& props,
+                                                    GpuRuntimeOptions options = {});
+  ~GpuRuntime();
+
+  const cuda::CudaDriver& driver() const { return *driver_; }
+  const std::shared_ptr<const cuda::CudaDriver>& driver_ptr() const { return driver_; }
+  const cuda::DeviceProperties& properties() const { return props_; }
+  CachingAllocator& allocator() { return *allocator_; }
+  KernelLibrary& kernels() { return *kernels_; }
+  //! The stream plans run on by default (non-blocking).
+  CUstream stream() const { return stream_->handle(); }
+  Status synchronize() const { return stream_->synchronize(); }
+  //! cuBLAS / cuBLASLt handles and workspace, created on first use.
+  Result<BlasState*> blas();
+
+  //! A contiguous device copy of a host tensor (synchronous).
+  Result<DeviceTensor> upload(const Tensor& host, const std::string& name);
+  //! Copies `t`'s bytes into `dst` (same dtype and shape; dst contiguous).
+  Status upload_into(const Tensor& host, const DeviceTensor& dst);
+  //! A contiguous host copy of a device tensor (synchronises the stream first).
+  Result<Tensor> download(const DeviceTensor& t);
+
+ private:
+  GpuRuntime() = default;
+  std::shared_ptr<const cuda::CudaDriver> driver_;
+  cuda::DeviceProperties props_;
+  GpuRuntimeOptions options_;
+  std::unique_ptr<CachingAllocator> allocator_;
+  std::unique_ptr<KernelLibrary> kernels_;
+  std::unique_ptr<cuda::CudaStream> stream_;
+  std::unique_ptr<BlasState> blas_;
+};
+
+}  // namespace pf::gpu

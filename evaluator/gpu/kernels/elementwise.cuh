@@ -1,0 +1,128 @@
+// The elementwise loop skeleton (PyTorch's Loops.cuh structure): one kernel
+// per op and program dtype, in two variants.
+//   pf_<op>_vec:     every tensor operand contiguous, of the op's static
+//                    operand type and 16-byte aligned: one 16-byte vector per
+//                    thread (PF_VEC elements), 128 threads per block, 64-bit
+//                    indexing, scalar tail.
+//   pf_<op>_strided: any strides (broadcasts are stride 0), any input dtypes
+//                    (converted on load), an offset calculator over up to 8
+//                    coalesced dims; 4 elements per thread, 32-bit indexing.
+// An op is a struct with
+//   typedef ... out_t;          scalar_t, or bool for predicates
+//   enum { nin = N };           inputs (1..3)
+//   enum { bool_args = mask };  inputs whose static type is bool (masks)
+//   static __device__ R apply(const PfElementwiseParams& p, const opmath_t* v);
+// where v holds the inputs converted to opmath_t (bool masks as 0/1) and R
+// converts to out_t. PF_ELEMENTWISE(name, op) defines both kernels.
+
+template <class T>
+__device__ __forceinline__ T pf_param(const PfElementwiseParams& p, int i) {
+  if constexpr (pf_is_float<T>::value) {
+    return static_cast<T>(p.s[i]);
+  } else {
+    return pf_cast<T>(p.si[i]);
+  }
+}
+
+template <class T>
+__device__ __forceinline__ T pf_literal(const PfElementwiseParams& p, int k) {
+  if constexpr (pf_is_float<T>::value) {
+    return static_cast<T>(p.lit[k]);
+  } else {
+    return pf_cast<T>(p.lit_i[k]);
+  }
+}
+
+template <class Op>
+__device__ __forceinline__ void pf_ew_vec(const PfElementwiseParams& p) {
+  constexpr int N = PF_VEC;
+  typedef typename Op::out_t out_t;
+  const long long base =
+      (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) * static_cast<long long>(N);
+  if (base >= p.n) return;
+  opmath_t v[Op::nin][N];
+  const bool full = base + N <= p.n;
+  const int count = full ? N : static_cast<int>(p.n - base);
+#pragma unroll
+  for (int k = 0; k < Op::nin; ++k) {
+    if (p.in_kind[k] == PF_OPERAND_LITERAL) {
+      opmath_t lit = pf_literal<opmath_t>(p, k);
+#pragma unroll
+      for (int j = 0; j < N; ++j) v[k][j] = lit;
+    } else if ((Op::bool_args >> k) & 1) {
+      const unsigned char* src = reinterpret_cast<const unsigned char*>(p.in[k]) + base;
+      if (full) {
+        pf_vec<unsigned char, N> w = *reinterpret_cast<const pf_vec<unsigned char, N>*>(src);
+#pragma unroll
+        for (int j = 0; j < N; ++j) v[k][j] = pf_cast<opmath_t>(w.v[j] != 0);
+      } else {
+        for (int j = 0; j < count; ++j) v[k][j] = pf_cast<opmath_t>(src[j] != 0);
+      }
+    } else {
+      const scalar_t* src = reinterpret_cast<const scalar_t*>(p.in[k]) + base;
+      if (full) {
+        pf_vec<scalar_t, N> w = *reinterpret_cast<const pf_vec<scalar_t, N>*>(src);
+#pragma unroll
+        for (int j = 0; j < N; ++j) v[k][j] = pf_cast<opmath_t>(w.v[j]);
+      } else {
+        for (int j = 0; j < count; ++j) v[k][j] = pf_cast<opmath_t>(src[j]);
+      }
+    }
+  }
+  out_t* dst = reinterpret_cast<out_t*>(p.out) + base;
+  if (full) {
+    pf_vec<out_t, N> r;
+#pragma unroll
+    for (int j = 0; j < N; ++j) {
+      opmath_t a[Op::nin];
+#pragma unroll
+      for (int k = 0; k < Op::nin; ++k) a[k] = v[k][j];
+      r.v[j] = pf_cast<out_t>(Op::apply(p, a));
+    }
+    *reinterpret_cast<pf_vec<out_t, N>*>(dst) = r;
+  } else {
+    for (int j = 0; j < count; ++j) {
+      opmath_t a[Op::nin];
+#pragma unroll
+      for (int k = 0; k < Op::nin; ++k) a[k] = v[k][j];
+      dst[j] = pf_cast<out_t>(Op::apply(p, a));
+    }
+  }
+}
+
+template <class Op>
+__device__ __forceinline__ void pf_ew_strided(const PfElementwiseParams& p) {
+  typedef typename Op::out_t out_t;
+  unsigned int idx = blockIdx.x * (PF_EW_THREADS * PF_EW_STRIDED_WORK) + threadIdx.x;
+  const unsigned int n = static_cast<unsigned int>(p.n);
+#pragma unroll
+  for (int w = 0; w < PF_EW_STRIDED_WORK; ++w, idx += PF_EW_THREADS) {
+    if (idx >= n) return;
+    unsigned int off[Op::nin + 1];
+    pf_offsets<Op::nin + 1>(p.oc, idx, off);
+    opmath_t a[Op::nin];
+#pragma unroll
+    for (int k = 0; k < Op::nin; ++k) {
+      const char* src = reinterpret_cast<const char*>(p.in[k]) + off[k + 1];
+      if (p.in_kind[k] == PF_OPERAND_LITERAL) {
+        a[k] = pf_literal<opmath_t>(p, k);
+      } else if (p.in_dtype[k] == PF_DTYPE && !((Op::bool_args >> k) & 1)) {
+        a[k] = pf_cast<opmath_t>(pf_load<scalar_t>(src));
+      } else {
+        a[k] = pf_load_dyn<opmath_t>(src, p.in_dtype[k]);
+      }
+    }
+    *reinterpret_cast<out_t*>(reinterpret_cast<char*>(p.out) + off[0]) =
+        pf_cast<out_t>(Op::apply(p, a));
+  }
+}
+
+#define PF_ELEMENTWISE(NAME, OP)                                                      \
+  extern "C" __global__ void __launch_bounds__(PF_EW_THREADS)                         \
+      pf_##NAME##_vec(const PfElementwiseParams p) {                                  \
+    pf_ew_vec<OP>(p);                                                                 \
+  }                                                                                   \
+  extern "C" __global__ void __launch_bounds__(PF_EW_THREADS)                         \
+      pf_##NAME##_strided(const PfElementwiseParams p) {                              \
+    pf_ew_strided<OP>(p);                                                             \
+  }

@@ -1,0 +1,88 @@
+// pf-dtypes: float16 bfloat16 float32 float64
+// pf-requires: elementwise.cuh
+// Floating math and activations, computed in opmath (float for the 16-bit
+// types) with the formulas of PyTorch's CUDA kernels. Integer inputs of the
+// float-promoting ops arrive converted by the strided kernel's loads.
+
+template <class T>
+__device__ __forceinline__ T pf_fmax_std(T a, T b) { return (a < b) ? b : a; }
+template <class T>
+__device__ __forceinline__ T pf_fmin_std(T a, T b) { return (b < a) ? b : a; }
+
+#define PF_UNARY_MATH(NAME, EXPR)                                                \
+  struct op_##NAME {                                                             \
+    typedef scalar_t out_t;                                                      \
+    enum { nin = 1, bool_args = 0 };                                             \
+    static __device__ opmath_t apply(const PfElementwiseParams& p, const opmath_t* v) { \
+      (void)p;                                                                   \
+      const opmath_t x = v[0];                                                   \
+      return EXPR;                                                               \
+    }                                                                            \
+  };                                                                             \
+  PF_ELEMENTWISE(NAME, op_##NAME)
+
+#define PF_ONE opmath_t(1)
+#define PF_PARAM(i) static_cast<opmath_t>(p.s[i])
+
+PF_UNARY_MATH(exp, pf_exp(x))
+PF_UNARY_MATH(exp2, pf_exp2(x))
+PF_UNARY_MATH(expm1, pf_expm1(x))
+PF_UNARY_MATH(log, pf_log(x))
+PF_UNARY_MATH(log2, pf_log2(x))
+PF_UNARY_MATH(log10, pf_log10(x))
+PF_UNARY_MATH(log1p, pf_log1p(x))
+PF_UNARY_MATH(sqrt, pf_sqrt(x))
+PF_UNARY_MATH(rsqrt, pf_rsqrt(x))
+PF_UNARY_MATH(sin, pf_sin(x))
+PF_UNARY_MATH(cos, pf_cos(x))
+PF_UNARY_MATH(tan, pf_tan(x))
+PF_UNARY_MATH(asin, pf_asin(x))
+PF_UNARY_MATH(acos, pf_acos(x))
+PF_UNARY_MATH(atan, pf_atan(x))
+PF_UNARY_MATH(sinh, pf_sinh(x))
+PF_UNARY_MATH(cosh, pf_cosh(x))
+PF_UNARY_MATH(tanh, pf_tanh(x))
+PF_UNARY_MATH(erf, pf_erf(x))
+PF_UNARY_MATH(erfc, pf_erfc(x))
+PF_UNARY_MATH(reciprocal, PF_ONE / x)
+PF_UNARY_MATH(sigmoid, PF_ONE / (PF_ONE + pf_exp(-x)))
+PF_UNARY_MATH(gelu, opmath_t(0.5) * x * (PF_ONE + pf_erf(x * opmath_t(0.70710678118654752440))))
+PF_UNARY_MATH(gelu_tanh,
+              opmath_t(0.5) * x *
+                  (PF_ONE + pf_tanh(opmath_t(0.79788456080286535588) *
+                                    (x + opmath_t(0.044715) * x * x * x))))
+PF_UNARY_MATH(silu, x / (PF_ONE + pf_exp(-x)))
+PF_UNARY_MATH(hardswish, x * pf_fmin_std(pf_fmax_std(x + opmath_t(3), opmath_t(0)), opmath_t(6)) / opmath_t(6))
+PF_UNARY_MATH(hardsigmoid, pf_fmin_std(pf_fmax_std(x + opmath_t(3), opmath_t(0)), opmath_t(6)) / opmath_t(6))
+PF_UNARY_MATH(leaky_relu, x > opmath_t(0) ? x : x * PF_PARAM(0))
+PF_UNARY_MATH(elu, (x > opmath_t(0) || pf_isnan(x)) ? x : PF_PARAM(0) * pf_expm1(x))
+PF_UNARY_MATH(selu, opmath_t(1.0507009873554804934193349852946) *
+                        ((x > opmath_t(0) || pf_isnan(x))
+                             ? x
+                             : opmath_t(1.6732632423543772848170429916717) * pf_expm1(x)))
+PF_UNARY_MATH(celu, (x > opmath_t(0) || pf_isnan(x)) ? x : PF_PARAM(0) * pf_expm1(x / PF_PARAM(0)))
+PF_UNARY_MATH(softplus, x * PF_PARAM(0) > PF_PARAM(1) ? x : pf_log1p(pf_exp(x * PF_PARAM(0))) / PF_PARAM(0))
+PF_UNARY_MATH(mish, x * pf_tanh(pf_log1p(pf_exp(x))))
+PF_UNARY_MATH(logsigmoid, pf_fmin_std(x, opmath_t(0)) - pf_log1p(pf_exp(-pf_fabs(x))))
+PF_UNARY_MATH(softsign, x / (PF_ONE + pf_fabs(x)))
+PF_UNARY_MATH(threshold, x <= PF_PARAM(0) ? PF_PARAM(1) : x)
+
+// glu: v0 (first half) * sigmoid(v1) (second half, a view offset along dim).
+struct op_glu {
+  typedef scalar_t out_t;
+  enum { nin = 2, bool_args = 0 };
+  static __device__ opmath_t apply(const PfElementwiseParams&, const opmath_t* v) {
+    return v[0] * (PF_ONE / (PF_ONE + pf_exp(-v[1])));
+  }
+};
+PF_ELEMENTWISE(glu, op_glu)
+
+// prelu: v1 is the slope, broadcast along the channel dim.
+struct op_prelu {
+  typedef scalar_t out_t;
+  enum { nin = 2, bool_args = 0 };
+  static __device__ opmath_t apply(const PfElementwiseParams&, const opmath_t* v) {
+    return v[0] >= opmath_t(0) ? v[0] : v[1] * v[0];
+  }
+};
+PF_ELEMENTWISE(prelu, op_prelu)

@@ -1,0 +1,36 @@
+#include "evaluator/gpu/op_support.h"
+
+namespace pf::gpu {
+
+EwOperand operand(const GpuArgs& a, size_t i) {
+  if (a.is_tensor(i)) return EwOperand::of(a.tensor(i));
+  const Arg& arg = a.arg(i);
+  switch (arg.kind) {
+    case Arg::Kind::boolean: return EwOperand::number(arg.b ? 1.0 : 0.0, arg.b ? 1 : 0);
+    case Arg::Kind::integer: return EwOperand::number(static_cast<double>(arg.i), arg.i);
+    default: return EwOperand::number(arg.f, static_cast<int64_t>(arg.f));
+  }
+}
+
+OperandType operand_type_of(const GpuArgs& a, size_t i) {
+  if (a.is_tensor(i)) return OperandType{a.tensor(i).dtype(), a.tensor(i).dim() == 0, false};
+  switch (a.arg(i).kind) {
+    case Arg::Kind::boolean: return OperandType{DType::boolean, true, true};
+    case Arg::Kind::integer: return OperandType{DType::int64, true, true};
+    default: return OperandType{DType::float64, true, true};
+  }
+}
+
+DType result_type_of(const GpuArgs& a, std::initializer_list<size_t> params) {
+  std::vector<OperandType> types;
+  for (size_t p : params) types.push_back(operand_type_of(a, p));
+  return result_type(types);
+}
+
+Status expect_type(const GpuArgs& a, const TensorType& inferred, const DeviceTensor& got) {
+  if (inferred == got.type()) return ok_status();
+  return make_error(ErrorCode::internal, a.op() + ": the GPU produced " + tensor_type_str(got.type()) +
+                                             ", type inference says " + tensor_type_str(inferred));
+}
+
+}  // namespace pf::gpu

@@ -1,0 +1,271 @@
+// Reductions (kernels reduce.cu, reduce_float.cu): sum, nansum, mean, prod,
+// amax/amin, max/min (whole tensor and with dim), argmax/argmin, all/any,
+// var/std, norm/vector_norm, logsumexp, normalize. One kernel per op (mean
+// of a dtype= conversion and logsumexp add one pass each; normalize is norm,
+// clamp_min and div as in PyTorch).
+#include <cmath>
+
+#include "evaluator/gpu/copy.h"
+#include "evaluator/gpu/gpu_op_families.h"
+#include "evaluator/gpu/gpu_op_registry.h"
+#include "evaluator/gpu/op_support.h"
+#include "evaluator/gpu/reduce_plan.h"
+#include "evaluator/ops/reduce_util.h"
+
+namespace pf::gpu {
+namespace {
+
+struct ReduceCall {
+  std::string file = "reduce.cu";
+  std::string kernel;  // "sum" -> pf_reduce_sum
+  int flags = 0;
+  double factor = 1;
+  double p = 0;
+  const DeviceTensor* aux = nullptr;
+  const DeviceTensor* index_out = nullptr;
+};
+
+// Adds one reduction of `in` over `reduced` into `out` (contiguous, the kept dims).
+Status launch_reduce(PlanBuilder& b, const DeviceTensor& in, const std::vector<bool>& reduced,
+                     const DeviceTensor& out, const ReduceCall& call) {
+  b.use(in);
+  b.use(out);
+  ReduceGeometry g;
+  g.shape = in.shape();
+  g.strides = in.strides();
+  g.in_size = in.element_size();
+  g.out_size = out.element_size();
+  g.reduced = reduced;
+  g.in_address = in.data_ptr();
+  g.vec = vector_width(in.dtype());
+  g.sm_count = b.properties().sm_count > 0 ? b.properties().sm_count : 132;
+  PF_ASSIGN(ReduceConfig c, plan_reduce_launch(g));
+  if (c.n_out == 0) return ok_status();
+  PfReduceParams p{};
+  p.in = in.data_ptr();
+  p.out = out.data_ptr();
+  p.n_out = c.n_out;
+  p.n_red = c.n_red;
+  p.out_dtype = static_cast<int>(out.dtype());
+  p.vectorize = c.vectorize ? 1 : 0;
+  p.input_mult0 = c.inner ? 1 : 0;
+  p.blocks_per_output = static_cast<int>(c.grid_y);
+  p.red_per_block = static_cast<int>(c.red_per_block);
+  p.flags = call.flags;
+  p.factor = call.factor;
+  p.p = call.p;
+  p.out_calc = c.out_calc;
+  p.red_calc = c.red_calc;
+  if (call.index_out != nullptr) {
+    b.use(*call.index_out);
+    p.out_index = call.index_out->data_ptr();
+  }
+  if (call.aux != nullptr) {
+    b.use(*call.aux);
+    p.aux = call.aux->data_ptr();
+    p.aux_dtype = static_cast<int>(call.aux->dtype());
+  }
+  if (c.grid_y > 1) {
+    PF_ASSIGN(auto scratch, b.allocate_bytes(static_cast<size_t>(c.n_out * c.grid_y) * 32,
+                                             "reduction partials"));
+    PF_ASSIGN(auto sems, b.allocate_bytes(static_cast<size_t>(c.grid_x) * 4, "reduction semaphores"));
+    PF_TRY(sems->buffer().fill_bytes(0));
+    p.scratch = scratch->data();
+    p.semaphores = sems->data();
+  }
+  cuda::LaunchConfig lc;
+  lc.grid = {c.grid_x, c.grid_y, 1};
+  lc.block = {c.bx, c.by, 1};
+  return b.add_kernel(call.file, in.dtype(), "pf_reduce_" + call.kernel, lc, p);
+}
+
+// The reduced-dims mask of parameters (input, dim, keepdim): dim None or [] = all.
+Result<Reduction> reduction_of(const GpuArgs& a, size_t dim_param, size_t keepdim_param) {
+  PF_ASSIGN(auto dims, read_dims(a, dim_param));
+  PF_ASSIGN(bool keepdim, a.boolean(keepdim_param));
+  return plan_reduction(a, dim_param, a.tensor(0).shape(), dims, keepdim);
+}
+
+Result<std::vector<DeviceTensor>> reduce_into_new(PlanBuilder& b, const DeviceTensor& in,
+                                                  const Reduction& r, const TensorType& out_type,
+                                                  const ReduceCall& call) {
+  PF_ASSIGN(DeviceTensor out, b.allocate(out_type));
+  PF_TRY(launch_reduce(b, in, r.reduced, out, call));
+  return std::vector<DeviceTensor>{out};
+}
+
+// sum / nansum / prod / amax / amin / all / any: (input, dim, keepdim, ...).
+GpuOpFn simple_reduce(std::string kernel, int flags) {
+  return [kernel, flags](const GpuArgs& a, const std::vector<TensorType>& out,
+                         PlanBuilder& b) -> Result<std::vector<DeviceTensor>> {
+    PF_ASSIGN(Reduction r, reduction_of(a, 1, 2));
+    ReduceCall call;
+    call.kernel = kernel;
+    call.flags = flags;
+    return reduce_into_new(b, a.tensor(0), r, out[0], call);
+  };
+}
+
+Result<std::vector<DeviceTensor>> run_mean(const GpuArgs& a, const std::vector<TensorType>& out,
+                                           PlanBuilder& b) {
+  PF_ASSIGN(Reduction r, reduction_of(a, 1, 2));
+  DeviceTensor in = a.tensor(0);
+  if (in.dtype() != out[0].dtype) {
+    PF_ASSIGN(in, materialize(b, in, out[0].dtype));
+  }
+  ReduceCall call;
+  call.kernel = "sum";
+  call.factor = 1.0 / static_cast<double>(r.group_size);
+  return reduce_into_new(b, in, r, out[0], call);
+}
+
+// max(x) / min(x): every dim.
+GpuOpFn whole_extremum(bool take_min) {
+  return [take_min](const GpuArgs& a, const std::vector<TensorType>& out,
+                    PlanBuilder& b) -> Result<std::vector<DeviceTensor>> {
+    const DeviceTensor& x = a.tensor(0);
+    Reduction r;
+    r.reduced.assign(x.shape().size(), true);
+    r.group_size = x.numel();
+    ReduceCall call;
+    call.kernel = "amax";
+    call.flags = take_min ? 2 : 0;
+    return reduce_into_new(b, x, r, out[0], call);
+  };
+}
+
+GpuOpFn dim_extremum(bool take_min) {
+  return [take_min](const GpuArgs& a, const std::vector<TensorType>& out,
+                    PlanBuilder& b) -> Result<std::vector<DeviceTensor>> {
+    PF_ASSIGN(bool keepdim, a.boolean(2));
+    PF_ASSIGN(Reduction r, plan_dim(a, 1, a.tensor(0).shape(), keepdim));
+    PF_ASSIGN(DeviceTensor values, b.allocate(out[0]));
+    PF_ASSIGN(DeviceTensor indices, b.allocate(out[1]));
+    ReduceCall call;
+    call.kernel = "arg";
+    call.flags = (take_min ? 2 : 0) | 4;
+    call.index_out = &indices;
+    PF_TRY(launch_reduce(b, a.tensor(0), r.reduced, values, call));
+    return std::vector<DeviceTensor>{values, indices};
+  };
+}
+
+GpuOpFn arg_extremum(bool take_min) {
+  return [take_min](const GpuArgs& a, const std::vector<TensorType>& out,
+                    PlanBuilder& b) -> Result<std::vector<DeviceTensor>> {
+    PF_ASSIGN(bool keepdim, a.boolean(2));
+    const Shape& shape = a.tensor(0).shape();
+    PF_ASSIGN(Reduction r, a.is_none(1) ? plan_reduction(a, 1, shape, std::nullopt, keepdim)
+                                        : plan_dim(a, 1, shape, keepdim));
+    ReduceCall call;
+    call.kernel = "arg";
+    call.flags = take_min ? 2 : 0;
+    return reduce_into_new(b, a.tensor(0), r, out[0], call);
+  };
+}
+
+GpuOpFn variance(bool take_sqrt) {
+  return [take_sqrt](const GpuArgs& a, const std::vector<TensorType>& out,
+                     PlanBuilder& b) -> Result<std::vector<DeviceTensor>> {
+    PF_ASSIGN(Reduction r, reduction_of(a, 1, 3));
+    PF_ASSIGN(bool unbiased, a.boolean(2));
+    int64_t correction = unbiased ? 1 : 0;
+    if (!a.is_none(4)) {
+      PF_ASSIGN(correction, a.integer(4));
+    }
+    ReduceCall call;
+    call.file = "reduce_float.cu";
+    call.kernel = "welford";
+    call.flags = take_sqrt ? 1 : 0;
+    call.factor = static_cast<double>(correction);
+    return reduce_into_new(b, a.tensor(0), r, out[0], call);
+  };
+}
+
+// The order parameter of norm / vector_norm as the norm kernel's mode.
+Result<ReduceCall> norm_call(const GpuArgs& a, size_t order_param) {
+  ReduceCall call;
+  call.file = "reduce_float.cu";
+  call.kernel = "norm";
+  const Arg& o = a.arg(order_param);
+  double p = 2;
+  if (o.kind != Arg::Kind::string) {
+    PF_ASSIGN(p, a.real(order_param));
+  }
+  call.p = p;
+  call.flags = p == 2 ? 0 : p == 1 ? 1 : std::isinf(p) ? (p > 0 ? 2 : 3) : p == 0 ? 4 : 5;
+  return call;
+}
+
+Result<std::vector<DeviceTensor>> run_norm(const GpuArgs& a, const std::vector<TensorType>& out,
+                                           PlanBuilder& b) {
+  PF_ASSIGN(Reduction r, reduction_of(a, 2, 3));
+  PF_ASSIGN(ReduceCall call, norm_call(a, 1));
+  return reduce_into_new(b, a.tensor(0), r, out[0], call);
+}
+
+// F.normalize: x / clamp_min(norm(x, p, dim, keepdim=True), eps).
+Result<std::vector<DeviceTensor>> run_normalize(const GpuArgs& a, const std::vector<TensorType>& out,
+                                                PlanBuilder& b) {
+  const DeviceTensor& x = a.tensor(0);
+  PF_ASSIGN(Reduction r, plan_dim(a, 2, x.shape(), true));
+  PF_ASSIGN(ReduceCall call, norm_call(a, 1));
+  PF_ASSIGN(double eps, a.real(3));
+  PF_ASSIGN(auto norm, reduce_into_new(b, x, r, TensorType{x.dtype(), r.out_shape}, call));
+  EwLaunch clamp{"ew_arith.cu", "hardtanh", x.dtype(), x.dtype(), {EwOperand::of(norm[0])}, 0, {}, {},
+                 r.out_shape};
+  clamp.s[0] = eps;
+  clamp.si[2] = 1;
+  PF_ASSIGN(DeviceTensor denom, launch_elementwise(b, clamp));
+  EwLaunch div{"ew_arith.cu", "div", x.dtype(), x.dtype(), {EwOperand::of(x), EwOperand::of(denom)}, 0,
+               {}, {}, out[0].shape};
+  PF_ASSIGN(DeviceTensor y, launch_elementwise(b, div));
+  return std::vector<DeviceTensor>{y};
+}
+
+// logsumexp: an amax pass (kept dims, opmath dtype) then sum(exp(x - max)).
+Result<std::vector<DeviceTensor>> run_logsumexp(const GpuArgs& a, const std::vector<TensorType>& out,
+                                                PlanBuilder& b) {
+  PF_ASSIGN(Reduction r, reduction_of(a, 1, 2));
+  DeviceTensor x = a.tensor(0);
+  if (x.dtype() != out[0].dtype) {
+    PF_ASSIGN(x, materialize(b, x, out[0].dtype));
+  }
+  DType acc = out[0].dtype == DType::float64 ? DType::float64 : DType::float32;
+  PF_ASSIGN(DeviceTensor maxes, b.allocate(TensorType{acc, r.out_shape}, "logsumexp max"));
+  ReduceCall amax;
+  amax.kernel = "amax";
+  PF_TRY(launch_reduce(b, x, r.reduced, maxes, amax));
+  ReduceCall lse;
+  lse.file = "reduce_float.cu";
+  lse.kernel = "logsumexp";
+  lse.aux = &maxes;
+  return reduce_into_new(b, x, r, out[0], lse);
+}
+
+}  // namespace
+
+void register_gpu_reduction_ops(GpuOpRegistry& r) {
+  r.add(GpuOpInfo{"sum", simple_reduce("sum", 0), all_dtypes()});
+  r.add(GpuOpInfo{"nansum", simple_reduce("sum", 1), all_dtypes()});
+  r.add(GpuOpInfo{"prod", simple_reduce("prod", 0), all_dtypes()});
+  r.add(GpuOpInfo{"amax", simple_reduce("amax", 0), all_dtypes()});
+  r.add(GpuOpInfo{"amin", simple_reduce("amax", 2), all_dtypes()});
+  r.add(GpuOpInfo{"any", simple_reduce("truth", 0), all_dtypes()});
+  r.add(GpuOpInfo{"all", simple_reduce("truth", 8), all_dtypes()});
+  r.add(GpuOpInfo{"mean", run_mean, all_dtypes()});
+  r.add(GpuOpInfo{"max", whole_extremum(false), all_dtypes()});
+  r.add(GpuOpInfo{"min", whole_extremum(true), all_dtypes()});
+  r.add(GpuOpInfo{"max_dim", dim_extremum(false), all_dtypes()});
+  r.add(GpuOpInfo{"min_dim", dim_extremum(true), all_dtypes()});
+  r.add(GpuOpInfo{"argmax", arg_extremum(false), all_dtypes()});
+  r.add(GpuOpInfo{"argmin", arg_extremum(true), all_dtypes()});
+  r.add(GpuOpInfo{"var", variance(false), float_dtypes()});
+  r.add(GpuOpInfo{"std", variance(true), float_dtypes()});
+  r.add(GpuOpInfo{"norm", run_norm, float_dtypes()});
+  r.add(GpuOpInfo{"vector_norm", run_norm, float_dtypes()});
+  r.add(GpuOpInfo{"normalize", run_normalize, float_dtypes()});
+  r.add(GpuOpInfo{"logsumexp", run_logsumexp, all_dtypes()});
+}
+
+}  // namespace pf::gpu

@@ -1,0 +1,156 @@
+#include "evaluator/gpu/timing.h"
+
+#include <chrono>
+#include <nlohmann/json.hpp>
+
+#include "sandbox/cuda/stream.h"
+
+namespace pf::gpu {
+
+struct TimingHarness::Impl {
+  GpuRuntime& rt;
+  cuda::CudaEvent start;
+  cuda::CudaEvent end;
+  std::unique_ptr<cuda::L2Flusher> flusher;
+
+  // One trial of `r`: flush, sync, events and host clock around the plan.
+  Status trial(const Runnable& r, int t, bool flush, double* device_ms, double* e2e_ms) {
+    const Plan& plan = *r.plans[static_cast<size_t>(t) % r.plans.size()];
+    CUstream s = rt.stream();
+    if (flush) PF_TRY(flusher->flush(s));
+    PF_TRY(rt.synchronize());
+    auto t0 = std::chrono::steady_clock::now();
+    PF_TRY(start.record(s));
+    PF_TRY(plan.run(s));
+    PF_TRY(end.record(s));
+    PF_TRY(end.synchronize());
+    auto t1 = std::chrono::steady_clock::now();
+    if (device_ms != nullptr) {
+      PF_ASSIGN(float ms, end.elapsed_ms_since(start));
+      *device_ms = ms;
+    }
+    if (e2e_ms != nullptr) *e2e_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    return ok_status();
+  }
+};
+
+TimingHarness::TimingHarness(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+TimingHarness::~TimingHarness() = default;
+
+Result<std::unique_ptr<TimingHarness>> TimingHarness::create(GpuRuntime& runtime) {
+  PF_ASSIGN(cuda::CudaEvent start, cuda::CudaEvent::create(runtime.driver_ptr()));
+  PF_ASSIGN(cuda::CudaEvent end, cuda::CudaEvent::create(runtime.driver_ptr()));
+  PF_ASSIGN(cuda::L2Flusher flusher, cuda::L2Flusher::create(runtime.driver_ptr(), runtime.properties()));
+  auto impl = std::unique_ptr<Impl>(new Impl{runtime, std::move(start), std::move(end),
+                                             std::make_unique<cuda::L2Flusher>(std::move(flusher))});
+  return std::unique_ptr<TimingHarness>(new TimingHarness(std::move(impl)));
+}
+
+bool side_unstable(const SideTiming& side, const TimingOptions& options) {
+  bool e2e = is_unstable(side.e2e, options.max_iqr_ratio);
+  bool device = is_unstable(side.device, options.max_iqr_ratio);
+  switch (options.stability) {
+    case StabilityMetric::end_to_end: return e2e;
+    case StabilityMetric::device: return device;
+    case StabilityMetric::both: return e2e || device;
+  }
+  return e2e;
+}
+
+namespace {
+
+Status check_runnable(const Runnable& r) {
+  if (r.plans.empty()) {
+    return make_error(ErrorCode::invalid_argument, "runnable '" + r.name + "' has no plans to time");
+  }
+  return ok_status();
+}
+
+void finish_side(SideTiming& side, const TimingOptions& options) {
+  side.device = summarize(side.device_ms);
+  side.e2e = summarize(side.e2e_ms);
+  side.unstable = side_unstable(side, options);
+}
+
+bool check_now(const TimingOptions& o, int t) {
+  return t == o.trials - 1 || (o.check_every > 0 && (t + 1) % o.check_every == 0);
+}
+
+}  // namespace
+
+Result<TimingResult> TimingHarness::time_interleaved(const Runnable& a, const Runnable& b,
+                                                     const TimingOptions& options,
+                                                     const TrialChecker& checker) {
+  PF_TRY(check_runnable(a));
+  PF_TRY(check_runnable(b));
+  const Runnable* sides[2] = {&a, &b};
+  for (int w = 0; w < options.warmup; ++w) {
+    for (const Runnable* r : sides) PF_TRY(impl_->trial(*r, w, options.flush_l2, nullptr, nullptr));
+  }
+  TimingResult result;
+  for (int attempt = 0; attempt <= options.remeasures; ++attempt) {
+    result.attempts = attempt + 1;
+    SideTiming st[2];
+    st[0].name = a.name;
+    st[1].name = b.name;
+    for (int t = 0; t < options.trials; ++t) {
+      for (int k = 0; k < 2; ++k) {
+        double d = 0, e = 0;
+        PF_TRY(impl_->trial(*sides[k], t, options.flush_l2, &d, &e));
+        st[k].device_ms.push_back(d);
+        st[k].e2e_ms.push_back(e);
+        if (checker && check_now(options, t)) {
+          ++result.checks;
+          auto checked = checker(k, t, static_cast<size_t>(t) % sides[k]->plans.size());
+          if (!checked.ok()) {
+            return checked.error().with_context("re-check of " + sides[k]->name + " after timed trial " +
+                                                std::to_string(t));
+          }
+        }
+      }
+    }
+    finish_side(st[0], options);
+    finish_side(st[1], options);
+    result.a = std::move(st[0]);
+    result.b = std::move(st[1]);
+    if (!result.unstable()) break;
+  }
+  return result;
+}
+
+Result<SideTiming> TimingHarness::time_single(const Runnable& a, const TimingOptions& options) {
+  PF_TRY(check_runnable(a));
+  for (int w = 0; w < options.warmup; ++w) PF_TRY(impl_->trial(a, w, options.flush_l2, nullptr, nullptr));
+  SideTiming side;
+  for (int attempt = 0; attempt <= options.remeasures; ++attempt) {
+    side = SideTiming{};
+    side.name = a.name;
+    for (int t = 0; t < options.trials; ++t) {
+      double d = 0, e = 0;
+      PF_TRY(impl_->trial(a, t, options.flush_l2, &d, &e));
+      side.device_ms.push_back(d);
+      side.e2e_ms.push_back(e);
+    }
+    finish_side(side, options);
+    if (!side.unstable) break;
+  }
+  return side;
+}
+
+nlohmann::json TimingResult::to_json(bool with_samples) const {
+  auto side_json = [with_samples](const SideTiming& s) {
+    nlohmann::json j = {{"name", s.name},
+                        {"device_ms", pf::gpu::to_json(s.device)},
+                        {"e2e_ms", pf::gpu::to_json(s.e2e)},
+                        {"unstable", s.unstable}};
+    if (with_samples) {
+      j["device_samples_ms"] = s.device_ms;
+      j["e2e_samples_ms"] = s.e2e_ms;
+    }
+    return j;
+  };
+  return {{"a", side_json(a)}, {"b", side_json(b)}, {"attempts", attempts}, {"checks", checks},
+          {"unstable", unstable()}};
+}
+
+}  // namespace pf::gpu

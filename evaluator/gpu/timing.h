@@ -1,0 +1,96 @@
+// The timing harness (DESIGN.md "Evaluation protocol" 5): two runnables (the
+// candidate and the baseline) timed interleaved, A B A B ..., after a
+// warm-up; the L2 cache is flushed (sandbox L2Flusher, >= 2x L2) before
+// every trial; each trial is bracketed by CUDA events (device time) and by a
+// synchronised host steady clock (end-to-end time). Each runnable rotates
+// over its plans (one per input set: at least two, which defeats caching
+// keyed on pointers). Medians and IQRs per side; when a side's IQR / median
+// exceeds the limit the trials are measured again (re-measures times), then
+// the result is marked unstable. Raw samples are returned. A checker can
+// re-check the outputs of timed trials.
+//
+// Not thread-safe: one harness per worker thread (it owns events and the
+// flush buffer); the runtime's context must be current.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json_fwd.hpp>
+
+#include "common/result.h"
+#include "evaluator/gpu/gpu_runtime.h"
+#include "evaluator/gpu/plan.h"
+#include "evaluator/gpu/timing_stats.h"
+#include "sandbox/cuda/l2_flush.h"
+
+namespace pf::gpu {
+
+enum class StabilityMetric : uint8_t {
+  end_to_end,  // the host wall clock (what speedups are computed from)
+  device,      // the CUDA-event time
+  both,
+};
+
+struct TimingOptions {
+  int warmup = 25;
+  int trials = 100;
+  bool flush_l2 = true;
+  double max_iqr_ratio = 0.2;
+  int remeasures = 1;
+  StabilityMetric stability = StabilityMetric::end_to_end;
+  //! The checker runs after every check_every-th trial of each side and after
+  //! the last one (0: only after the last).
+  int check_every = 10;
+};
+
+//! One side: trial t runs plans[t % plans.size()].
+struct Runnable {
+  std::string name;
+  std::vector<const Plan*> plans;
+};
+
+//! Called after a timed trial (side 0 = A, 1 = B) with the index of the plan
+//! that ran; its outputs are complete. An error stops the measurement.
+using TrialChecker = std::function<Status(int side, int trial, size_t plan_index)>;
+
+struct SideTiming {
+  std::string name;
+  std::vector<double> device_ms;  // per trial
+  std::vector<double> e2e_ms;     // per trial
+  SampleStats device;
+  SampleStats e2e;
+  bool unstable = false;
+};
+
+struct TimingResult {
+  SideTiming a;
+  SideTiming b;
+  int attempts = 1;  // 1 + the re-measures that ran
+  int checks = 0;    // checker calls
+  bool unstable() const { return a.unstable || b.unstable; }
+  nlohmann::json to_json(bool with_samples = true) const;
+};
+
+class TimingHarness {
+ public:
+  static Result<std::unique_ptr<TimingHarness>> create(GpuRuntime& runtime);
+  ~TimingHarness();
+
+  Result<TimingResult> time_interleaved(const Runnable& a, const Runnable& b, const TimingOptions& options,
+                                        const TrialChecker& checker = nullptr);
+  //! One runnable alone (benchmarks): the same protocol without a partner.
+  Result<SideTiming> time_single(const Runnable& a, const TimingOptions& options);
+
+ private:
+  struct Impl;
+  explicit TimingHarness(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+//! Marks a side unstable per the options (pure; unit-tested).
+bool side_unstable(const SideTiming& side, const TimingOptions& options);
+
+}  // namespace pf::gpu

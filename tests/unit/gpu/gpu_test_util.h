@@ -1,0 +1,59 @@
+// Shared by the GPU suites: one GpuRuntime per process (on the shared test
+// context), host inputs with chosen layouts mirrored on the device, running
+// a typed graph on the GPU baseline and on the CPU reference, and the
+// comparison at the dtype-baseline tolerance (t = -5).
+#pragma once
+
+#include <random>
+#include <string>
+#include <vector>
+
+#include "evaluator/core/ir.h"
+#include "evaluator/core/tensor.h"
+#include "evaluator/gpu/device_tensor.h"
+#include "evaluator/gpu/gpu_runtime.h"
+#include "evaluator/gpu/plan.h"
+
+namespace pf::gpu::test {
+
+//! The process's runtime on device 0; null (with a recorded failure) when it
+//! cannot be created. Call after PF_REQUIRE_GPU().
+GpuRuntime* runtime();
+
+enum class Layout : uint8_t {
+  contiguous,
+  transposed,  // last two dims swapped in storage (rank >= 2)
+  strided,     // every other element of a twice-as-long last dim
+  offset,      // starts one element into its storage (unaligned)
+};
+
+//! A host view and the contiguous storage it lives in (same geometry on the device).
+struct HostInput {
+  Tensor storage;  // contiguous 1-d
+  Tensor view;     // the input the graph sees
+};
+
+//! Random values: floats uniform in [lo, hi], integers in [round(lo), round(hi)], bools 0/1.
+HostInput random_input(DType dtype, const Shape& shape, Layout layout, double lo, double hi,
+                       std::mt19937_64& rng);
+//! The same geometry over caller-given storage.
+HostInput input_view(Tensor storage, const Shape& shape, const Strides& strides, int64_t offset);
+
+//! Uploads the storage and returns the device view.
+Result<DeviceTensor> upload_input(GpuRuntime& rt, const HostInput& in);
+
+struct GraphRun {
+  std::vector<Tensor> gpu;  // downloaded outputs
+  std::vector<Tensor> cpu;  // CPU reference outputs
+  std::string plan;         // the plan's steps, for messages
+};
+
+//! Builds and runs the graph's baseline plan once, downloads the outputs,
+//! and runs the CPU reference on the same inputs.
+Result<GraphRun> run_both(GpuRuntime& rt, const Graph& graph, const std::vector<HostInput>& inputs,
+                          Plan* keep_plan = nullptr);
+
+//! "" when every output matches at t = -5, else what differs.
+std::string compare_outputs(const GraphRun& run);
+
+}  // namespace pf::gpu::test

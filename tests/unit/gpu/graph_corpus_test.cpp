@@ -1,0 +1,110 @@
+// Every variant of every task in the shared corpus (../shared/corpus,
+// PassBench layout) whose ops the GPU baseline supports: built as one plan,
+// run on synthesised inputs (DESIGN.md "Evaluation protocol" 3) and compared
+// with the CPU reference at t = -5. One test per task; each prints a line
+// per variant and a coverage line (variants run / skipped, with the missing
+// ops), and the last test prints the corpus total.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <map>
+
+#include "evaluator/gpu/graph_plan.h"
+#include "evaluator/ops/op_registry.h"
+#include "evaluator/tasks/importer.h"
+#include "evaluator/tasks/synthesis.h"
+#include "tests/support/gpu.h"
+#include "tests/support/paths.h"
+#include "tests/unit/gpu/gpu_test_util.h"
+
+namespace pf::gpu::test {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Totals {
+  int run = 0, passed = 0, skipped = 0;
+  std::map<std::string, int> missing;  // unsupported-op message -> variants
+};
+
+Totals& totals() {
+  static Totals t;
+  return t;
+}
+
+std::vector<fs::path> task_dirs() {
+  std::vector<fs::path> out;
+  fs::path root = pf::test::source_dir() / ".." / "shared" / "corpus";
+  std::error_code ec;
+  for (const char* sub : {"graphnet-slices", "passnet-fusible"}) {
+    fs::path dir = root / sub;
+    if (!fs::is_directory(dir, ec)) continue;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      if (e.is_directory() && fs::exists(e.path() / "graph_list.txt")) out.push_back(e.path());
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+class CorpusTask : public ::testing::TestWithParam<fs::path> {};
+
+TEST_P(CorpusTask, VariantsMatchCpuReference) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  const OpRegistry& reg = OpRegistry::builtin();
+  auto imported = import_tasks(GetParam(), ImportOptions{}, reg);
+  ASSERT_TRUE(imported.ok()) << imported.error().message;
+  ASSERT_EQ(imported->size(), 1u);
+  const TaskImport& ti = (*imported)[0];
+  ASSERT_TRUE(ti.task.has_value()) << ti.error;
+  int run = 0, skipped = 0;
+  for (const TaskVariant& v : ti.task->variants) {
+    auto graph = typed_variant_graph(v, reg);
+    ASSERT_TRUE(graph.ok()) << v.name << ": " << graph.error().message;
+    auto missing = unsupported_ops(*graph);
+    if (!missing.empty()) {
+      ++skipped;
+      ++totals().skipped;
+      for (const auto& m : missing) ++totals().missing[m];
+      std::printf("  skip %s: %s\n", v.name.c_str(), missing.front().c_str());
+      continue;
+    }
+    std::vector<HostInput> inputs;
+    for (const Tensor& t : synthesize_inputs(v, SynthesisOptions{})) {
+      inputs.push_back(input_view(t, t.shape(), t.strides(), t.offset()));
+    }
+    ++run;
+    ++totals().run;
+    auto result = run_both(*rt, *graph, inputs);
+    ASSERT_TRUE(result.ok()) << v.name << ": " << result.error().message;
+    std::string diff = compare_outputs(*result);
+    EXPECT_EQ(diff, "") << ti.task->id << " / " << v.name;
+    if (diff.empty()) ++totals().passed;
+    std::printf("  %s %s (%s)\n", diff.empty() ? "ok  " : "FAIL", v.name.c_str(), result->plan.c_str());
+  }
+  std::printf("[coverage] %s: %d variants run, %d skipped\n", ti.task->id.c_str(), run, skipped);
+}
+
+std::string task_name(const ::testing::TestParamInfo<fs::path>& info) {
+  std::string n = info.param.parent_path().filename().string() + "_" + info.param.filename().string();
+  for (char& ch : n) {
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  }
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(Corpus, CorpusTask, ::testing::ValuesIn(task_dirs()), task_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CorpusTask);
+
+// Runs last (gtest runs suites in definition order within a process).
+TEST(CorpusTotals, PrintCoverage) {
+  PF_REQUIRE_GPU();
+  const Totals& t = totals();
+  std::printf("[coverage] corpus: %d variants run (%d passed), %d skipped\n", t.run, t.passed, t.skipped);
+  for (const auto& [msg, n] : t.missing) std::printf("[coverage]   %4d x %s\n", n, msg.c_str());
+}
+
+}  // namespace
+}  // namespace pf::gpu::test

@@ -1,0 +1,120 @@
+// Every baseline kernel program compiles with NVRTC for sm_90, in every dtype
+// its file lists, through the same sandbox compiler the worker uses; and
+// every kernel takes exactly the parameter struct the host marshals
+// (kernels/pf_abi.cuh), so host and device cannot drift apart. NVRTC needs
+// no GPU: this runs in CI. Compiles are cached under the build directory.
+#include <gtest/gtest.h>
+
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "evaluator/gpu/kernel_program.h"
+#include "evaluator/gpu/kernels/pf_abi.cuh"
+#include "sandbox/nvrtc/nvrtc_compiler.h"
+
+namespace pf::gpu {
+namespace {
+
+struct ProgramCase {
+  std::string file;
+  DType dtype;
+};
+
+std::vector<ProgramCase> all_programs() {
+  std::vector<ProgramCase> out;
+  for (const auto& file : kernel_program_files()) {
+    auto info = kernel_program_info(file);
+    if (!info.ok()) {
+      out.push_back({file, DType::float32});  // the test reports the directive error
+      continue;
+    }
+    for (DType t : info->dtypes) out.push_back({file, t});
+  }
+  return out;
+}
+
+// The parameter struct each kernel family takes, by kernel name prefix.
+size_t expected_param_size(const std::string& kernel) {
+  auto starts = [&](const char* p) { return kernel.rfind(p, 0) == 0; };
+  if (starts("pf_reduce_")) return sizeof(PfReduceParams);
+  if (starts("pf_softmax_")) return sizeof(PfSoftmaxParams);
+  if (starts("pf_layer_norm") || starts("pf_norm_")) return sizeof(PfNormParams);
+  if (starts("pf_copy_")) return sizeof(PfCopyParams);
+  for (const char* fill : {"pf_fill", "pf_arange", "pf_linspace", "pf_eye", "pf_triangle"}) {
+    if (kernel == fill) return sizeof(PfFillParams);
+  }
+  return sizeof(PfElementwiseParams);
+}
+
+class KernelCompile : public ::testing::TestWithParam<ProgramCase> {};
+
+TEST_P(KernelCompile, CompilesForSm90WithHostParameterLayout) {
+  const ProgramCase& c = GetParam();
+  ASSERT_TRUE(kernel_program_info(c.file).ok()) << kernel_program_info(c.file).error().message;
+  auto lib = nvrtc::NvrtcLibrary::load();
+  if (!lib.ok()) GTEST_SKIP() << "NVRTC not available: " << lib.error().message;
+  auto source = kernel_program_source(c.file, c.dtype);
+  ASSERT_TRUE(source.ok()) << source.error().message;
+  auto cache = std::make_shared<nvrtc::CompileCache>(std::filesystem::path(PF_BINARY_DIR) / "nvrtc-cache");
+  nvrtc::NvrtcCompiler compiler(*lib, cache);
+  nvrtc::CompileOptions options;
+  options.arch = "sm_90";
+  const std::string name = kernel_program_name(c.file, c.dtype);
+  auto out = compiler.compile({{name, *source}}, options);
+  ASSERT_TRUE(out.ok()) << out.error().message;
+  ASSERT_TRUE(out->ok()) << out->message;
+  EXPECT_EQ(out->warnings_text(), "") << name;
+  ASSERT_EQ(out->files.size(), 1u);
+  ASSERT_FALSE(out->files[0].kernels.empty()) << name << " defines no kernels";
+  for (const auto& k : out->files[0].kernels) {
+    ASSERT_EQ(k.params.size(), 1u) << k.name << " must take one parameter struct";
+    EXPECT_EQ(k.params[0].size, expected_param_size(k.name)) << k.name << " in " << name;
+    if (k.local_bytes > 0) {
+      std::printf("note: %s (%s) uses %lld bytes of local memory per thread\n", k.name.c_str(), name.c_str(),
+                  k.local_bytes);
+    }
+  }
+}
+
+std::string case_name(const ::testing::TestParamInfo<ProgramCase>& info) {
+  std::string n = info.param.file.substr(0, info.param.file.size() - 3) + "_" + dtype_name(info.param.dtype);
+  for (char& ch : n) {
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+  }
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(AllPrograms, KernelCompile, ::testing::ValuesIn(all_programs()), case_name);
+
+TEST(KernelPrograms, EveryFileDeclaresItsPrograms) {
+  const auto files = kernel_program_files();
+  ASSERT_GE(files.size(), 8u);
+  for (const auto& f : files) {
+    auto info = kernel_program_info(f);
+    ASSERT_TRUE(info.ok()) << info.error().message;
+    EXPECT_FALSE(info->dtypes.empty()) << f;
+  }
+  EXPECT_FALSE(kernel_program_info("nope.cu").ok());
+  EXPECT_FALSE(kernel_program_source("ew_math.cu", DType::int64).ok());
+  EXPECT_EQ(kernel_program_name("ew_math.cu", DType::bfloat16), "kernels/ew_math.bfloat16.cu");
+}
+
+TEST(KernelPrograms, SourceStartsWithPreambleAndSharedHeaders) {
+  auto src = kernel_program_source("ew_arith.cu", DType::float16);
+  ASSERT_TRUE(src.ok()) << src.error().message;
+  EXPECT_NE(src->find("#define PF_DTYPE 6"), std::string::npos);
+  const size_t abi = src->find("struct PfElementwiseParams");
+  const size_t common = src->find("pf_load_dyn");
+  const size_t skeleton = src->find("pf_ew_vec");
+  const size_t body = src->find("struct op_add");
+  ASSERT_NE(body, std::string::npos);
+  EXPECT_LT(abi, common);
+  EXPECT_LT(common, skeleton);
+  EXPECT_LT(skeleton, body);
+}
+
+}  // namespace
+}  // namespace pf::gpu

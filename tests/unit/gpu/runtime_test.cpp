@@ -1,0 +1,190 @@
+// The GPU runtime on a device: caching allocator reuse and guards, kernel
+// library memoisation, plans (re-runnable, views free), the graph plan's
+// input checks and hook, and the timing harness (interleaving, input-set
+// rotation, re-checks of timed outputs). Skips without a GPU.
+#include <gtest/gtest.h>
+
+#include "evaluator/dialect/graph_builder.h"
+#include "evaluator/gpu/elementwise.h"
+#include "evaluator/gpu/graph_plan.h"
+#include "evaluator/gpu/kernels/pf_abi.cuh"
+#include "evaluator/gpu/timing.h"
+#include "evaluator/ops/op_registry.h"
+#include "evaluator/ops/type_inference.h"
+#include "tests/support/gpu.h"
+#include "tests/unit/gpu/gpu_test_util.h"
+
+namespace pf::gpu::test {
+namespace {
+
+Graph typed_graph(const std::string& src, const std::vector<TensorType>& types) {
+  auto g = dialect::load_graph(src, "t.py", OpRegistry::builtin(), "f");
+  EXPECT_TRUE(g.ok()) << (g.ok() ? "" : g.error().message);
+  if (!g.ok()) return Graph{};
+  auto st = infer_types(*g, types, OpRegistry::builtin());
+  EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().message);
+  return *g;
+}
+
+TEST(GpuRuntime, AllocatorReusesBlocksAndTrims) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  CachingAllocator alloc(rt->driver_ptr());
+  CUdeviceptr first = 0;
+  {
+    auto a = alloc.allocate(1000, "a");
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    first = (*a)->data();
+    EXPECT_EQ((*a)->size(), 1000u);
+  }
+  AllocatorStats s1 = alloc.stats();
+  EXPECT_EQ(s1.device_allocs, 1u);
+  EXPECT_EQ(s1.bytes_in_use, 0u);
+  EXPECT_EQ(s1.bytes_cached, 1024u);
+  auto b = alloc.allocate(900, "b");  // same 1024-byte class
+  ASSERT_TRUE(b.ok());
+  EXPECT_EQ((*b)->data(), first);
+  EXPECT_EQ(alloc.stats().cache_hits, 1u);
+  auto guards = (*b)->buffer().check_guards();
+  ASSERT_TRUE(guards.ok());
+  EXPECT_TRUE(guards->empty());
+  b = make_error(ErrorCode::internal, "released");
+  alloc.trim();
+  EXPECT_EQ(alloc.stats().bytes_cached, 0u);
+  EXPECT_EQ(alloc.stats().device_frees, 1u);
+}
+
+TEST(GpuRuntime, KernelLibraryMemoisesModules) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  auto k1 = rt->kernels().get("ew_arith.cu", DType::float32, "pf_add_vec");
+  ASSERT_TRUE(k1.ok()) << k1.error().message;
+  auto before = rt->kernels().stats();
+  auto k2 = rt->kernels().get("ew_arith.cu", DType::float32, "pf_add_vec");
+  ASSERT_TRUE(k2.ok());
+  EXPECT_EQ(*k1, *k2);
+  auto after = rt->kernels().stats();
+  EXPECT_EQ(before.programs_compiled + before.programs_cached, after.programs_compiled + after.programs_cached);
+  EXPECT_EQ((*k1)->param_bytes, sizeof(PfElementwiseParams));
+  auto missing = rt->kernels().get("ew_arith.cu", DType::float32, "pf_nope");
+  EXPECT_FALSE(missing.ok());
+}
+
+TEST(GpuRuntime, PlansRerunAndViewsAddNoSteps) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  Graph g = typed_graph("def f(x):\n    y = x.transpose(0, 1)\n    z = y.unsqueeze(0)\n    return (z * 2,)\n",
+                        {{DType::float32, {3, 4}}});
+  std::mt19937_64 rng(1);
+  HostInput x = random_input(DType::float32, {3, 4}, Layout::contiguous, -1, 1, rng);
+  auto dx = upload_input(*rt, x);
+  ASSERT_TRUE(dx.ok());
+  PlanBuilder b(*rt);
+  auto outs = build_graph_plan(g, {*dx}, b);
+  ASSERT_TRUE(outs.ok()) << outs.error().message;
+  Plan plan = b.finish();
+  EXPECT_EQ(plan.size(), 1u) << plan.describe();
+  for (int i = 0; i < 3; ++i) ASSERT_TRUE(plan.run(rt->stream()).ok());
+  auto host = rt->download((*outs)[0]);
+  ASSERT_TRUE(host.ok());
+  EXPECT_EQ(host->shape(), (Shape{1, 4, 3}));
+  EXPECT_DOUBLE_EQ(host->get(1), 2 * x.view.get(4));  // [0, 0, 1] = 2 * x[1, 0]
+  EXPECT_TRUE(plan.check_guards().ok());
+}
+
+TEST(GpuRuntime, GraphPlanChecksInputsAndHonoursTheHook) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  Graph g = typed_graph("def f(x):\n    return (torch.relu(x) + 1,)\n", {{DType::float32, {8}}});
+  auto wrong = rt->upload(Tensor::zeros(DType::float16, {8}), "wrong");
+  ASSERT_TRUE(wrong.ok());
+  PlanBuilder b(*rt);
+  auto bad = build_graph_plan(g, {*wrong}, b);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("float32[8]"), std::string::npos) << bad.error().message;
+
+  auto x = rt->upload(Tensor::from_doubles(DType::float32, {8}, {-1, 2, -3, 4, -5, 6, -7, 8}), "x");
+  ASSERT_TRUE(x.ok());
+  int hooked = 0;
+  NodeHook hook = [&](const Graph& graph, int index, const std::vector<std::vector<DeviceTensor>>& env,
+                      PlanBuilder& plan) -> Result<std::optional<std::vector<DeviceTensor>>> {
+    const Node& n = graph.nodes[index];
+    if (n.op != "relu") return std::optional<std::vector<DeviceTensor>>{};
+    ++hooked;  // replace relu by neg, as a candidate's replacement would
+    EwLaunch l{"ew_arith.cu", "neg", DType::float32, DType::float32,
+               {EwOperand::of(env[n.args[0].value][0])}, 0, {}, {}, {8}};
+    PF_ASSIGN(DeviceTensor y, launch_elementwise(plan, l));
+    return std::optional<std::vector<DeviceTensor>>{std::vector<DeviceTensor>{y}};
+  };
+  PlanBuilder b2(*rt);
+  auto outs = build_graph_plan(g, {*x}, b2, hook);
+  ASSERT_TRUE(outs.ok()) << outs.error().message;
+  EXPECT_EQ(hooked, 1);
+  Plan plan = b2.finish();
+  ASSERT_TRUE(plan.run(rt->stream()).ok());
+  auto host = rt->download((*outs)[0]);
+  ASSERT_TRUE(host.ok());
+  EXPECT_DOUBLE_EQ(host->get(0), 2.0);   // -(-1) + 1
+  EXPECT_DOUBLE_EQ(host->get(1), -1.0);  // -(2) + 1
+}
+
+TEST(TimingHarness, InterleavesRotatesAndRechecks) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  Graph g = typed_graph("def f(x):\n    return (torch.exp(x) * 2,)\n", {{DType::float32, {1 << 20}}});
+  std::mt19937_64 rng(3);
+  std::vector<Plan> plans;
+  std::vector<DeviceTensor> outs;
+  for (int set = 0; set < 2; ++set) {
+    HostInput x = random_input(DType::float32, {1 << 20}, Layout::contiguous, -1, 1, rng);
+    auto dx = upload_input(*rt, x);
+    ASSERT_TRUE(dx.ok());
+    PlanBuilder b(*rt);
+    auto o = build_graph_plan(g, {*dx}, b);
+    ASSERT_TRUE(o.ok()) << o.error().message;
+    outs.push_back((*o)[0]);
+    plans.push_back(b.finish());
+  }
+  auto harness = TimingHarness::create(*rt);
+  ASSERT_TRUE(harness.ok()) << harness.error().message;
+  TimingOptions opt;
+  opt.warmup = 3;
+  opt.trials = 20;
+  opt.check_every = 5;
+  std::vector<std::pair<int, size_t>> checks;
+  auto checker = [&](int side, int, size_t plan_index) -> Status {
+    checks.emplace_back(side, plan_index);
+    PF_ASSIGN(Tensor t, rt->download(outs[plan_index]));
+    if (!(t.get(0) > 0)) return make_error(ErrorCode::internal, "output not written");
+    return ok_status();
+  };
+  auto r = (*harness)->time_interleaved(Runnable{"a", {&plans[0], &plans[1]}},
+                                        Runnable{"b", {&plans[1], &plans[0]}}, opt, checker);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->a.device_ms.size(), 20u);
+  EXPECT_EQ(r->b.e2e_ms.size(), 20u);
+  EXPECT_GT(r->a.device.median, 0.0);
+  EXPECT_GE(r->a.e2e.median, r->a.device.median * 0.5);
+  EXPECT_EQ(r->checks, 8);  // after trials 4, 9, 14, 19 on both sides
+  ASSERT_EQ(checks.size(), 8u);
+  EXPECT_EQ(checks[0], (std::pair<int, size_t>{0, 0}));  // trial 4 ran plan 4 % 2 = 0
+  EXPECT_EQ(checks[2], (std::pair<int, size_t>{0, 1}));  // trial 9 ran plan 1
+  std::printf("timing: a %.4f ms (iqr %.4f), b %.4f ms; e2e a %.4f ms\n", r->a.device.median,
+              r->a.device.iqr, r->b.device.median, r->a.e2e.median);
+
+  auto failing = (*harness)->time_interleaved(
+      Runnable{"a", {&plans[0]}}, Runnable{"b", {&plans[1]}}, opt,
+      [](int, int, size_t) -> Status { return make_error(ErrorCode::internal, "mismatch"); });
+  ASSERT_FALSE(failing.ok());
+  EXPECT_NE(failing.error().message.find("timed trial"), std::string::npos);
+  auto empty = (*harness)->time_interleaved(Runnable{"a", {}}, Runnable{"b", {&plans[1]}}, opt);
+  EXPECT_FALSE(empty.ok());
+}
+
+}  // namespace
+}  // namespace pf::gpu::test
