@@ -48,7 +48,8 @@ Result<ElementFn> bind_gelu(const ArgReader& a, DType) {
 Result<ElementFn> bind_hardtanh(const ArgReader& a, DType) {
   PF_ASSIGN(double lo, a.real(1));
   PF_ASSIGN(double hi, a.real(2));
-  return ElementFn([lo, hi](double x) { return std::isnan(x) ? x : std::min(std::max(x, lo), hi); });
+  return ElementFn(
+      [lo, hi](double x) { return std::isnan(x) ? x : std::min(std::max(x, lo), hi); });
 }
 
 Result<ElementFn> bind_leaky_relu(const ArgReader& a, DType) {
@@ -58,15 +59,15 @@ Result<ElementFn> bind_leaky_relu(const ArgReader& a, DType) {
 
 Result<ElementFn> bind_elu(const ArgReader& a, DType) {
   PF_ASSIGN(double alpha, a.real(1));
-  return ElementFn([alpha](double x) { return x > 0 || std::isnan(x) ? x : alpha * std::expm1(x); });
+  return ElementFn(
+      [alpha](double x) { return x > 0 || std::isnan(x) ? x : alpha * std::expm1(x); });
 }
 
 Result<ElementFn> bind_celu(const ArgReader& a, DType) {
   PF_ASSIGN(double alpha, a.real(1));
   if (alpha == 0) return a.error(1, "ZeroDivisionError: alpha cannot be 0 for celu");
-  return ElementFn([alpha](double x) {
-    return x > 0 || std::isnan(x) ? x : alpha * std::expm1(x / alpha);
-  });
+  return ElementFn(
+      [alpha](double x) { return x > 0 || std::isnan(x) ? x : alpha * std::expm1(x / alpha); });
 }
 
 Result<ElementFn> bind_softplus(const ArgReader& a, DType) {
@@ -173,49 +174,48 @@ OpInfo prelu_op() {
 }  // namespace
 
 void register_activation_ops(OpRegistry& r) {
-  UnaryOpDef relu = act("relu",
-                        {"torch.relu", "torch.relu_", "Tensor.relu", "Tensor.relu_",
-                         "torch.nn.functional.relu", "torch.nn.functional.relu_"},
-                        plain([](double x) { return x > 0 || std::isnan(x) ? x : 0.0; }),
-                        {inplace_param()});
+  UnaryOpDef relu =
+      act("relu",
+          {"torch.relu", "torch.relu_", "Tensor.relu", "Tensor.relu_", "torch.nn.functional.relu",
+           "torch.nn.functional.relu_"},
+          plain([](double x) { return x > 0 || std::isnan(x) ? x : 0.0; }), {inplace_param()});
   relu.dtype_rule = UnaryDtype::same;
   relu.int_fn = [](int64_t x) -> int64_t { return x > 0 ? x : 0; };
   r.add(unary_op(std::move(relu)));
 
-  UnaryOpDef relu6 = act("relu6",
-                         {"torch.nn.functional.relu6", "torch._C._nn.relu6", "torch._C._nn.relu6_"},
-                         plain([](double x) { return std::isnan(x) ? x : std::min(std::max(x, 0.0), 6.0); }),
-                         {inplace_param()});
+  UnaryOpDef relu6 =
+      act("relu6", {"torch.nn.functional.relu6", "torch._C._nn.relu6", "torch._C._nn.relu6_"},
+          plain([](double x) { return std::isnan(x) ? x : std::min(std::max(x, 0.0), 6.0); }),
+          {inplace_param()});
   relu6.dtype_rule = UnaryDtype::same;
   relu6.int_fn = [](int64_t x) -> int64_t { return std::min<int64_t>(std::max<int64_t>(x, 0), 6); };
   r.add(unary_op(std::move(relu6)));
 
-  UnaryOpDef hardtanh = act("hardtanh",
-                            {"torch.nn.functional.hardtanh", "torch.nn.functional.hardtanh_",
-                             "torch._C._nn.hardtanh", "torch._C._nn.hardtanh_"},
-                            bind_hardtanh,
-                            {real_param("min_val", -1.0), real_param("max_val", 1.0), inplace_param()});
+  UnaryOpDef hardtanh = act(
+      "hardtanh",
+      {"torch.nn.functional.hardtanh", "torch.nn.functional.hardtanh_", "torch._C._nn.hardtanh",
+       "torch._C._nn.hardtanh_"},
+      bind_hardtanh, {real_param("min_val", -1.0), real_param("max_val", 1.0), inplace_param()});
   hardtanh.dtype_rule = UnaryDtype::same;
   r.add(unary_op(std::move(hardtanh)));
 
-  r.add(unary_op(act("gelu", {"torch.nn.functional.gelu", "torch._C._nn.gelu", "torch._C._nn.gelu_"},
-                     bind_gelu,
-                     {kwarg("approximate", ParamKind::string, Arg::make_string("none"))})));
-  r.add(unary_op(act("silu",
-                     {"torch.nn.functional.silu", "torch._C._nn.silu", "torch._C._nn.silu_"},
-                     plain([](double x) { return x / (1.0 + std::exp(-x)); }), {inplace_param()})));
-  r.add(unary_op(act("hardswish",
-                     {"torch.nn.functional.hardswish", "torch._C._nn.hardswish",
-                      "torch._C._nn.hardswish_"},
-                     plain([](double x) { return x * std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0; }),
-                     {inplace_param()})));
-  r.add(unary_op(act("hardsigmoid",
-                     {"torch.nn.functional.hardsigmoid", "torch._C._nn.hardsigmoid",
-                      "torch._C._nn.hardsigmoid_"},
-                     plain([](double x) {
-                       return std::isnan(x) ? x : std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0;
-                     }),
-                     {inplace_param()})));
+  r.add(unary_op(
+      act("gelu", {"torch.nn.functional.gelu", "torch._C._nn.gelu", "torch._C._nn.gelu_"},
+          bind_gelu, {kwarg("approximate", ParamKind::string, Arg::make_string("none"))})));
+  r.add(
+      unary_op(act("silu", {"torch.nn.functional.silu", "torch._C._nn.silu", "torch._C._nn.silu_"},
+                   plain([](double x) { return x / (1.0 + std::exp(-x)); }), {inplace_param()})));
+  r.add(unary_op(
+      act("hardswish",
+          {"torch.nn.functional.hardswish", "torch._C._nn.hardswish", "torch._C._nn.hardswish_"},
+          plain([](double x) { return x * std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0; }),
+          {inplace_param()})));
+  r.add(unary_op(act(
+      "hardsigmoid",
+      {"torch.nn.functional.hardsigmoid", "torch._C._nn.hardsigmoid", "torch._C._nn.hardsigmoid_"},
+      plain(
+          [](double x) { return std::isnan(x) ? x : std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0; }),
+      {inplace_param()})));
   r.add(unary_op(act("leaky_relu",
                      {"torch.nn.functional.leaky_relu", "torch.nn.functional.leaky_relu_",
                       "torch._C._nn.leaky_relu", "torch._C._nn.leaky_relu_"},
@@ -224,32 +224,33 @@ void register_activation_ops(OpRegistry& r) {
                      {"torch.nn.functional.elu", "torch.nn.functional.elu_", "torch._C._nn.elu",
                       "torch._C._nn.elu_"},
                      bind_elu, {real_param("alpha", 1.0), inplace_param()})));
-  r.add(unary_op(act("selu",
-                     {"torch.selu", "torch.selu_", "torch.nn.functional.selu",
-                      "torch.nn.functional.selu_"},
-                     plain([](double x) {
-                       return kSeluScale * (x > 0 || std::isnan(x) ? x : kSeluAlpha * std::expm1(x));
-                     }),
-                     {inplace_param()})));
-  r.add(unary_op(act("celu",
-                     {"torch.celu", "torch.celu_", "torch.nn.functional.celu",
-                      "torch.nn.functional.celu_"},
-                     bind_celu, {real_param("alpha", 1.0), inplace_param()})));
+  r.add(unary_op(
+      act("selu",
+          {"torch.selu", "torch.selu_", "torch.nn.functional.selu", "torch.nn.functional.selu_"},
+          plain([](double x) {
+            return kSeluScale * (x > 0 || std::isnan(x) ? x : kSeluAlpha * std::expm1(x));
+          }),
+          {inplace_param()})));
+  r.add(unary_op(
+      act("celu",
+          {"torch.celu", "torch.celu_", "torch.nn.functional.celu", "torch.nn.functional.celu_"},
+          bind_celu, {real_param("alpha", 1.0), inplace_param()})));
   r.add(unary_op(act("softplus", {"torch.nn.functional.softplus", "torch._C._nn.softplus"},
                      bind_softplus, {real_param("beta", 1.0), real_param("threshold", 20.0)})));
-  r.add(unary_op(act("mish", {"torch.nn.functional.mish", "torch._C._nn.mish", "torch._C._nn.mish_"},
-                     plain([](double x) { return x * std::tanh(softplus(x, 1.0, 20.0)); }),
-                     {inplace_param()})));
-  r.add(unary_op(act("logsigmoid", {"torch.nn.functional.logsigmoid", "torch._C._nn.log_sigmoid"},
-                     plain([](double x) { return std::min(x, 0.0) - std::log1p(std::exp(-std::fabs(x))); }))));
+  r.add(unary_op(act(
+      "mish", {"torch.nn.functional.mish", "torch._C._nn.mish", "torch._C._nn.mish_"},
+      plain([](double x) { return x * std::tanh(softplus(x, 1.0, 20.0)); }), {inplace_param()})));
+  r.add(unary_op(
+      act("logsigmoid", {"torch.nn.functional.logsigmoid", "torch._C._nn.log_sigmoid"},
+          plain([](double x) { return std::min(x, 0.0) - std::log1p(std::exp(-std::fabs(x))); }))));
   r.add(unary_op(act("softsign", {"torch.nn.functional.softsign"},
                      plain([](double x) { return x / (1.0 + std::fabs(x)); }))));
-  r.add(unary_op(act("threshold",
-                     {"torch.threshold", "torch.threshold_", "torch.nn.functional.threshold",
-                      "torch.nn.functional.threshold_"},
-                     bind_threshold,
-                     {param("threshold", ParamKind::real), param("value", ParamKind::real),
-                      inplace_param()})));
+  r.add(unary_op(act(
+      "threshold",
+      {"torch.threshold", "torch.threshold_", "torch.nn.functional.threshold",
+       "torch.nn.functional.threshold_"},
+      bind_threshold,
+      {param("threshold", ParamKind::real), param("value", ParamKind::real), inplace_param()})));
   r.add(glu_op());
   r.add(prelu_op());
 }

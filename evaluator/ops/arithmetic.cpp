@@ -86,7 +86,9 @@ bool any_bool(const std::vector<OperandType>& operands) {
   return false;
 }
 
-ParamDef alpha_param() { return kwarg("alpha", ParamKind::scalar, Arg::make_int(1)); }
+ParamDef alpha_param() {
+  return kwarg("alpha", ParamKind::scalar, Arg::make_int(1));
+}
 
 // add/sub/rsub: x + sign * alpha * y. Integer compute needs an integral alpha.
 BinaryBinder alpha_binder(int64_t sign, size_t alpha_index) {
@@ -96,7 +98,7 @@ BinaryBinder alpha_binder(int64_t sign, size_t alpha_index) {
       return a.error(alpha_index, "must be an integer for integral inputs, got a float");
     }
     PF_ASSIGN(double alpha, a.real(alpha_index));
-    int64_t alpha_int = alpha_arg.kind == Arg::Kind::integer ? alpha_arg.i
+    int64_t alpha_int = alpha_arg.kind == Arg::Kind::integer   ? alpha_arg.i
                         : alpha_arg.kind == Arg::Kind::boolean ? (alpha_arg.b ? 1 : 0)
                                                                : 0;
     double alpha_real = round_to_dtype(alpha, opmath_type(compute));
@@ -112,8 +114,9 @@ BinaryBinder alpha_binder(int64_t sign, size_t alpha_index) {
 Status reject_bool_sub(const ArgReader& a, const std::vector<OperandType>& operands) {
   if (any_bool(operands)) {
     return make_error(ErrorCode::invalid_argument,
-                      a.op() + ": subtraction with a bool tensor is not supported; use "
-                               "logical_xor (x ^ y) or logical_not (~x) instead");
+                      a.op() +
+                          ": subtraction with a bool tensor is not supported; use "
+                          "logical_xor (x ^ y) or logical_not (~x) instead");
   }
   return ok_status();
 }
@@ -131,8 +134,8 @@ OpInfo add_op() {
 OpInfo sub_op() {
   BinaryOpDef d;
   d.name = "sub";
-  d.aliases = {"torch.sub", "torch.subtract", "Tensor.sub", "Tensor.sub_", "Tensor.subtract",
-               "operator.sub", "operator.isub"};
+  d.aliases = {"torch.sub",       "torch.subtract", "Tensor.sub",   "Tensor.sub_",
+               "Tensor.subtract", "operator.sub",   "operator.isub"};
   d.extra_params = {alpha_param()};
   d.check = reject_bool_sub;
   d.bind = alpha_binder(-1, 2);
@@ -159,8 +162,8 @@ OpInfo rsub_op() {
 OpInfo mul_op() {
   BinaryOpDef d;
   d.name = "mul";
-  d.aliases = {"torch.mul", "torch.multiply", "Tensor.mul", "Tensor.mul_", "Tensor.multiply",
-               "operator.mul", "operator.imul"};
+  d.aliases = {"torch.mul",       "torch.multiply", "Tensor.mul",   "Tensor.mul_",
+               "Tensor.multiply", "operator.mul",   "operator.imul"};
   d.bind = plain_binary([](double x, double y) { return x * y; },
                         [](int64_t x, int64_t y) -> Result<int64_t> { return wrap_mul(x, y); });
   d.doc = "input * other, broadcasting";
@@ -170,8 +173,9 @@ OpInfo mul_op() {
 OpInfo div_op() {
   BinaryOpDef d;
   d.name = "div";
-  d.aliases = {"torch.div", "torch.divide", "torch.true_divide", "Tensor.div", "Tensor.div_",
-               "Tensor.divide", "Tensor.true_divide", "operator.truediv", "operator.itruediv"};
+  d.aliases = {"torch.div",          "torch.divide",     "torch.true_divide",
+               "Tensor.div",         "Tensor.div_",      "Tensor.divide",
+               "Tensor.true_divide", "operator.truediv", "operator.itruediv"};
   d.extra_params = {kwarg("rounding_mode", ParamKind::optional_string, Arg::make_none())};
   d.dtype_rule_fn = [](const ArgReader& a) {
     return a.is_none(2) ? BinaryDtype::float_promoting : BinaryDtype::promote;
@@ -182,10 +186,9 @@ OpInfo div_op() {
     DType opmath = opmath_type(compute);
     if (mode == "trunc") {
       // The quotient is rounded to the compute precision before truncation.
-      return BinaryKernels{[opmath](double x, double y) {
-                             return std::trunc(round_to_dtype(x / y, opmath));
-                           },
-                           trunc_divide_int};
+      return BinaryKernels{
+          [opmath](double x, double y) { return std::trunc(round_to_dtype(x / y, opmath)); },
+          trunc_divide_int};
     }
     if (mode == "floor") return BinaryKernels{floor_divide_real, floor_divide_int};
     return a.error(2, "expected None, 'trunc' or 'floor', got '" + mode + "'");
@@ -253,8 +256,8 @@ Error reject_bool(const ArgReader& a, const char* what) {
 OpInfo neg_op() {
   UnaryOpDef d;
   d.name = "neg";
-  d.aliases = {"torch.neg", "torch.negative", "Tensor.neg", "Tensor.neg_", "Tensor.negative",
-               "operator.neg"};
+  d.aliases = {"torch.neg",   "torch.negative",  "Tensor.neg",
+               "Tensor.neg_", "Tensor.negative", "operator.neg"};
   d.dtype_rule = UnaryDtype::same;
   d.bind = plain([](double x) { return -x; });
   d.int_fn = [](int64_t x) { return wrap_mul(x, -1); };
@@ -294,8 +297,10 @@ OpInfo positive_op() {
     if (a.tensor(0).dtype == DType::boolean) return reject_bool(a, "the unary + operator");
     return std::vector<TensorType>{a.tensor(0)};
   };
-  op.cpu = [](const BoundArgs<Tensor>& a, const std::vector<TensorType>&)
-      -> Result<std::vector<Tensor>> { return std::vector<Tensor>{a.tensor(0)}; };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>&) -> Result<std::vector<Tensor>> {
+    return std::vector<Tensor>{a.tensor(0)};
+  };
   op.doc = "+input (returns input itself)";
   return op;
 }

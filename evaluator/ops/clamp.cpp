@@ -33,8 +33,8 @@ Result<std::vector<TensorType>> infer_clamp(const BoundArgs<TensorType>& a, size
     types.push_back(t);
     auto merged = broadcast_shapes(shape, operand_shape(a, p));
     if (!merged.ok()) {
-      return a.error(p, "shape " + shape_str(operand_shape(a, p)) +
-                            " does not broadcast with " + shape_str(shape));
+      return a.error(p, "shape " + shape_str(operand_shape(a, p)) + " does not broadcast with " +
+                            shape_str(shape));
     }
     shape = *merged;
   }
@@ -55,7 +55,8 @@ Result<std::vector<Tensor>> run_clamp(const BoundArgs<Tensor>& a, const TensorTy
       double v = x.real(i, t);
       double l = lo ? lo->real(i, t) : -INFINITY;
       double h = hi ? hi->real(i, t) : INFINITY;
-      double r = std::isnan(v) || std::isnan(l) || std::isnan(h) ? NAN : std::min(std::max(v, l), h);
+      double r =
+          std::isnan(v) || std::isnan(l) || std::isnan(h) ? NAN : std::min(std::max(v, l), h);
       result.set(i, r);
     } else {
       int64_t v = x.integer(i, t);
@@ -75,8 +76,8 @@ ParamDef bound(const char* name, bool required) {
 OpInfo clamp_op() {
   OpInfo op;
   op.name = "clamp";
-  op.aliases = {"torch.clamp", "torch.clip", "Tensor.clamp", "Tensor.clip", "Tensor.clamp_",
-                "Tensor.clip_", "torch.clamp_", "torch.clip_"};
+  op.aliases = {"torch.clamp",   "torch.clip",   "Tensor.clamp", "Tensor.clip",
+                "Tensor.clamp_", "Tensor.clip_", "torch.clamp_", "torch.clip_"};
   op.params = {tensor_param("input"), bound("min", false), bound("max", false)};
   op.infer = [](const BoundArgs<TensorType>& a) { return infer_clamp(a, 3); };
   op.cpu = [](const BoundArgs<Tensor>& a, const std::vector<TensorType>& out) {

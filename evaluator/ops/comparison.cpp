@@ -17,8 +17,9 @@ OpInfo comparison(const std::string& name, std::vector<std::string> aliases, Cmp
   d.name = name;
   d.aliases = std::move(aliases);
   d.dtype_rule = BinaryDtype::to_bool;
-  d.bind = plain_binary([cmp](double x, double y) { return cmp(x, y) ? 1.0 : 0.0; },
-                        [cmp](int64_t x, int64_t y) -> Result<int64_t> { return cmp(x, y) ? 1 : 0; });
+  d.bind =
+      plain_binary([cmp](double x, double y) { return cmp(x, y) ? 1.0 : 0.0; },
+                   [cmp](int64_t x, int64_t y) -> Result<int64_t> { return cmp(x, y) ? 1 : 0; });
   d.doc = "elementwise " + name + ", bool result";
   return binary_op(std::move(d));
 }
@@ -55,8 +56,9 @@ OpInfo logical(const std::string& name, bool (*fn)(bool, bool)) {
   // Not the in-place spellings: x.logical_and_(y) keeps x's dtype.
   d.aliases = spell(name, {});
   d.dtype_rule = BinaryDtype::to_bool;
-  d.bind = plain_binary([fn](double x, double y) { return fn(x != 0, y != 0) ? 1.0 : 0.0; },
-                        [fn](int64_t x, int64_t y) -> Result<int64_t> { return fn(x != 0, y != 0); });
+  d.bind =
+      plain_binary([fn](double x, double y) { return fn(x != 0, y != 0) ? 1.0 : 0.0; },
+                   [fn](int64_t x, int64_t y) -> Result<int64_t> { return fn(x != 0, y != 0); });
   d.doc = name + " of the operands' truth values, bool result";
   return binary_op(std::move(d));
 }
@@ -68,8 +70,10 @@ OpInfo bitwise(const std::string& name, std::vector<std::string> aliases,
   d.name = name;
   d.aliases = std::move(aliases);
   d.bind = [fn](const ArgReader& a, DType compute) -> Result<BinaryKernels> {
-    if (is_floating(compute)) return dtype_error(a, compute, "bitwise ops take integer or bool tensors");
-    return BinaryKernels{nullptr, [fn](int64_t x, int64_t y) -> Result<int64_t> { return fn(x, y); }};
+    if (is_floating(compute))
+      return dtype_error(a, compute, "bitwise ops take integer or bool tensors");
+    return BinaryKernels{nullptr,
+                         [fn](int64_t x, int64_t y) -> Result<int64_t> { return fn(x, y); }};
   };
   d.doc = "elementwise " + name + " of integer or bool tensors";
   return binary_op(std::move(d));
@@ -84,8 +88,8 @@ OpInfo bitwise_not_op() {
   op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
     const TensorType& t = a.tensor(0);
     if (is_floating(t.dtype)) {
-      return a.error(0, std::string("bitwise_not takes integer or bool tensors, got ") +
-                            dtype_name(t.dtype));
+      return a.error(
+          0, std::string("bitwise_not takes integer or bool tensors, got ") + dtype_name(t.dtype));
     }
     return std::vector<TensorType>{t};
   };
@@ -116,7 +120,8 @@ void register_comparison_ops(OpRegistry& r) {
                    [](auto x, auto y) { return x <= y; }));
   r.add(comparison("gt", spell("gt", {"torch.greater", "Tensor.greater", "operator.gt"}),
                    [](auto x, auto y) { return x > y; }));
-  r.add(comparison("ge", spell("ge", {"torch.greater_equal", "Tensor.greater_equal", "operator.ge"}),
+  r.add(comparison("ge",
+                   spell("ge", {"torch.greater_equal", "Tensor.greater_equal", "operator.ge"}),
                    [](auto x, auto y) { return x >= y; }));
 
   r.add(extremum("maximum", spell("maximum", {}), true, false));

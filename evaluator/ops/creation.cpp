@@ -15,7 +15,7 @@ struct FillForm {
   bool input = false;  // zeros_like(input), x.new_zeros(size)
   bool size = false;
   bool size_varargs = false;
-  bool fill = false;   // full(size, fill_value)
+  bool fill = false;  // full(size, fill_value)
 };
 
 struct Layout {

@@ -25,9 +25,9 @@ Result<Shape> broadcast_params(const BoundArgs<TensorType>& args,
     auto merged = broadcast_shapes(out, s);
     std::string name = args.param_name(p);
     if (!merged.ok()) {
-      return make_error(ErrorCode::invalid_argument,
-                        args.op() + ": shapes do not broadcast: " + described + ", '" + name +
-                            "' " + shape_str(s));
+      return make_error(ErrorCode::invalid_argument, args.op() +
+                                                         ": shapes do not broadcast: " + described +
+                                                         ", '" + name + "' " + shape_str(s));
     }
     described += (described.empty() ? "'" : ", '") + name + "' " + shape_str(s);
     out = *merged;
@@ -88,20 +88,21 @@ OperandType literal_type(const Arg& a) {
 Result<BinaryTypes> binary_types(const BinaryOpDef& def, const ArgReader& a,
                                  const std::vector<OperandType>& operands) {
   if (!a.is_tensor(0) && !a.is_tensor(1)) {
-    return make_error(ErrorCode::invalid_argument,
-                      def.name + ": at least one of '" + def.lhs + "' and '" + def.rhs +
-                          "' must be a tensor");
+    return make_error(ErrorCode::invalid_argument, def.name + ": at least one of '" + def.lhs +
+                                                       "' and '" + def.rhs + "' must be a tensor");
   }
   if (def.check) PF_TRY(def.check(a, operands));
   DType common = result_type(operands);
   BinaryDtype rule = def.dtype_rule_fn ? def.dtype_rule_fn(a) : def.dtype_rule;
   switch (rule) {
-    case BinaryDtype::promote: return BinaryTypes{common, common};
+    case BinaryDtype::promote:
+      return BinaryTypes{common, common};
     case BinaryDtype::float_promoting: {
       DType f = floating_or_default(common);
       return BinaryTypes{f, f};
     }
-    case BinaryDtype::to_bool: return BinaryTypes{common, DType::boolean};
+    case BinaryDtype::to_bool:
+      return BinaryTypes{common, DType::boolean};
   }
   return BinaryTypes{common, common};
 }

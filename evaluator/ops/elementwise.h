@@ -19,10 +19,12 @@ Tensor broadcast_to(const Tensor& t, const Shape& shape);
 
 //! Broadcasts the shapes of the given operand parameters (numbers count as
 //! []); the error names the op, the parameters and their shapes.
-Result<Shape> broadcast_params(const BoundArgs<TensorType>& args, std::initializer_list<size_t> params);
+Result<Shape> broadcast_params(const BoundArgs<TensorType>& args,
+                               std::initializer_list<size_t> params);
 
 //! Type promotion over the given operand parameters (tensors and numbers).
-Result<DType> promote_params(const BoundArgs<TensorType>& args, std::initializer_list<size_t> params);
+Result<DType> promote_params(const BoundArgs<TensorType>& args,
+                             std::initializer_list<size_t> params);
 
 //! An elementwise operand on the CPU: a tensor broadcast to the output shape,
 //! or a number. Values are converted as PyTorch's CUDA kernels convert them:

@@ -30,9 +30,15 @@ void add_float_fn(OpRegistry& r, const std::string& name, double (*fn)(double),
   r.add(unary_op(std::move(d)));
 }
 
-double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
-double rsqrt(double x) { return 1.0 / std::sqrt(x); }
-double sign(double x) { return std::isnan(x) ? 0.0 : static_cast<double>((0 < x) - (x < 0)); }
+double sigmoid(double x) {
+  return 1.0 / (1.0 + std::exp(-x));
+}
+double rsqrt(double x) {
+  return 1.0 / std::sqrt(x);
+}
+double sign(double x) {
+  return std::isnan(x) ? 0.0 : static_cast<double>((0 < x) - (x < 0));
+}
 
 // torch.round(x, decimals=d): nearbyint(x * 10^d) / 10^d, each step in the
 // compute precision (d < 0 divides first).
@@ -40,23 +46,26 @@ Result<ElementFn> bind_round(const ArgReader& a, DType compute) {
   PF_ASSIGN(int64_t decimals, a.integer(1));
   if (decimals == 0) return ElementFn([](double x) { return std::nearbyint(x); });
   DType opmath = opmath_type(compute);
-  double ten_pow = round_to_dtype(std::pow(10.0, static_cast<double>(std::llabs(decimals))), opmath);
+  double ten_pow =
+      round_to_dtype(std::pow(10.0, static_cast<double>(std::llabs(decimals))), opmath);
   if (decimals > 0) {
-    return ElementFn([=](double x) {
-      return std::nearbyint(round_to_dtype(x * ten_pow, opmath)) / ten_pow;
-    });
+    return ElementFn(
+        [=](double x) { return std::nearbyint(round_to_dtype(x * ten_pow, opmath)) / ten_pow; });
   }
-  return ElementFn([=](double x) {
-    return std::nearbyint(round_to_dtype(x / ten_pow, opmath)) * ten_pow;
-  });
+  return ElementFn(
+      [=](double x) { return std::nearbyint(round_to_dtype(x / ten_pow, opmath)) * ten_pow; });
 }
 
 double dtype_max(DType t) {
   switch (t) {
-    case DType::float16: return 65504.0;
-    case DType::bfloat16: return 3.3895313892515355e38;
-    case DType::float32: return std::numeric_limits<float>::max();
-    default: return std::numeric_limits<double>::max();
+    case DType::float16:
+      return 65504.0;
+    case DType::bfloat16:
+      return 3.3895313892515355e38;
+    case DType::float32:
+      return std::numeric_limits<float>::max();
+    default:
+      return std::numeric_limits<double>::max();
   }
 }
 
@@ -86,8 +95,9 @@ void add_rounding(OpRegistry& r) {
                           Rounding{"trunc", [](double x) { return std::trunc(x); }}}) {
     UnaryOpDef d;
     d.name = name;
-    d.aliases = spellings(name, name == std::string("trunc") ? std::vector<std::string>{"torch.fix", "Tensor.fix"}
-                                                            : std::vector<std::string>{});
+    d.aliases = spellings(name, name == std::string("trunc")
+                                    ? std::vector<std::string>{"torch.fix", "Tensor.fix"}
+                                    : std::vector<std::string>{});
     d.dtype_rule = UnaryDtype::same;  // integers are returned unchanged (copied)
     d.bind = plain(fn);
     d.int_fn = [](int64_t x) { return x; };

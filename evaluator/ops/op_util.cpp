@@ -47,12 +47,15 @@ Result<DType> unary_out_dtype(const UnaryOpDef& def, const BoundArgs<TensorType>
         return a.error(0, std::string("expected a floating tensor, got ") + dtype_name(in));
       }
       return in;
-    case UnaryDtype::float_promoting: return floating_or_default(in);
+    case UnaryDtype::float_promoting:
+      return floating_or_default(in);
     case UnaryDtype::same:
       if (in == DType::boolean) return a.error(0, "bool tensors are not supported");
       return in;
-    case UnaryDtype::same_with_bool: return in;
-    case UnaryDtype::to_bool: return DType::boolean;
+    case UnaryDtype::same_with_bool:
+      return in;
+    case UnaryDtype::to_bool:
+      return DType::boolean;
   }
   return in;
 }
@@ -99,17 +102,32 @@ Status check_value_fits(const ArgReader& args, size_t i, double value, DType dty
   double lo = 0, hi = 0;
   switch (dtype) {
     case DType::boolean:
-    case DType::float64: return ok_status();
-    case DType::float16: lo = -65504.0, hi = 65504.0; break;
-    case DType::bfloat16: lo = -3.3895313892515355e38, hi = 3.3895313892515355e38; break;
+    case DType::float64:
+      return ok_status();
+    case DType::float16:
+      lo = -65504.0, hi = 65504.0;
+      break;
+    case DType::bfloat16:
+      lo = -3.3895313892515355e38, hi = 3.3895313892515355e38;
+      break;
     case DType::float32:
       lo = std::numeric_limits<float>::lowest(), hi = std::numeric_limits<float>::max();
       break;
-    case DType::uint8: lo = 0, hi = 255; break;
-    case DType::int8: lo = -128, hi = 127; break;
-    case DType::int16: lo = -32768, hi = 32767; break;
-    case DType::int32: lo = -2147483648.0, hi = 2147483647.0; break;
-    case DType::int64: lo = -9.2233720368547758e18, hi = 9.2233720368547758e18; break;
+    case DType::uint8:
+      lo = 0, hi = 255;
+      break;
+    case DType::int8:
+      lo = -128, hi = 127;
+      break;
+    case DType::int16:
+      lo = -32768, hi = 32767;
+      break;
+    case DType::int32:
+      lo = -2147483648.0, hi = 2147483647.0;
+      break;
+    case DType::int64:
+      lo = -9.2233720368547758e18, hi = 9.2233720368547758e18;
+      break;
   }
   if (std::isinf(value) && is_floating(dtype)) return ok_status();
   if (std::isnan(value) ? !is_floating(dtype) : (value < lo || value > hi)) {
@@ -120,9 +138,8 @@ Status check_value_fits(const ArgReader& args, size_t i, double value, DType dty
 }
 
 UnaryBinder plain(std::function<double(double)> fn) {
-  return [fn = std::move(fn)](const ArgReader&, DType) -> Result<ElementFn> {
-    return ElementFn(fn);
-  };
+  return
+      [fn = std::move(fn)](const ArgReader&, DType) -> Result<ElementFn> { return ElementFn(fn); };
 }
 
 }  // namespace pf

@@ -5,8 +5,8 @@
 
 #include <cstdint>
 #include <functional>
-#include <string>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "common/result.h"
@@ -42,7 +42,8 @@ std::vector<double> grouped_values(const Tensor& x, const Reduction& r);
 
 //! A reduction along one dim (softmax, cumsum, max(dim)): as plan_reduction,
 //! with the dim read from parameter `dim_param`.
-Result<Reduction> plan_dim(const ArgReader& args, size_t dim_param, const Shape& shape, bool keepdim);
+Result<Reduction> plan_dim(const ArgReader& args, size_t dim_param, const Shape& shape,
+                           bool keepdim);
 
 //! A reduction op whose parameters start (input, dim, keepdim, ...) (or just
 //! (input) when `whole`): the

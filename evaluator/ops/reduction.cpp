@@ -15,10 +15,10 @@ namespace {
 
 std::vector<ParamDef> reduce_params(ParamKind dim_kind, bool dim_required = false,
                                     bool with_dtype = false) {
-  std::vector<ParamDef> p = {tensor_param("input"),
-                             dim_required ? param("dim", dim_kind)
-                                          : param("dim", dim_kind, Arg::make_none()),
-                             param("keepdim", ParamKind::boolean, Arg::make_bool(false))};
+  std::vector<ParamDef> p = {
+      tensor_param("input"),
+      dim_required ? param("dim", dim_kind) : param("dim", dim_kind, Arg::make_none()),
+      param("keepdim", ParamKind::boolean, Arg::make_bool(false))};
   if (with_dtype) p.push_back(kwarg("dtype", ParamKind::optional_dtype, Arg::make_none()));
   return p;
 }
@@ -90,7 +90,9 @@ OpInfo mean_op() {
     }
     return t;
   };
-  d.fold = [](const double* v, int64_t n, DType) { return sum(v, n, DType::float64) / static_cast<double>(n); };
+  d.fold = [](const double* v, int64_t n, DType) {
+    return sum(v, n, DType::float64) / static_cast<double>(n);
+  };
   d.convert_first = true;
   d.doc = "mean over dim (all dims if None)";
   return reduce_op(std::move(d));

@@ -22,7 +22,8 @@ std::string arange_overload(std::string_view, std::vector<Arg>& positional,
                             std::vector<std::pair<std::string, Arg>>& keywords) {
   bool end_keyword = false;
   for (const auto& [key, value] : keywords) end_keyword = end_keyword || key == "end";
-  if (positional.size() == 1 && !end_keyword) positional.insert(positional.begin(), Arg::make_int(0));
+  if (positional.size() == 1 && !end_keyword)
+    positional.insert(positional.begin(), Arg::make_int(0));
   return "";
 }
 
@@ -41,8 +42,8 @@ Result<Range> read_range(const ArgReader& a, bool exact) {
   PF_ASSIGN(r.step, a.real(2));
   if (r.step == 0) return a.error(2, "step must be nonzero");
   if (!std::isfinite(r.start) || !std::isfinite(r.end)) return a.error(1, "bounds must be finite");
-  double span = exact ? static_cast<double>(static_cast<int64_t>(
-                            static_cast<uint64_t>(a.arg(1).i) - static_cast<uint64_t>(a.arg(0).i)))
+  double span = exact ? static_cast<double>(static_cast<int64_t>(static_cast<uint64_t>(a.arg(1).i) -
+                                                                 static_cast<uint64_t>(a.arg(0).i)))
                       : r.end - r.start;
   double n = std::ceil(span / r.step);
   if (n < 0) return a.error(2, "upper bound and lower bound inconsistent with the step sign");
@@ -142,7 +143,8 @@ OpInfo eye_op() {
   OpInfo op;
   op.name = "eye";
   op.aliases = {"torch.eye"};
-  op.params = {param("n", ParamKind::integer), param("m", ParamKind::optional_integer, Arg::make_none())};
+  op.params = {param("n", ParamKind::integer),
+               param("m", ParamKind::optional_integer, Arg::make_none())};
   for (auto& p : factory_kwargs()) op.params.push_back(p);
   op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
     PF_ASSIGN(int64_t n, a.integer(0));
@@ -207,8 +209,9 @@ OpInfo tensor_op() {
   op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
     Literal lit;
     PF_TRY(flatten_literal(a, a.arg(0), 0, lit));
-    DType t = lit.any_real ? kDefaultFloat : lit.all_bool && !lit.leaves.empty() ? DType::boolean
-                                                                                : DType::int64;
+    DType t = lit.any_real                          ? kDefaultFloat
+              : lit.all_bool && !lit.leaves.empty() ? DType::boolean
+                                                    : DType::int64;
     if (lit.leaves.empty() && !lit.any_real) t = kDefaultFloat;  // torch.tensor([]) is float32
     if (!a.is_none(1)) {
       PF_ASSIGN(t, a.dtype(1));
@@ -226,8 +229,9 @@ OpInfo tensor_op() {
       if (v.kind == Arg::Kind::integer && !is_floating(out[0].dtype)) {
         y.set_int(idx, wrap_to_dtype(v.i, out[0].dtype));
       } else {
-        y.set(idx, v.kind == Arg::Kind::real ? v.f : v.kind == Arg::Kind::integer ? static_cast<double>(v.i)
-                                                                                : (v.b ? 1.0 : 0.0));
+        y.set(idx, v.kind == Arg::Kind::real      ? v.f
+                   : v.kind == Arg::Kind::integer ? static_cast<double>(v.i)
+                                                  : (v.b ? 1.0 : 0.0));
       }
     }
     return std::vector<Tensor>{y};

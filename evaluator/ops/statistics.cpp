@@ -151,7 +151,8 @@ OpInfo norm_op(const std::string& name, std::vector<std::string> aliases, const 
     PF_ASSIGN(Reduction r, plan(a, x.shape()));
     std::vector<double> v = grouped_values(x, r);
     Tensor y = Tensor::zeros(out[0].dtype, out[0].shape);
-    for (int64_t g = 0; g < r.groups; ++g) y.set(g, norm_of(v.data() + g * r.group_size, r.group_size, p));
+    for (int64_t g = 0; g < r.groups; ++g)
+      y.set(g, norm_of(v.data() + g * r.group_size, r.group_size, p));
     return std::vector<Tensor>{y};
   };
   op.doc = "p-norm over dim (all elements if None)";
@@ -186,7 +187,8 @@ OpInfo normalize_op() {
     for (int64_t g = 0; g < r.groups; ++g) {
       const double* group = v.data() + g * r.group_size;
       double denom = std::max(norm_of(group, r.group_size, p), eps);
-      for (int64_t k = 0; k < r.group_size; ++k) y_grouped.set(g * r.group_size + k, group[k] / denom);
+      for (int64_t k = 0; k < r.group_size; ++k)
+        y_grouped.set(g * r.group_size + k, group[k] / denom);
     }
     return std::vector<Tensor>{y};
   };

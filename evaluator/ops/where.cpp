@@ -77,8 +77,8 @@ OpInfo masked_fill_op() {
     if (a.is_tensor(2)) {
       const TensorType& v = a.tensor(2);
       if (!v.shape.empty()) {
-        return a.error(2, "only a 0-dimensional value tensor is supported, got shape " +
-                              shape_str(v.shape));
+        return a.error(
+            2, "only a 0-dimensional value tensor is supported, got shape " + shape_str(v.shape));
       }
     } else {
       PF_ASSIGN(double v, a.real(2));

@@ -25,12 +25,14 @@ namespace {
 using nlohmann::json;
 
 struct GoldenCase {
-  std::string id;    // test name: <family>__<case name>, sanitised
+  std::string id;  // test name: <family>__<case name>, sanitised
   std::string file;
   json body;
 };
 
-void PrintTo(const GoldenCase& c, std::ostream* os) { *os << c.file << ": " << c.body["name"]; }
+void PrintTo(const GoldenCase& c, std::ostream* os) {
+  *os << c.file << ": " << c.body["name"];
+}
 
 std::string sanitize(const std::string& s) {
   std::string out;
@@ -149,10 +151,18 @@ Arg make_arg(const json& v, const std::vector<ValueId>& inputs) {
 double ulp(DType dtype, double x) {
   int mantissa = 0, min_exp = 0;
   switch (dtype) {
-    case DType::float16: mantissa = 10, min_exp = -14; break;
-    case DType::bfloat16: mantissa = 7, min_exp = -126; break;
-    case DType::float32: mantissa = 23, min_exp = -126; break;
-    default: mantissa = 52, min_exp = -1022; break;
+    case DType::float16:
+      mantissa = 10, min_exp = -14;
+      break;
+    case DType::bfloat16:
+      mantissa = 7, min_exp = -126;
+      break;
+    case DType::float32:
+      mantissa = 23, min_exp = -126;
+      break;
+    default:
+      mantissa = 52, min_exp = -1022;
+      break;
   }
   int e = x == 0 || !std::isfinite(x) ? min_exp : std::max(std::ilogb(x), min_exp);
   return std::ldexp(1.0, e - mantissa);
@@ -179,9 +189,9 @@ void expect_values(const Tensor& got, const json& want, const json& tol, const s
     double e = json_number(values[i]);
     double g = got.get(idx);
     bool ok = std::isnan(e) ? std::isnan(g)
-              : std::isinf(e) ? g == e
-                              : std::isfinite(g) &&
-                                    std::fabs(g - e) <= ulps * ulp(got.dtype(), e) + abs_tol;
+              : std::isinf(e)
+                  ? g == e
+                  : std::isfinite(g) && std::fabs(g - e) <= ulps * ulp(got.dtype(), e) + abs_tol;
     if (!ok) {
       ADD_FAILURE() << what << " element " << i << ": got " << g << ", expected " << e
                     << " (allowed " << ulps << " ulp + " << abs_tol << ")";
@@ -218,7 +228,8 @@ TEST_P(GoldenTest, MatchesPyTorch) {
   std::vector<Arg> positional;
   for (const auto& a : c["args"]) positional.push_back(make_arg(a, graph.inputs));
   std::vector<std::pair<std::string, Arg>> keywords;
-  for (const auto& [key, a] : c["kwargs"].items()) keywords.emplace_back(key, make_arg(a, graph.inputs));
+  for (const auto& [key, a] : c["kwargs"].items())
+    keywords.emplace_back(key, make_arg(a, graph.inputs));
 
   if (c.contains("spelling")) {
     op = &registry.resolve(*op, c["spelling"].get<std::string>(), positional, keywords);
@@ -277,9 +288,9 @@ TEST_P(GoldenTest, MatchesPyTorch) {
     for (size_t i = 0; i < inputs.size(); ++i) {
       bool should_alias = want[k].contains("aliases_input") && want[k]["aliases_input"] == i;
       EXPECT_EQ(got.shares_storage(inputs[i]), should_alias)
-          << "output " << k << (should_alias ? " must be a view of (alias) input "
-                                             : " must not alias input ")
-          << i << ", as in PyTorch";
+          << "output " << k
+          << (should_alias ? " must be a view of (alias) input " : " must not alias input ") << i
+          << ", as in PyTorch";
     }
   }
 }

@@ -19,8 +19,8 @@ using Keywords = std::vector<std::pair<std::string, Arg>>;
 // One call with graph inputs in_0.. (referenced as Arg::make_value(i)).
 struct Call {
   Graph graph;
-  std::string op;       // the resolved canonical op
-  Status status;        // first failure: resolve/normalize/infer
+  std::string op;  // the resolved canonical op
+  Status status;   // first failure: resolve/normalize/infer
   std::vector<Tensor> outputs;
   Status run_status;
 };
@@ -63,11 +63,15 @@ Call call(const std::string& spelling, std::vector<Arg> positional, Keywords key
   return c;
 }
 
-Arg v(int i) { return Arg::make_value(i); }
+Arg v(int i) {
+  return Arg::make_value(i);
+}
 Tensor f32(const Shape& shape, std::vector<double> values) {
   return Tensor::from_doubles(DType::float32, shape, values);
 }
-const TensorType& out_type(const Call& c) { return c.graph.values[c.graph.nodes[0].output].types[0]; }
+const TensorType& out_type(const Call& c) {
+  return c.graph.values[c.graph.nodes[0].output].types[0];
+}
 
 TEST(OpCall, ScalarOperandsPromoteLikePyTorch) {
   Tensor i32 = Tensor::from_doubles(DType::int32, {3}, {1, 2, 3});
@@ -112,7 +116,8 @@ TEST(OpCall, MaxOverloads) {
   ASSERT_EQ(types.size(), 2u);
   EXPECT_EQ(types[1].dtype, DType::int64);
 
-  Call kw = call("torch.min", {v(0)}, {{"dim", Arg::make_int(0)}, {"keepdim", Arg::make_bool(true)}}, {x});
+  Call kw = call("torch.min", {v(0)},
+                 {{"dim", Arg::make_int(0)}, {"keepdim", Arg::make_bool(true)}}, {x});
   EXPECT_EQ(kw.op, "min_dim");
 
   Call other = call("torch.max", {v(0), v(1)}, {}, {x, x});
@@ -127,8 +132,8 @@ TEST(OpCall, CastsCanonicaliseAndAliasLikePyTorch) {
   Call to = call("Tensor.to", {v(0), Arg::make_dtype(DType::float16)}, {}, {x});
   EXPECT_EQ(half.graph.nodes[0].args, to.graph.nodes[0].args);
 
-  Call device = call("Tensor.to", {v(0), Arg::make_device("cuda:0"), Arg::make_dtype(DType::float16)},
-                     {}, {x});
+  Call device = call("Tensor.to",
+                     {v(0), Arg::make_device("cuda:0"), Arg::make_dtype(DType::float16)}, {}, {x});
   EXPECT_EQ(device.graph.nodes[0].args, to.graph.nodes[0].args);
 
   Call same = call("Tensor.to", {v(0), Arg::make_dtype(DType::float32)}, {}, {x});
@@ -151,10 +156,11 @@ TEST(OpCall, SpellingsWithDifferentArgumentOrders) {
   EXPECT_EQ(fn.graph.nodes[0].args, method.graph.nodes[0].args);
   EXPECT_EQ(method.outputs[0].to_doubles(), (std::vector<double>{1, -2, 3}));
 
-  Call torch_softmax = call("torch.softmax", {v(0), Arg::make_int(0), Arg::make_dtype(DType::float64)},
-                            {}, {x});
-  Call f_softmax = call("torch.nn.functional.softmax", {v(0)},
-                        {{"dim", Arg::make_int(0)}, {"dtype", Arg::make_dtype(DType::float64)}}, {x});
+  Call torch_softmax =
+      call("torch.softmax", {v(0), Arg::make_int(0), Arg::make_dtype(DType::float64)}, {}, {x});
+  Call f_softmax =
+      call("torch.nn.functional.softmax", {v(0)},
+           {{"dim", Arg::make_int(0)}, {"dtype", Arg::make_dtype(DType::float64)}}, {x});
   ASSERT_TRUE(torch_softmax.status.ok()) << torch_softmax.status.error().message;
   EXPECT_EQ(torch_softmax.graph.nodes[0].args, f_softmax.graph.nodes[0].args);
   EXPECT_EQ(out_type(torch_softmax).dtype, DType::float64);
@@ -187,14 +193,17 @@ TEST(OpCall, ErrorMessagesNameTheProblem) {
   expect_error(call("torch.add", {v(0)}, {}, {a}), {"add", "missing", "'other'"});
   expect_error(call("torch.add", {v(0), v(0)}, {{"alpah", Arg::make_int(2)}}, {a}),
                {"alpha"});  // did you mean
-  expect_error(call("torch.nn.functional.gelu", {v(0)}, {{"approximate", Arg::make_string("fast")}}, {a}),
-               {"gelu", "'approximate'", "'tanh'", "fast"});
+  expect_error(
+      call("torch.nn.functional.gelu", {v(0)}, {{"approximate", Arg::make_string("fast")}}, {a}),
+      {"gelu", "'approximate'", "'tanh'", "fast"});
   expect_error(call("torch.exp", {Arg::make_real(1.0)}, {}, {}), {"exp", "'input'", "tensor"});
   expect_error(call("torch.sum", {v(0), v(0)}, {}, {a}), {"sum", "'dim'", "tensor value"});
   expect_error(call("torch.sum", {v(0), Arg::make_int(2)}, {}, {a}), {"sum", "'dim'", "dim 2"});
-  expect_error(call("torch.norm", {v(0)}, {{"p", Arg::make_string("nuc")}}, {a}), {"'nuc'", "unsupported"});
-  expect_error(call("torch.arange", {Arg::make_int(0), Arg::make_int(5), Arg::make_int(-1)}, {}, {}),
-               {"arange", "step"});
+  expect_error(call("torch.norm", {v(0)}, {{"p", Arg::make_string("nuc")}}, {a}),
+               {"'nuc'", "unsupported"});
+  expect_error(
+      call("torch.arange", {Arg::make_int(0), Arg::make_int(5), Arg::make_int(-1)}, {}, {}),
+      {"arange", "step"});
   expect_error(call("torch.nn.functional.glu", {v(0)}, {}, {a}), {"glu", "even", "size 3"});
   Tensor mask = Tensor::from_doubles(DType::boolean, {2}, {1, 0});
   expect_error(call("Tensor.masked_fill", {v(0), v(1), Arg::make_real(-3.4028234663852886e+38)}, {},
@@ -202,10 +211,12 @@ TEST(OpCall, ErrorMessagesNameTheProblem) {
                {"masked_fill", "'value'", "float16", "overflow"});
   Tensor ints = Tensor::from_doubles(DType::int64, {2}, {5, 7});
   Tensor zero = Tensor::from_doubles(DType::int64, {2}, {1, 0});
-  expect_error(call("operator.floordiv", {v(0), v(1)}, {}, {ints, zero}), {"floor_divide", "division by zero"});
+  expect_error(call("operator.floordiv", {v(0), v(1)}, {}, {ints, zero}),
+               {"floor_divide", "division by zero"});
   Tensor bools = Tensor::from_doubles(DType::boolean, {2}, {1, 0});
   expect_error(call("operator.sub", {v(0), v(0)}, {}, {bools}), {"sub", "bool", "logical"});
-  expect_error(call("operator.add", {Arg::make_int(1), Arg::make_int(2)}, {}, {}), {"add", "tensor"});
+  expect_error(call("operator.add", {Arg::make_int(1), Arg::make_int(2)}, {}, {}),
+               {"add", "tensor"});
 }
 
 TEST(OpCall, CpuRunRefusesInputsThatDisagreeWithTheTypes) {
@@ -214,9 +225,11 @@ TEST(OpCall, CpuRunRefusesInputsThatDisagreeWithTheTypes) {
   ASSERT_TRUE(c.status.ok());
   auto wrong_shape = run_graph_cpu(c.graph, {f32({3}, {1, 2, 3})}, OpRegistry::builtin());
   ASSERT_FALSE(wrong_shape.ok());
-  EXPECT_NE(wrong_shape.error().message.find("expected float32[2], got float32[3]"), std::string::npos)
+  EXPECT_NE(wrong_shape.error().message.find("expected float32[2], got float32[3]"),
+            std::string::npos)
       << wrong_shape.error().message;
-  auto wrong_dtype = run_graph_cpu(c.graph, {Tensor::zeros(DType::float16, {2})}, OpRegistry::builtin());
+  auto wrong_dtype =
+      run_graph_cpu(c.graph, {Tensor::zeros(DType::float16, {2})}, OpRegistry::builtin());
   EXPECT_FALSE(wrong_dtype.ok());
 }
 

@@ -7,9 +7,15 @@
 namespace pf {
 namespace {
 
-OperandType tensor(DType t) { return {t, false, false}; }
-OperandType zero_dim(DType t) { return {t, true, false}; }
-OperandType number(DType t) { return {t, true, true}; }  // int64, float64 or bool literal
+OperandType tensor(DType t) {
+  return {t, false, false};
+}
+OperandType zero_dim(DType t) {
+  return {t, true, false};
+}
+OperandType number(DType t) {
+  return {t, true, true};
+}  // int64, float64 or bool literal
 
 TEST(TypePromotion, WrappedNumbersOnlyMatterAcrossCategories) {
   EXPECT_EQ(result_type({tensor(DType::int32), number(DType::float64)}), DType::float32);
