@@ -22,7 +22,7 @@ struct ToolCall {
 };
 
 struct ChatMessage {
-  std::string role;       // system | user | assistant | tool
+  std::string role;  // system | user | assistant | tool
   std::string content;
   std::string reasoning;  // reasoning_content / reasoning of the response, if any
   std::vector<ToolCall> tool_calls;

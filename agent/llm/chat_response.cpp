@@ -44,17 +44,28 @@ Usage Usage::from_json(const nlohmann::json& j) {
 
 const char* attempt_outcome_name(AttemptOutcome outcome) {
   switch (outcome) {
-    case AttemptOutcome::ok: return "ok";
-    case AttemptOutcome::rate_limited: return "rate_limited";
-    case AttemptOutcome::server_error: return "server_error";
-    case AttemptOutcome::timeout: return "timeout";
-    case AttemptOutcome::connection: return "connection";
-    case AttemptOutcome::truncated: return "truncated";
-    case AttemptOutcome::malformed: return "malformed";
-    case AttemptOutcome::context_overflow: return "context_overflow";
-    case AttemptOutcome::unauthorized: return "unauthorized";
-    case AttemptOutcome::bad_request: return "bad_request";
-    case AttemptOutcome::cancelled: return "cancelled";
+    case AttemptOutcome::ok:
+      return "ok";
+    case AttemptOutcome::rate_limited:
+      return "rate_limited";
+    case AttemptOutcome::server_error:
+      return "server_error";
+    case AttemptOutcome::timeout:
+      return "timeout";
+    case AttemptOutcome::connection:
+      return "connection";
+    case AttemptOutcome::truncated:
+      return "truncated";
+    case AttemptOutcome::malformed:
+      return "malformed";
+    case AttemptOutcome::context_overflow:
+      return "context_overflow";
+    case AttemptOutcome::unauthorized:
+      return "unauthorized";
+    case AttemptOutcome::bad_request:
+      return "bad_request";
+    case AttemptOutcome::cancelled:
+      return "cancelled";
   }
   return "unknown";
 }
@@ -127,8 +138,8 @@ Result<ChatResponse> parse_chat_completion(std::string_view body) {
 
 void estimate_missing_usage(ChatResponse& response, std::string_view request_body) {
   if (!response.usage.estimated) return;
-  int64_t completion = estimate_tokens(response.message.content) +
-                       estimate_tokens(response.message.reasoning);
+  int64_t completion =
+      estimate_tokens(response.message.content) + estimate_tokens(response.message.reasoning);
   for (const auto& call : response.message.tool_calls) {
     completion += estimate_tokens(call.name) + estimate_tokens(call.arguments);
   }

@@ -74,13 +74,16 @@ int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
 
 TransportError classify(CURLcode code, const TransferState& state) {
   switch (code) {
-    case CURLE_OK: return TransportError::none;
-    case CURLE_OPERATION_TIMEDOUT: return TransportError::timeout;
+    case CURLE_OK:
+      return TransportError::none;
+    case CURLE_OPERATION_TIMEDOUT:
+      return TransportError::timeout;
     case CURLE_ABORTED_BY_CALLBACK:
       if (state.cancelled) return TransportError::cancelled;
       if (state.idle_expired) return TransportError::idle_timeout;
       return TransportError::other;
-    case CURLE_PARTIAL_FILE: return TransportError::truncated;
+    case CURLE_PARTIAL_FILE:
+      return TransportError::truncated;
     case CURLE_COULDNT_RESOLVE_HOST:
     case CURLE_COULDNT_RESOLVE_PROXY:
     case CURLE_COULDNT_CONNECT:
@@ -91,7 +94,8 @@ TransportError classify(CURLcode code, const TransferState& state) {
     case CURLE_HTTP2:
     case CURLE_HTTP2_STREAM:
       return TransportError::connection;
-    default: return TransportError::other;
+    default:
+      return TransportError::other;
   }
 }
 
@@ -176,7 +180,8 @@ HttpReply CurlTransport::perform(const HttpRequest& request) {
   if (request.method == "POST") {
     curl_easy_setopt(curl, CURLOPT_POST, 1L);
     curl_easy_setopt(curl, CURLOPT_POSTFIELDS, request.body.data());
-    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(request.body.size()));
+    curl_easy_setopt(curl, CURLOPT_POSTFIELDSIZE_LARGE,
+                     static_cast<curl_off_t>(request.body.size()));
   } else {
     curl_easy_setopt(curl, CURLOPT_HTTPGET, 1L);
   }

@@ -18,7 +18,7 @@ struct HttpRequest {
   std::string url;
   std::vector<std::string> headers;  // "Name: value"
   std::string body;
-  double timeout_s = 600;         // whole transfer
+  double timeout_s = 600;  // whole transfer
   double connect_timeout_s = 10;
   //! Abort when no byte arrived for this long once the response started
   //! (streaming); 0 disables. Time to first byte is bounded by timeout_s.

@@ -13,7 +13,8 @@ constexpr auto kCancelPoll = std::chrono::milliseconds(100);
 EndpointLimiter::EndpointLimiter(const LimiterOptions& options, Clock& clock)
     : options_(options), clock_(clock) {
   options_.max_concurrent = std::max(options_.max_concurrent, 1);
-  if (options_.requests_per_minute > 0) requests_.emplace(options_.requests_per_minute, clock.now());
+  if (options_.requests_per_minute > 0)
+    requests_.emplace(options_.requests_per_minute, clock.now());
   if (options_.tokens_per_minute > 0) tokens_.emplace(options_.tokens_per_minute, clock.now());
 }
 
@@ -28,7 +29,8 @@ std::optional<EndpointLimiter::Permit> EndpointLimiter::acquire(int64_t estimate
     std::lock_guard lock(mutex_);
     auto now = clock_.now();
     if (requests_) wait = std::max(wait, requests_->reserve(1, now));
-    if (tokens_) wait = std::max(wait, tokens_->reserve(static_cast<double>(estimated_tokens), now));
+    if (tokens_)
+      wait = std::max(wait, tokens_->reserve(static_cast<double>(estimated_tokens), now));
   }
   if (wait > 0 && !clock_.sleep_for(Clock::Seconds(wait), cancel)) {
     std::lock_guard lock(mutex_);

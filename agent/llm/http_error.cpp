@@ -27,26 +27,26 @@ std::string cut(std::string_view s) {
 
 // Wordings servers use when prompt + max_tokens exceed the context window.
 constexpr std::string_view kOverflowPhrases[] = {
-    "context_length_exceeded",                    // OpenAI error code
-    "maximum context length",                     // OpenAI, vLLM, SGLang, OpenRouter
-    "context length exceeded",                    //
-    "exceeds the available context size",         // llama.cpp server
-    "exceed_context_size_error",                  // llama.cpp server error type
-    "longer than the model's context length",     // SGLang, Together
-    "longer than the maximum model length",       // vLLM decoder prompt
-    "exceeds the model's context length",         //
-    "exceeds the maximum context length",         //
-    "max_tokens is too large",                    // OpenAI
-    "reduce the length of the messages",          // OpenAI, Groq
-    "prompt is too long",                         // Anthropic-style gateways
-    "maximum prompt length",                      // xAI
-    "context_window_exceeded",                    //
-    "exceeds the context window",                 //
-    "input is too long",                          //
-    "too large for model with",                   // Mistral
+    "context_length_exceeded",                     // OpenAI error code
+    "maximum context length",                      // OpenAI, vLLM, SGLang, OpenRouter
+    "context length exceeded",                     //
+    "exceeds the available context size",          // llama.cpp server
+    "exceed_context_size_error",                   // llama.cpp server error type
+    "longer than the model's context length",      // SGLang, Together
+    "longer than the maximum model length",        // vLLM decoder prompt
+    "exceeds the model's context length",          //
+    "exceeds the maximum context length",          //
+    "max_tokens is too large",                     // OpenAI
+    "reduce the length of the messages",           // OpenAI, Groq
+    "prompt is too long",                          // Anthropic-style gateways
+    "maximum prompt length",                       // xAI
+    "context_window_exceeded",                     //
+    "exceeds the context window",                  //
+    "input is too long",                           //
+    "too large for model with",                    // Mistral
     "`inputs` tokens + `max_new_tokens` must be",  // TGI
-    "exceeds the maximum allowed input length",   //
-    "input length exceeds",                       //
+    "exceeds the maximum allowed input length",    //
+    "input length exceeds",                        //
 };
 
 }  // namespace
@@ -81,8 +81,9 @@ std::string error_message_from_body(std::string_view body) {
 
 bool is_context_overflow_message(std::string_view text) {
   std::string lower = lowercase(text);
-  return std::any_of(std::begin(kOverflowPhrases), std::end(kOverflowPhrases),
-                     [&](std::string_view phrase) { return lower.find(phrase) != std::string::npos; });
+  return std::any_of(
+      std::begin(kOverflowPhrases), std::end(kOverflowPhrases),
+      [&](std::string_view phrase) { return lower.find(phrase) != std::string::npos; });
 }
 
 AttemptOutcome classify_http_status(int status, std::string_view body) {

@@ -94,21 +94,32 @@ double LlmClient::jitter_sample() {
 
 LlmClient::AttemptResult LlmClient::evaluate(const HttpReply& reply) const {
   switch (reply.error) {
-    case TransportError::none: break;
+    case TransportError::none:
+      break;
     case TransportError::timeout:
       return {AttemptOutcome::timeout, "timed out: " + reply.error_message, {}};
-    case TransportError::idle_timeout: return {AttemptOutcome::timeout, reply.error_message, {}};
+    case TransportError::idle_timeout:
+      return {AttemptOutcome::timeout, reply.error_message, {}};
     case TransportError::truncated:
       return {AttemptOutcome::truncated, "body cut short: " + reply.error_message, {}};
-    case TransportError::cancelled: return {AttemptOutcome::cancelled, "cancelled", {}};
+    case TransportError::cancelled:
+      return {AttemptOutcome::cancelled, "cancelled", {}};
     case TransportError::connection:
     case TransportError::other:
       return {AttemptOutcome::connection, "connection failed: " + reply.error_message, {}};
   }
   int status = static_cast<int>(reply.status);
   if (status < 200 || status >= 300) {
-    return {classify_http_status(status, reply.body),
-            "HTTP " + std::to_string(status) + ": " + error_message_from_body(reply.body), {}};
+    std::string detail =
+        "HTTP " + std::to_string(status) + ": " + error_message_from_body(reply.body);
+    auto body = nlohmann::json::parse(reply.body, nullptr, /*allow_exceptions=*/false);
+    if (status == 404 && !(body.is_object() && body.contains("error"))) {
+      // Not an API's own "not found" answer: most likely a wrong path.
+      detail +=
+          " (is llm.base_url right? it should end where /chat/completions is appended, "
+          "e.g. http://127.0.0.1:8000/v1)";
+    }
+    return {classify_http_status(status, reply.body), std::move(detail), {}};
   }
   Result<ChatResponse> parsed = make_error(ErrorCode::internal, "unparsed");
   std::string raw;
@@ -122,7 +133,8 @@ LlmClient::AttemptResult LlmClient::evaluate(const HttpReply& reply) const {
       if (!st.ok()) {
         if (st.error().code == ErrorCode::unavailable) {
           return {outcome_of_error_message(st.error().message),
-                  "error event in stream: " + st.error().message, {}};
+                  "error event in stream: " + st.error().message,
+                  {}};
         }
         return {AttemptOutcome::malformed, st.error().message, {}};
       }
@@ -177,7 +189,8 @@ ChatOutcome LlmClient::chat(const ChatRequest& request, const CancelToken* cance
 
   for (int number = 1;; ++number) {
     auto permit = limiter_.acquire(estimate, cancel);
-    if (!permit) return fail(ErrorKind::cancelled, "cancelled while waiting for a request slot", nullptr);
+    if (!permit)
+      return fail(ErrorKind::cancelled, "cancelled while waiting for a request slot", nullptr);
     HttpReply reply = transport_.perform(http);
     permit.reset();
     AttemptResult result = evaluate(reply);
@@ -214,10 +227,9 @@ ChatOutcome LlmClient::chat(const ChatRequest& request, const CancelToken* cance
       return fail(error_kind_for(result.outcome), std::move(message), &reply);
     }
 
-    double wait = record.retry_after_s
-                      ? *record.retry_after_s
-                      : backoff_delay_s(number, options_.backoff_initial_s, options_.backoff_max_s,
-                                        jitter_sample());
+    double wait = record.retry_after_s ? *record.retry_after_s
+                                       : backoff_delay_s(number, options_.backoff_initial_s,
+                                                         options_.backoff_max_s, jitter_sample());
     double elapsed = seconds_between(start, clock_->now());
     bool out_of_time = options_.max_retry_time_s > 0 && elapsed + wait > options_.max_retry_time_s;
     if (number >= options_.max_attempts || out_of_time) {
@@ -251,9 +263,9 @@ Result<std::vector<std::string>> LlmClient::list_models() {
   http.connect_timeout_s = std::min(options_.connect_timeout_s, options_.models_timeout_s);
   HttpReply reply = transport_.perform(http);
   if (reply.error != TransportError::none) {
-    return make_error(reply.error == TransportError::timeout ? ErrorCode::timeout
-                                                             : ErrorCode::unavailable,
-                      "GET " + http.url + ": " + reply.error_message);
+    return make_error(
+        reply.error == TransportError::timeout ? ErrorCode::timeout : ErrorCode::unavailable,
+        "GET " + http.url + ": " + reply.error_message);
   }
   if (reply.status < 200 || reply.status >= 300) {
     return make_error(reply.status == 401 || reply.status == 403 ? ErrorCode::invalid_argument
@@ -263,9 +275,9 @@ Result<std::vector<std::string>> LlmClient::list_models() {
   }
   auto j = nlohmann::json::parse(reply.body, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object() || !j.contains("data") || !j["data"].is_array()) {
-    return make_error(ErrorCode::parse_error,
-                      "GET " + http.url + ": expected {\"data\": [...]}, got: " +
-                          error_message_from_body(reply.body));
+    return make_error(ErrorCode::parse_error, "GET " + http.url +
+                                                  ": expected {\"data\": [...]}, got: " +
+                                                  error_message_from_body(reply.body));
   }
   std::vector<std::string> ids;
   for (const auto& m : j["data"]) {

@@ -28,16 +28,17 @@ struct LlmOptions {
   bool stream = false;
   double stream_idle_timeout_s = 120;  // streaming: longest gap between chunks
 
-  int max_attempts = 6;             // attempts per call, first one included
-  double backoff_initial_s = 1;     // full-jitter exponential backoff ...
-  double backoff_max_s = 60;        // ... capped here
-  double max_retry_time_s = 900;    // no retry starts later than this after the call began
+  int max_attempts = 6;          // attempts per call, first one included
+  double backoff_initial_s = 1;  // full-jitter exponential backoff ...
+  double backoff_max_s = 60;     // ... capped here
+  //! No retry wait may end later than this after the call began (0: no limit).
+  double max_retry_time_s = 900;
 
-  int max_concurrent = 64;          // requests in flight to this endpoint
-  double requests_per_minute = 0;   // 0: unlimited
-  double tokens_per_minute = 0;     // 0: unlimited (estimated before, corrected after)
+  int max_concurrent = 64;         // requests in flight to this endpoint
+  double requests_per_minute = 0;  // 0: unlimited
+  double tokens_per_minute = 0;    // 0: unlimited (estimated before, corrected after)
 
-  Sampling sampling;                // defaults for every request
+  Sampling sampling;                                // defaults for every request
   nlohmann::json extra = nlohmann::json::object();  // merged into every body (top_k, ...)
 
   //! One message per problem, naming the field.

@@ -106,8 +106,8 @@ std::optional<double> parse_retry_after(std::string_view value,
   if (auto seconds = parse_number(value)) return seconds;
   auto date = parse_http_date(value);
   if (!date) return std::nullopt;
-  double delta = std::chrono::duration<double>(std::chrono::system_clock::from_time_t(*date) - now)
-                     .count();
+  double delta =
+      std::chrono::duration<double>(std::chrono::system_clock::from_time_t(*date) - now).count();
   return std::max(delta, 0.0);
 }
 

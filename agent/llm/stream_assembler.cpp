@@ -94,15 +94,15 @@ Result<ChatResponse> StreamAssembler::finish() const {
 nlohmann::json StreamAssembler::as_completion_json() const {
   auto r = finish();
   nlohmann::json message = r.ok() ? r->message.to_json() : message_.to_json();
-  nlohmann::json j = {{"id", id_},
-                      {"object", "chat.completion"},
-                      {"model", model_},
-                      {"choices",
-                       {{{"index", 0},
-                         {"message", std::move(message)},
-                         {"finish_reason", finish_reason_.empty()
-                                               ? nlohmann::json(nullptr)
-                                               : nlohmann::json(finish_reason_)}}}}};
+  nlohmann::json j = {
+      {"id", id_},
+      {"object", "chat.completion"},
+      {"model", model_},
+      {"choices",
+       {{{"index", 0},
+         {"message", std::move(message)},
+         {"finish_reason",
+          finish_reason_.empty() ? nlohmann::json(nullptr) : nlohmann::json(finish_reason_)}}}}};
   if (usage_.is_object()) j["usage"] = usage_;
   return j;
 }

@@ -103,9 +103,9 @@ ReplayResponder::ReplayResponder(const ReplayScript& script, ReplayOptions optio
     : script_(script), options_(std::move(options)) {}
 
 nlohmann::json ReplayResponder::models() const {
-  return {{"object", "list"},
-          {"data",
-           {{{"id", options_.model}, {"object", "model"}, {"owned_by", "passforge-replay"}}}}};
+  return {
+      {"object", "list"},
+      {"data", {{{"id", options_.model}, {"object", "model"}, {"owned_by", "passforge-replay"}}}}};
 }
 
 ReplayReply ReplayResponder::chat_completion(std::string_view body,
@@ -122,11 +122,12 @@ ReplayReply ReplayResponder::chat_completion(std::string_view body,
   if (task.empty()) {
     return error_reply(400,
                        std::string("replay server: no task id; send the header ") +
-                           llm::kTaskHeader + " or a line 'Task id: <id>' in the first user message",
+                           llm::kTaskHeader +
+                           " or a line 'Task id: <id>' in the first user message",
                        "missing_task");
   }
-  const bool tools = request.contains("tools") && request["tools"].is_array() &&
-                     !request["tools"].empty();
+  const bool tools =
+      request.contains("tools") && request["tools"].is_array() && !request["tools"].empty();
   const std::string mode = tools ? "tools" : "chat";
   const ScriptEntry* entry = script_.find(task, mode);
   if (entry == nullptr) {
@@ -139,7 +140,8 @@ ReplayReply ReplayResponder::chat_completion(std::string_view body,
     }
     auto ids = script_.task_ids();
     std::string known;
-    for (size_t i = 0; i < ids.size() && i < kMaxListedTasks; ++i) known += (i ? ", " : "") + ids[i];
+    for (size_t i = 0; i < ids.size() && i < kMaxListedTasks; ++i)
+      known += (i ? ", " : "") + ids[i];
     if (ids.size() > kMaxListedTasks) {
       known += " and " + std::to_string(ids.size() - kMaxListedTasks) + " more";
     }
@@ -163,7 +165,8 @@ ReplayReply ReplayResponder::chat_completion(std::string_view body,
     answer = entry->responses.back();
   }
   const llm::ChatMessage& msg = answer.message;
-  int64_t completion_tokens = llm::estimate_tokens(msg.content) + llm::estimate_tokens(msg.reasoning);
+  int64_t completion_tokens =
+      llm::estimate_tokens(msg.content) + llm::estimate_tokens(msg.reasoning);
   for (const auto& call : msg.tool_calls) {
     completion_tokens += llm::estimate_tokens(call.name) + llm::estimate_tokens(call.arguments);
   }
@@ -193,12 +196,12 @@ ReplayReply ReplayResponder::chat_completion(std::string_view body,
     return reply;
   }
   auto chunk = [&](nlohmann::json delta, nlohmann::json finish) {
-    nlohmann::json c = {{"id", id},
-                        {"object", "chat.completion.chunk"},
-                        {"created", created},
-                        {"model", model},
-                        {"choices",
-                         {{{"index", 0}, {"delta", std::move(delta)}, {"finish_reason", finish}}}}};
+    nlohmann::json c = {
+        {"id", id},
+        {"object", "chat.completion.chunk"},
+        {"created", created},
+        {"model", model},
+        {"choices", {{{"index", 0}, {"delta", std::move(delta)}, {"finish_reason", finish}}}}};
     reply.sse_data.push_back(dump_safe(c));
   };
   const size_t n = options_.stream_chunk_chars;

@@ -22,7 +22,8 @@ Result<ScriptedResponse> parse_response(const nlohmann::json& j, const std::stri
     }
   }
   auto message = llm::ChatMessage::from_json(j);
-  if (!message.ok()) return make_error(ErrorCode::parse_error, where + ": " + message.error().message);
+  if (!message.ok())
+    return make_error(ErrorCode::parse_error, where + ": " + message.error().message);
   ScriptedResponse r{std::move(message).value(), j.value("finish_reason", "")};
   r.message.role = "assistant";
   if (mode == "chat" && !r.message.tool_calls.empty()) {
@@ -39,7 +40,8 @@ Result<ScriptedResponse> parse_response(const nlohmann::json& j, const std::stri
       call.id = "call_" + std::to_string(index) + "_" + std::to_string(k);
     }
   }
-  if (r.finish_reason.empty()) r.finish_reason = r.message.tool_calls.empty() ? "stop" : "tool_calls";
+  if (r.finish_reason.empty())
+    r.finish_reason = r.message.tool_calls.empty() ? "stop" : "tool_calls";
   return r;
 }
 
@@ -95,10 +97,10 @@ Result<ReplayScript> ReplayScript::parse(std::string_view text, const std::strin
     entry->line = line_no;
     auto key = std::make_pair(entry->task, entry->mode);
     if (auto it = script.entries_.find(key); it != script.entries_.end()) {
-      return make_error(ErrorCode::parse_error,
-                        source + ":" + std::to_string(line_no) + ": task '" + entry->task +
-                            "' in mode " + entry->mode + " is already scripted on line " +
-                            std::to_string(it->second.line));
+      return make_error(ErrorCode::parse_error, source + ":" + std::to_string(line_no) +
+                                                    ": task '" + entry->task + "' in mode " +
+                                                    entry->mode + " is already scripted on line " +
+                                                    std::to_string(it->second.line));
     }
     script.entries_.emplace(std::move(key), std::move(entry).value());
   }

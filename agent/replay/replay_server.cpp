@@ -2,7 +2,6 @@
 
 #include <httplib.h>
 #include <spdlog/spdlog.h>
-
 #include <sys/socket.h>
 
 #include <atomic>
@@ -46,19 +45,23 @@ struct ReplayServer::Impl {
     }
     auto events = std::make_shared<std::vector<std::string>>(std::move(reply.sse_data));
     res.set_header("Cache-Control", "no-cache");
-    res.set_chunked_content_provider("text/event-stream", [events](size_t, httplib::DataSink& sink) {
-      for (const auto& data : *events) {
-        std::string frame = "data: " + data + "\n\n";
-        if (!sink.write(frame.data(), frame.size())) return false;
-      }
-      sink.done();
-      return true;
-    });
+    res.set_chunked_content_provider("text/event-stream",
+                                     [events](size_t, httplib::DataSink& sink) {
+                                       for (const auto& data : *events) {
+                                         std::string frame = "data: " + data + "\n\n";
+                                         if (!sink.write(frame.data(), frame.size())) return false;
+                                       }
+                                       sink.done();
+                                       return true;
+                                     });
   }
 
   void install_routes() {
-    auto chat = [this](const httplib::Request& req, httplib::Response& res) { handle_chat(req, res); };
+    auto chat = [this](const httplib::Request& req, httplib::Response& res) {
+      handle_chat(req, res);
+    };
     auto models = [this](const httplib::Request&, httplib::Response& res) {
+      ++served;
       res.set_content(dump_safe(responder.models()), "application/json");
     };
     server.Post("/v1/chat/completions", chat);
@@ -83,16 +86,18 @@ struct ReplayServer::Impl {
           } catch (...) {
           }
           res.status = 500;
-          res.set_content(dump_safe(openai_error("replay server error: " + what, "server_error",
-                                                 "internal")),
-                          "application/json");
+          res.set_content(
+              dump_safe(openai_error("replay server error: " + what, "server_error", "internal")),
+              "application/json");
         });
   }
 };
 
 ReplayServer::ReplayServer(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 
-ReplayServer::~ReplayServer() { stop(); }
+ReplayServer::~ReplayServer() {
+  stop();
+}
 
 Result<std::unique_ptr<ReplayServer>> ReplayServer::start(ReplayScript script,
                                                           ReplayServerOptions options) {
@@ -119,9 +124,9 @@ Result<std::unique_ptr<ReplayServer>> ReplayServer::start(ReplayScript script,
     impl->port = -1;
   }
   if (impl->port <= 0) {
-    return make_error(ErrorCode::unavailable,
-                      "replay server: cannot listen on " + o.host + ":" + std::to_string(o.port) +
-                          " (address in use, or not a local address?)");
+    return make_error(ErrorCode::unavailable, "replay server: cannot listen on " + o.host + ":" +
+                                                  std::to_string(o.port) +
+                                                  " (address in use, or not a local address?)");
   }
   Impl* raw = impl.get();
   impl->thread = std::thread([raw] {
@@ -143,7 +148,9 @@ void ReplayServer::stop() {
   if (impl_->thread.joinable()) impl_->thread.join();
 }
 
-int ReplayServer::port() const { return impl_->port; }
+int ReplayServer::port() const {
+  return impl_->port;
+}
 
 std::string ReplayServer::base_url() const {
   const std::string& host = impl_->options.host;
@@ -151,8 +158,12 @@ std::string ReplayServer::base_url() const {
   return "http://" + shown + ":" + std::to_string(impl_->port) + "/v1";
 }
 
-const ReplayScript& ReplayServer::script() const { return impl_->script; }
+const ReplayScript& ReplayServer::script() const {
+  return impl_->script;
+}
 
-size_t ReplayServer::requests_served() const { return impl_->served.load(); }
+size_t ReplayServer::requests_served() const {
+  return impl_->served.load();
+}
 
 }  // namespace pf::replay

@@ -41,6 +41,7 @@ class ReplayServer {
   //! "http://<host>:<port>/v1", the base_url for LlmOptions.
   std::string base_url() const;
   const ReplayScript& script() const;
+  //! Chat completions and model listings answered so far.
   size_t requests_served() const;
 
  private:

@@ -37,7 +37,8 @@ FaultAction FaultAction::status_with(int status, const std::string& body) {
 }
 
 FaultAction FaultAction::rate_limited(const std::string& retry_after) {
-  FaultAction a = status_with(429, R"({"error":{"message":"Rate limit reached","type":"rate_limit"}})");
+  FaultAction a =
+      status_with(429, R"({"error":{"message":"Rate limit reached","type":"rate_limit"}})");
   if (!retry_after.empty()) a.headers.emplace_back("Retry-After", retry_after);
   return a;
 }
@@ -73,38 +74,43 @@ FaultAction FaultAction::empty_choices() {
 }
 
 FaultAction FaultAction::invalid_tool_arguments() {
-  return completion({{"role", "assistant"},
-                     {"content", nullptr},
-                     {"tool_calls",
-                      {{{"id", "call_9"},
-                        {"type", "function"},
-                        {"function", {{"name", "write_file"}, {"arguments", "{\"path\": \"a.py\", "}}}}}}},
-                    "tool_calls");
+  return completion(
+      {{"role", "assistant"},
+       {"content", nullptr},
+       {"tool_calls",
+        {{{"id", "call_9"},
+          {"type", "function"},
+          {"function", {{"name", "write_file"}, {"arguments", "{\"path\": \"a.py\", "}}}}}}},
+      "tool_calls");
 }
 
 FaultAction FaultAction::context_overflow_vllm() {
-  return status_with(400,
-                     R"({"object":"error","message":"This model's maximum context length is 32768 tokens. However, you requested 40000 tokens (36000 in the messages, 4000 in the completion). Please reduce the length of the messages or completion.","type":"BadRequestError","param":null,"code":400})");
+  return status_with(
+      400,
+      R"({"object":"error","message":"This model's maximum context length is 32768 tokens. However, you requested 40000 tokens (36000 in the messages, 4000 in the completion). Please reduce the length of the messages or completion.","type":"BadRequestError","param":null,"code":400})");
 }
 
 FaultAction FaultAction::context_overflow_openai() {
-  return status_with(400,
-                     R"({"error":{"message":"This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens. Please reduce the length of the messages.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}})");
+  return status_with(
+      400,
+      R"({"error":{"message":"This model's maximum context length is 128000 tokens. However, your messages resulted in 130512 tokens. Please reduce the length of the messages.","type":"invalid_request_error","param":"messages","code":"context_length_exceeded"}})");
 }
 
 FaultAction FaultAction::unauthorized() {
-  return status_with(401,
-                     R"({"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}})");
+  return status_with(
+      401,
+      R"({"error":{"message":"Incorrect API key provided","type":"invalid_request_error","code":"invalid_api_key"}})");
 }
 
 FaultAction FaultAction::stream(const std::string& content, double stall_s) {
   FaultAction a;
   a.content_type = "text/event-stream";
   auto chunk = [](const nlohmann::json& delta, const nlohmann::json& finish) {
-    return nlohmann::json{{"id", "s1"},
-                          {"object", "chat.completion.chunk"},
-                          {"model", "fault-model"},
-                          {"choices", {{{"index", 0}, {"delta", delta}, {"finish_reason", finish}}}}}
+    return nlohmann::json{
+        {"id", "s1"},
+        {"object", "chat.completion.chunk"},
+        {"model", "fault-model"},
+        {"choices", {{{"index", 0}, {"delta", delta}, {"finish_reason", finish}}}}}
         .dump();
   };
   a.sse.push_back(chunk({{"role", "assistant"}}, nullptr));
@@ -119,7 +125,8 @@ FaultAction FaultAction::stream(const std::string& content, double stall_s) {
   return a;
 }
 
-FaultServer::FaultServer() : server_(std::make_unique<httplib::Server>()), default_(FaultAction::ok("default")) {
+FaultServer::FaultServer()
+    : server_(std::make_unique<httplib::Server>()), default_(FaultAction::ok("default")) {
   server_->new_task_queue = [] { return new httplib::ThreadPool(16); };
   server_->set_keep_alive_timeout(1);
   server_->set_tcp_nodelay(true);
@@ -147,18 +154,20 @@ FaultServer::FaultServer() : server_(std::make_unique<httplib::Server>()), defau
     if (!a.sse.empty()) {
       auto events = std::make_shared<std::vector<std::string>>(a.sse);
       double stall = a.stall_s;
-      res.set_chunked_content_provider(a.content_type, [this, events, stall](size_t, httplib::DataSink& sink) {
-        for (const auto& e : *events) {
-          std::string frame = "data: " + e + "\n\n";
-          if (!sink.write(frame.data(), frame.size())) return false;
-        }
-        if (stall > 0) {
-          pause(stall);
-          return false;
-        }
-        sink.done();
-        return true;
-      });
+      res.set_chunked_content_provider(a.content_type,
+                                       [this, events, stall](size_t, httplib::DataSink& sink) {
+                                         for (const auto& e : *events) {
+                                           std::string frame = "data: " + e + "\n\n";
+                                           if (!sink.write(frame.data(), frame.size()))
+                                             return false;
+                                         }
+                                         if (stall > 0) {
+                                           pause(stall);
+                                           return false;
+                                         }
+                                         sink.done();
+                                         return true;
+                                       });
       return;
     }
     res.set_content(a.body, a.content_type);

@@ -26,10 +26,10 @@ struct FaultAction {
   std::string body;
   std::string content_type = "application/json";
   std::vector<std::pair<std::string, std::string>> headers;
-  double delay_s = 0;           // before answering
-  bool drop_mid_body = false;   // announce the full length, send half, close the connection
-  std::vector<std::string> sse; // non-empty: a chunked event stream of these `data:` payloads
-  double stall_s = 0;           // streaming: pause this long after the events, then drop
+  double delay_s = 0;            // before answering
+  bool drop_mid_body = false;    // announce the full length, send half, close the connection
+  std::vector<std::string> sse;  // non-empty: a chunked event stream of these `data:` payloads
+  double stall_s = 0;            // streaming: pause this long after the events, then drop
 
   //! A normal completion whose message is `message` (OpenAI shape).
   static FaultAction completion(const nlohmann::json& message, const std::string& finish = "stop");

@@ -220,7 +220,8 @@ TEST(LlmClientFaults, InvalidToolArgumentsArePassedThroughVerbatim) {
 }
 
 TEST(LlmClientFaults, ContextOverflowEndsAtOnce) {
-  for (auto action : {FaultAction::context_overflow_vllm(), FaultAction::context_overflow_openai()}) {
+  for (auto action :
+       {FaultAction::context_overflow_vllm(), FaultAction::context_overflow_openai()}) {
     Fixture f(fast_options());
     f.server.set_default(action);
     auto out = f.client->chat(hello());
@@ -387,6 +388,19 @@ TEST(LlmClientFaults, SequentialCallsReuseOneConnection) {
   auto requests = f.server.requests();
   ASSERT_EQ(requests.size(), 5u);
   for (const auto& r : requests) EXPECT_EQ(r.remote_port, requests[0].remote_port);
+}
+
+TEST(LlmClientFaults, WrongPathHintsAtTheBaseUrl) {
+  FaultServer server;
+  LlmOptions o = fast_options();
+  o.base_url = server.base_url() + "/extra";  // POST .../v1/extra/chat/completions: no such route
+  auto client = LlmClient::create(o);
+  ASSERT_TRUE(client.ok());
+  auto out = (*client)->chat(hello());
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.failure().kind, ErrorKind::bad_request);
+  EXPECT_EQ(out.failure().http_status, 404);
+  EXPECT_NE(out.failure().message.find("llm.base_url"), std::string::npos) << out.failure().message;
 }
 
 TEST(LlmClientFaults, ListModels) {

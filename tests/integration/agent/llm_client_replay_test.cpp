@@ -11,7 +11,8 @@
 namespace pf::replay {
 namespace {
 
-constexpr const char* kScript = R"({"task": "fuse_ln_gelu", "mode": "chat", "responses": [{"content": "```python passes/Fuse.py\ndef pattern(x): ...\n```", "reasoning_content": "first idea"}, {"content": "fixed ✓ version"}]}
+constexpr const char* kScript =
+    R"({"task": "fuse_ln_gelu", "mode": "chat", "responses": [{"content": "```python passes/Fuse.py\ndef pattern(x): ...\n```", "reasoning_content": "first idea"}, {"content": "fixed ✓ version"}]}
 {"task": "fuse_ln_gelu", "mode": "tools", "responses": [{"content": null, "tool_calls": [{"id": "w1", "type": "function", "function": {"name": "write_file", "arguments": "{\"path\": \"kernels/k.cu\", \"content\": \"extern \\\"C\\\" __global__ void k() {}\"}"}}]}, {"content": "", "tool_calls": [{"type": "function", "function": {"name": "submit", "arguments": "{}"}}]}]}
 {"task": "softmax", "mode": "chat", "responses": [{"content": "softmax pass"}]})";
 
@@ -80,7 +81,8 @@ TEST(ReplayEndToEnd, ToolsModeByHeaderWithStreaming) {
   EXPECT_EQ(call.id, "w1");
   EXPECT_EQ(call.name, "write_file");
   EXPECT_TRUE(llm::arguments_are_json_object(call));
-  EXPECT_EQ(nlohmann::json::parse(call.arguments)["content"], "extern \"C\" __global__ void k() {}");
+  EXPECT_EQ(nlohmann::json::parse(call.arguments)["content"],
+            "extern \"C\" __global__ void k() {}");
   EXPECT_EQ(first.response().finish_reason, "tool_calls");
   req.messages.push_back(first.response().message);
   req.messages.push_back(llm::ChatMessage::tool("w1", "wrote kernels/k.cu"));
@@ -98,7 +100,8 @@ TEST(ReplayEndToEnd, UnknownTaskIsABadRequestNamingTheKnownTasks) {
   EXPECT_EQ(out.failure().kind, llm::ErrorKind::bad_request);
   EXPECT_EQ(out.failure().http_status, 404);
   EXPECT_EQ(out.failure().attempts.size(), 1u);
-  EXPECT_NE(out.failure().message.find("'missing_task'"), std::string::npos) << out.failure().message;
+  EXPECT_NE(out.failure().message.find("'missing_task'"), std::string::npos)
+      << out.failure().message;
   EXPECT_NE(out.failure().message.find("fuse_ln_gelu, softmax"), std::string::npos);
 }
 

@@ -78,9 +78,10 @@ std::filesystem::path write_temp(const std::string& name, const std::string& tex
 
 TEST(ServeReplayCli, ServesUntilSigint) {
   ASSERT_TRUE(std::filesystem::exists(kPassforge)) << kPassforge;
-  auto script = write_temp("pf_serve_replay.jsonl",
-                           R"({"task": "t1", "mode": "chat", "responses": [{"content": "hello from the script"}]})"
-                           "\n");
+  auto script = write_temp(
+      "pf_serve_replay.jsonl",
+      R"({"task": "t1", "mode": "chat", "responses": [{"content": "hello from the script"}]})"
+      "\n");
   Child c = spawn({kPassforge, "serve-replay", "--script", script.string(), "--port", "0",
                    "--model", "cli-replay"});
   std::string first = read_line(c.out);

@@ -46,7 +46,7 @@ TEST(ChatMessage, ReadsServerVariants) {
   EXPECT_EQ(m->reasoning, "why");
   EXPECT_EQ(m->content, "ab");
   ASSERT_EQ(m->tool_calls.size(), 1u);
-  EXPECT_EQ(m->tool_calls[0].id, "call_0");           // a missing id is generated
+  EXPECT_EQ(m->tool_calls[0].id, "call_0");             // a missing id is generated
   EXPECT_EQ(m->tool_calls[0].arguments, R"({"x":1})");  // object arguments become text
 }
 

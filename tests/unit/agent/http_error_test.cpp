@@ -30,7 +30,8 @@ TEST(ContextOverflow, KnownServerWordingsAreRecognised) {
     EXPECT_TRUE(is_context_overflow_message(error_message_from_body(body))) << body;
   }
   EXPECT_EQ(classify_http_status(422, kOverflowBodies[9]), AttemptOutcome::context_overflow);
-  EXPECT_EQ(classify_http_status(413, "Request Entity Too Large"), AttemptOutcome::context_overflow);
+  EXPECT_EQ(classify_http_status(413, "Request Entity Too Large"),
+            AttemptOutcome::context_overflow);
 }
 
 TEST(ContextOverflow, OtherErrorsAreNot) {
@@ -44,8 +45,11 @@ TEST(ContextOverflow, OtherErrorsAreNot) {
     EXPECT_EQ(classify_http_status(400, body), AttemptOutcome::bad_request) << body;
   }
   // A tokens-per-minute rate limit mentions tokens but is a 429, retried.
-  EXPECT_EQ(classify_http_status(429, R"({"error":{"message":"Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000."}})"),
-            AttemptOutcome::rate_limited);
+  EXPECT_EQ(
+      classify_http_status(
+          429,
+          R"({"error":{"message":"Rate limit reached for gpt-4o on tokens per min (TPM): Limit 30000, Used 29000, Requested 2000."}})"),
+      AttemptOutcome::rate_limited);
 }
 
 TEST(HttpStatus, Classification) {
@@ -63,8 +67,9 @@ TEST(HttpStatus, Classification) {
 }
 
 TEST(HttpStatus, ErrorMessageExtraction) {
-  EXPECT_EQ(error_message_from_body(R"({"error":{"message":"m","code":"context_length_exceeded"}})"),
-            "m [context_length_exceeded]");
+  EXPECT_EQ(
+      error_message_from_body(R"({"error":{"message":"m","code":"context_length_exceeded"}})"),
+      "m [context_length_exceeded]");
   EXPECT_EQ(error_message_from_body(R"({"object":"error","message":"vllm says"})"), "vllm says");
   EXPECT_EQ(error_message_from_body(R"({"detail":"Not Found"})"), "Not Found");
   EXPECT_EQ(error_message_from_body(R"({"error":"plain"})"), "plain");
@@ -74,8 +79,9 @@ TEST(HttpStatus, ErrorMessageExtraction) {
 }
 
 TEST(AttemptOutcomes, RetryableSet) {
-  for (auto o : {AttemptOutcome::rate_limited, AttemptOutcome::server_error, AttemptOutcome::timeout,
-                 AttemptOutcome::connection, AttemptOutcome::truncated, AttemptOutcome::malformed}) {
+  for (auto o :
+       {AttemptOutcome::rate_limited, AttemptOutcome::server_error, AttemptOutcome::timeout,
+        AttemptOutcome::connection, AttemptOutcome::truncated, AttemptOutcome::malformed}) {
     EXPECT_TRUE(is_retryable(o)) << attempt_outcome_name(o);
   }
   for (auto o : {AttemptOutcome::ok, AttemptOutcome::context_overflow, AttemptOutcome::unauthorized,

@@ -33,7 +33,8 @@ nlohmann::json chat_request(int assistant_turns, bool tools, const std::string& 
 TEST(ReplayResponder, PicksTheKthResponseByAssistantCount) {
   auto script = demo_script();
   ReplayResponder responder(script, {});
-  auto first = responder.chat_completion(chat_request(0, false, "Task id: fuse_ln\n...").dump(), "");
+  auto first =
+      responder.chat_completion(chat_request(0, false, "Task id: fuse_ln\n...").dump(), "");
   ASSERT_EQ(first.status, 200) << first.body.dump();
   EXPECT_EQ(first.body["choices"][0]["message"]["content"], "first try");
   EXPECT_EQ(first.body["choices"][0]["finish_reason"], "stop");
@@ -79,9 +80,11 @@ TEST(ReplayResponder, UsageIsEstimatedFromTextLengths) {
       chat_request(0, false, "Task id: fuse_ln\n" + std::string(3999, 'x')).dump(), "");
   const auto& u = shorter.body["usage"];
   EXPECT_EQ(u["completion_tokens"], llm::estimate_tokens("first try"));
-  EXPECT_EQ(u["total_tokens"], u["prompt_tokens"].get<int64_t>() + u["completion_tokens"].get<int64_t>());
-  EXPECT_EQ(longer.body["usage"]["prompt_tokens"].get<int64_t>() - u["prompt_tokens"].get<int64_t>(),
-            1000);
+  EXPECT_EQ(u["total_tokens"],
+            u["prompt_tokens"].get<int64_t>() + u["completion_tokens"].get<int64_t>());
+  EXPECT_EQ(
+      longer.body["usage"]["prompt_tokens"].get<int64_t>() - u["prompt_tokens"].get<int64_t>(),
+      1000);
 }
 
 TEST(ReplayResponder, ClearErrors) {

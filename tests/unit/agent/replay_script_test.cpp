@@ -50,8 +50,9 @@ TEST(ReplayScript, ErrorsNameFileAndLine) {
             "demo.jsonl:1: \"mode\" must be \"tools\" or \"chat\"");
   EXPECT_EQ(error_of(R"({"task": "a", "mode": "chat", "responses": []})"),
             "demo.jsonl:1: \"responses\" must be a non-empty array");
-  EXPECT_EQ(error_of(R"({"task": "a", "mode": "chat", "responses": [{"content": "x"}], "extra": 1})"),
-            "demo.jsonl:1: unknown key 'extra' (expected task, mode, responses)");
+  EXPECT_EQ(
+      error_of(R"({"task": "a", "mode": "chat", "responses": [{"content": "x"}], "extra": 1})"),
+      "demo.jsonl:1: unknown key 'extra' (expected task, mode, responses)");
   EXPECT_EQ(error_of(R"({"task": "a", "mode": "chat", "responses": [{"content": 3}]})"),
             "demo.jsonl:1: responses[0].content must be a string or null");
   EXPECT_EQ(error_of(R"({"task": "a", "mode": "chat", "responses": [{"content": "x"}, {}]})"),
@@ -75,7 +76,8 @@ TEST(ReplayScript, LoadReadsAFile) {
   auto path = std::filesystem::temp_directory_path() / "pf_replay_script_test.jsonl";
   {
     std::ofstream f(path);
-    f << R"({"task": "a", "mode": "chat", "responses": [{"content": "x"}]})" << "\r\n";
+    f << R"({"task": "a", "mode": "chat", "responses": [{"content": "x"}]})"
+      << "\r\n";
   }
   auto s = ReplayScript::load(path);
   std::filesystem::remove(path);

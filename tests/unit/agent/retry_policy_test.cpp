@@ -11,7 +11,7 @@ TEST(Backoff, FullJitterUnderAnExponentialCappedCeiling) {
   EXPECT_DOUBLE_EQ(backoff_delay_s(2, 1.0, 10.0, 0.5), 1.0);
   EXPECT_DOUBLE_EQ(backoff_delay_s(3, 1.0, 10.0, 0.5), 2.0);
   EXPECT_DOUBLE_EQ(backoff_delay_s(4, 1.0, 10.0, 0.99), 7.92);
-  EXPECT_DOUBLE_EQ(backoff_delay_s(5, 1.0, 10.0, 0.5), 5.0);   // 16 capped to 10
+  EXPECT_DOUBLE_EQ(backoff_delay_s(5, 1.0, 10.0, 0.5), 5.0);     // 16 capped to 10
   EXPECT_DOUBLE_EQ(backoff_delay_s(200, 1.0, 10.0, 1.0), 10.0);  // no overflow
   EXPECT_DOUBLE_EQ(backoff_delay_s(3, 0.25, 60.0, 0.0), 0.0);
 }
@@ -35,8 +35,8 @@ TEST(RetryAfter, HttpDatesInAllThreeForms) {
   EXPECT_DOUBLE_EQ(*parse_retry_after("Sunday, 06-Nov-94 08:49:37 GMT", now), 90.0);
   EXPECT_DOUBLE_EQ(*parse_retry_after("Sun Nov  6 08:49:37 1994", now), 90.0);
   // A date in the past means "now".
-  EXPECT_DOUBLE_EQ(*parse_retry_after("Sun, 06 Nov 1994 08:49:37 GMT", date + std::chrono::hours(1)),
-                   0.0);
+  EXPECT_DOUBLE_EQ(
+      *parse_retry_after("Sun, 06 Nov 1994 08:49:37 GMT", date + std::chrono::hours(1)), 0.0);
   EXPECT_FALSE(parse_retry_after("Sun, 06 Foo 1994 08:49:37 GMT", now).has_value());
   EXPECT_FALSE(parse_retry_after("Sun, 06 Nov 1994 25:49:37 GMT", now).has_value());
   EXPECT_FALSE(parse_retry_after("Sun, 06 Nov 1994 08:49:37 PST", now).has_value());

@@ -64,7 +64,8 @@ TEST(StreamAssembler, StreamWithoutEndIsIncomplete) {
 
 TEST(StreamAssembler, MissingUsageIsMarkedEstimated) {
   StreamAssembler a;
-  ASSERT_TRUE(a.add(R"({"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":"stop"}]})").ok());
+  ASSERT_TRUE(
+      a.add(R"({"choices":[{"index":0,"delta":{"content":"x"},"finish_reason":"stop"}]})").ok());
   EXPECT_TRUE(a.complete());
   EXPECT_TRUE(a.finish()->usage.estimated);
 }

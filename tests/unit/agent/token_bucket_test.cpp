@@ -19,8 +19,8 @@ TEST(TokenBucket, StartsFullThenReservationsWaitForRefill) {
   auto t0 = clock.now();
   TokenBucket b(60, t0);  // 1 token per second, capacity 60
   EXPECT_DOUBLE_EQ(b.reserve(60, t0), 0.0);
-  EXPECT_DOUBLE_EQ(b.reserve(1, t0), 1.0);   // one second of debt
-  EXPECT_DOUBLE_EQ(b.reserve(2, t0), 3.0);   // queued behind the first
+  EXPECT_DOUBLE_EQ(b.reserve(1, t0), 1.0);  // one second of debt
+  EXPECT_DOUBLE_EQ(b.reserve(2, t0), 3.0);  // queued behind the first
   auto t5 = t0 + std::chrono::seconds(5);
   EXPECT_DOUBLE_EQ(b.level(t5), 2.0);
   EXPECT_DOUBLE_EQ(b.level(t0 + std::chrono::hours(1)), 60.0);  // never above capacity
@@ -29,7 +29,7 @@ TEST(TokenBucket, StartsFullThenReservationsWaitForRefill) {
 TEST(TokenBucket, OversizedRequestsAreClampedAndAdjustRefunds) {
   FakeClock clock;
   auto t0 = clock.now();
-  TokenBucket b(600, t0);  // 10 per second
+  TokenBucket b(600, t0);                        // 10 per second
   EXPECT_DOUBLE_EQ(b.reserve(10'000, t0), 0.0);  // clamped to the 600 capacity
   EXPECT_DOUBLE_EQ(b.reserve(100, t0), 10.0);
   b.adjust(150, t0);  // usage came back lower than estimated
@@ -41,10 +41,19 @@ TEST(TokenBucket, OversizedRequestsAreClampedAndAdjustRefunds) {
 TEST(EndpointLimiter, RequestsPerMinuteMakesCallersWait) {
   FakeClock clock;
   EndpointLimiter limiter({4, 2, 0}, clock);  // 2 requests per minute
-  { auto p = limiter.acquire(0, nullptr); ASSERT_TRUE(p); }
-  { auto p = limiter.acquire(0, nullptr); ASSERT_TRUE(p); }
+  {
+    auto p = limiter.acquire(0, nullptr);
+    ASSERT_TRUE(p);
+  }
+  {
+    auto p = limiter.acquire(0, nullptr);
+    ASSERT_TRUE(p);
+  }
   EXPECT_TRUE(clock.sleeps().empty());
-  { auto p = limiter.acquire(0, nullptr); ASSERT_TRUE(p); }
+  {
+    auto p = limiter.acquire(0, nullptr);
+    ASSERT_TRUE(p);
+  }
   ASSERT_EQ(clock.sleeps().size(), 1u);
   EXPECT_NEAR(clock.sleeps()[0], 30.0, 1e-6);  // one request refills in 30 s
 }
@@ -52,11 +61,20 @@ TEST(EndpointLimiter, RequestsPerMinuteMakesCallersWait) {
 TEST(EndpointLimiter, TokensPerMinuteCorrectedByUsage) {
   FakeClock clock;
   EndpointLimiter limiter({4, 0, 6000}, clock);  // 100 tokens per second
-  { auto p = limiter.acquire(6000, nullptr); ASSERT_TRUE(p); }
+  {
+    auto p = limiter.acquire(6000, nullptr);
+    ASSERT_TRUE(p);
+  }
   limiter.settle_tokens(6000, 1000);  // actually used 1000: 5000 refunded
-  { auto p = limiter.acquire(5000, nullptr); ASSERT_TRUE(p); }
+  {
+    auto p = limiter.acquire(5000, nullptr);
+    ASSERT_TRUE(p);
+  }
   EXPECT_TRUE(clock.sleeps().empty());
-  { auto p = limiter.acquire(500, nullptr); ASSERT_TRUE(p); }
+  {
+    auto p = limiter.acquire(500, nullptr);
+    ASSERT_TRUE(p);
+  }
   ASSERT_EQ(clock.sleeps().size(), 1u);
   EXPECT_NEAR(clock.sleeps()[0], 5.0, 1e-6);
 }
@@ -106,12 +124,18 @@ TEST(EndpointLimiter, CancelEndsAWaitForASlot) {
 TEST(EndpointLimiter, CancelDuringRateWaitGivesTheReservationBack) {
   FakeClock clock;
   EndpointLimiter limiter({4, 1, 0}, clock);  // 1 request per minute
-  { auto p = limiter.acquire(0, nullptr); ASSERT_TRUE(p); }
+  {
+    auto p = limiter.acquire(0, nullptr);
+    ASSERT_TRUE(p);
+  }
   CancelToken cancel;
   cancel.cancel();
   EXPECT_FALSE(limiter.acquire(0, &cancel).has_value());
   clock.advance(60);
-  { auto p = limiter.acquire(0, nullptr); ASSERT_TRUE(p); }
+  {
+    auto p = limiter.acquire(0, nullptr);
+    ASSERT_TRUE(p);
+  }
   // Only the refill of the first request was needed: no sleep recorded.
   EXPECT_TRUE(clock.sleeps().empty());
 }
