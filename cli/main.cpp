@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "cli/cmd_doctor.h"
 #include "cli/cmd_serve_replay.h"
 #include "cli/command.h"
 #include "cli/exit_codes.h"
@@ -36,7 +37,7 @@ int main(int argc, char** argv) {
   add_not_implemented_command(app, ctx, "improve", "self-improvement rounds", "issue 8");
   add_not_implemented_command(app, ctx, "serve", "OpenAI-compatible replay server", "issue 6");
   add_serve_replay_command(app, ctx);
-  add_not_implemented_command(app, ctx, "doctor", "check this machine's setup", "issue 2");
+  add_doctor_command(app, ctx);
 
   try {
     app.parse(argc, argv);

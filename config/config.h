@@ -91,7 +91,7 @@ struct EvaluatorConfig {
   double worker_timeout_s = 300;
   double compile_timeout_s = 60;
   StdZeroRule std_zero_rule = StdZeroRule::passforge;
-  std::string nvrtc_cache_dir;  // empty: $XDG_CACHE_HOME/passforge/nvrtc or ~/.cache/...
+  std::string nvrtc_cache_dir;  // empty: sandbox/nvrtc's CompileCache::default_dir()
   int feedback_max_chars = 8000;
 };
 
@@ -154,8 +154,5 @@ const char* to_string(E value) {
 //! The API key, read now from the variable named by endpoint.api_key_env
 //! (never stored in the config, its dumps or the run record). Empty if unset.
 std::string read_api_key(const EndpointConfig& endpoint);
-
-//! evaluator.nvrtc_cache_dir, or the default location when it is empty.
-std::string effective_nvrtc_cache_dir(const EvaluatorConfig& evaluator);
 
 }  // namespace pf

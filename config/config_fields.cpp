@@ -29,8 +29,8 @@ std::vector<Field> describe_fields(Config& c) {
         "attempts per request incl. the first (retries on 429, 5xx, timeouts, lost connections)",
         {1, 100});
   f.add("backoff_initial_s", e.backoff_initial_s,
-        "first retry delay; doubles per attempt, with jitter; Retry-After wins", {0, 3600});
-  f.add("backoff_max_s", e.backoff_max_s, "longest retry delay", {0, 86400});
+        "first retry delay; doubles per attempt, with jitter; Retry-After wins", {0.01, 3600});
+  f.add("backoff_max_s", e.backoff_max_s, "longest retry delay", {0.01, 86400});
   f.add("max_retry_time_s", e.max_retry_time_s,
         "no retry starts later than this after the call began", {0, 86400 * 7});
   f.add("max_concurrent", e.max_concurrent, "requests in flight to this endpoint at once",
@@ -103,8 +103,8 @@ std::vector<Field> describe_fields(Config& c) {
                "inputs with std 0: passforge gives them spread (DESIGN.md), graphnet keeps them "
                "constant");
   f.add("nvrtc_cache_dir", v.nvrtc_cache_dir,
-        "compiled-kernel cache; empty: $XDG_CACHE_HOME/passforge/nvrtc or "
-        "~/.cache/passforge/nvrtc");
+        "compiled-kernel cache; empty: $XDG_CACHE_HOME/passforge/nvrtc, else "
+        "~/.cache/passforge/nvrtc, else no cache");
   f.add("feedback_max_chars", v.feedback_max_chars, "length bound of a feedback report",
         {200, 1000000});
 

@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian packages passforge builds against (DEVELOPERS.md lists
-# them). Idempotent and non-interactive: installs only what is missing.
+# them) and checks for the CUDA toolkit. Idempotent and non-interactive: only
+# missing packages are installed; as root or through sudo.
 set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/common.sh
 
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git
@@ -9,6 +12,9 @@ PACKAGES=(
   libsqlite3-dev libgtest-dev libcli11-dev libtomlplusplus-dev libseccomp-dev
   libkainjow-mustache-dev python3
 )
+
+command -v dpkg-query >/dev/null 2>&1 || die "dpkg-query not found: this script supports Debian
+  and Ubuntu; install the equivalents of these packages yourself: ${PACKAGES[*]}"
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -18,18 +24,13 @@ for p in "${PACKAGES[@]}"; do
 done
 
 if [ ${#missing[@]} -eq 0 ]; then
-  echo "deps: all ${#PACKAGES[@]} packages present"
-  exit 0
+  say "all ${#PACKAGES[@]} packages present"
+else
+  say "installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  as_root apt-get update -q
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 fi
 
-echo "deps: installing ${missing[*]}"
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-export DEBIAN_FRONTEND=noninteractive
-$SUDO apt-get update -q
-$SUDO apt-get install -y -q --no-install-recommends "${missing[@]}"
-
-if [ ! -e /usr/local/cuda/include/cuda.h ] && [ -z "${CUDAToolkit_ROOT:-}" ]; then
-  echo "deps: warning: no CUDA toolkit at /usr/local/cuda (headers and NVRTC are needed;" \
-       "install the CUDA 13 toolkit or set CUDAToolkit_ROOT)" >&2
-fi
+find_cuda_toolkit
+say "CUDA toolkit $CUDA_TOOLKIT_VERSION at $CUDAToolkit_ROOT"

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # One command for a fresh machine: install dependencies, build, and run the
-# main job with the quickstart config. Safe to run again.
+# main job with the quickstart config. Safe to run again (only missing
+# packages are installed, the build is incremental).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/common.sh
+
 scripts/deps.sh
 scripts/build.sh
+"${BUILD_DIR:-build}"/passforge doctor --config configs/quickstart.toml || \
+  say "doctor reported problems (above); the quickstart job runs anyway"
 echo
-echo "setup: built build/passforge; running the quickstart job"
-exec build/passforge run --config configs/quickstart.toml
+say "running the quickstart job: build/passforge run --config configs/quickstart.toml"
+exec "${BUILD_DIR:-build}"/passforge run --config configs/quickstart.toml

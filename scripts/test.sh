@@ -1,7 +1,12 @@
 #!/usr/bin/env bash
 # The test command: builds if needed, then runs every test suite with ctest.
-# GPU tests skip (with the reason) on machines without a GPU.
+# GPU tests skip (with the reason) on machines without a GPU. Extra arguments
+# go to ctest (e.g. scripts/test.sh -R config).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+source scripts/common.sh
+
 scripts/build.sh
-ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure -j "${JOBS:-$(nproc)}" "$@"
+say "running tests"
+ctest --test-dir "${BUILD_DIR:-build}" --output-on-failure --no-tests=error \
+      -j "${JOBS:-$(nproc)}" "$@"
