@@ -171,7 +171,8 @@ Result<PassWorkspace> PassWorkspace::load(const fs::path& dir, const WorkspaceLi
   for (; it != end; it.increment(ec)) {
     if (ec) return make_error(ErrorCode::io_error, dir.string() + ": " + ec.message());
     const fs::path& p = it->path();
-    std::string rel = fs::relative(p, dir, ec).generic_string();
+    // lexically: fs::relative would resolve a symbolic link to its target.
+    std::string rel = p.lexically_relative(dir).generic_string();
     auto status = it->symlink_status(ec);
     if (fs::is_symlink(status)) return bad(rel, "symbolic links are not allowed in a workspace");
     if (fs::is_directory(status)) {
