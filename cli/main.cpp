@@ -4,7 +4,10 @@
 #include <iostream>
 
 #include "cli/cmd_doctor.h"
+#include "cli/cmd_export.h"
+#include "cli/cmd_merge.h"
 #include "cli/cmd_serve_replay.h"
+#include "cli/cmd_stats.h"
 #include "cli/command.h"
 #include "cli/exit_codes.h"
 #include "common/log.h"
@@ -31,8 +34,9 @@ int main(int argc, char** argv) {
   add_not_implemented_command(app, ctx, "eval", "evaluate a pass workspace on a task", "issue 4");
   add_not_implemented_command(app, ctx, "import", "import PassBench/GraphNet tasks", "issue 9");
   add_not_implemented_command(app, ctx, "tasks", "list, show, check and run tasks", "issue 9");
-  add_not_implemented_command(app, ctx, "export", "export trajectories for fine-tuning", "issue 7");
-  add_not_implemented_command(app, ctx, "stats", "statistics of runs", "issue 7");
+  add_export_command(app, ctx);
+  add_stats_command(app, ctx);
+  add_merge_command(app, ctx);
   add_not_implemented_command(app, ctx, "ab", "prompt/model A/B experiments", "issue 8");
   add_not_implemented_command(app, ctx, "improve", "self-improvement rounds", "issue 8");
   add_not_implemented_command(app, ctx, "serve", "OpenAI-compatible replay server", "issue 6");

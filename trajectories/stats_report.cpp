@@ -23,10 +23,23 @@ std::string opt(const std::optional<double>& v, int digits = 3) {
 
 Json opt_json(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
 
+//! "0", "0.8", "1", "1.2": the p of fast_p as PassNet writes it.
+std::string p_label(double p) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", p);
+  return buf;
+}
+
+//! A score cell; "-" when no episode was scored (0 would read as a result).
+template <typename F>
+std::string scored_or_dash(const RunStats& r, F f) {
+  return r.quality.scored == 0 ? std::string("-") : f(r);
+}
+
 Json quality_json(const Quality& q) {
   Json fast = Json::object();
   for (size_t i = 0; i < kFastPThresholds.size(); ++i) {
-    fast[format_double(kFastPThresholds[i])] = q.fast_p[i];
+    fast[p_label(kFastPThresholds[i])] = q.fast_p[i];
   }
   Json curve = nullptr;
   if (q.es_curve) {
@@ -171,14 +184,19 @@ std::string stats_table(const std::vector<RunStats>& runs) {
                  counts(r.status, "failed") + "/" + counts(r.status, "running");
         }));
   t.section("scores (per scored episode; no counting evaluation = b)");
-  t.row("mean best AS", cells(runs, [](const RunStats& r) { return fixed(r.quality.mean_best_as, 4); }));
+  t.row("mean best AS", cells(runs, [](const RunStats& r) {
+          return scored_or_dash(r, [](const RunStats& x) { return fixed(x.quality.mean_best_as, 4); });
+        }));
   t.row("episodes without success", cells(runs, [](const RunStats& r) {
           return std::to_string(r.quality.without_success) + " of " + std::to_string(r.quality.scored);
         }));
-  t.row("correct rate (t=-5)", cells(runs, [](const RunStats& r) { return pct(r.quality.correct_rate); }));
+  t.row("correct rate (t=-5)", cells(runs, [](const RunStats& r) {
+          return scored_or_dash(r, [](const RunStats& x) { return pct(x.quality.correct_rate); });
+        }));
   for (size_t i = 0; i < kFastPThresholds.size(); ++i) {
-    t.row("fast_" + format_double(kFastPThresholds[i]),
-          cells(runs, [i](const RunStats& r) { return pct(r.quality.fast_p[i]); }));
+    t.row("fast_" + p_label(kFastPThresholds[i]), cells(runs, [i](const RunStats& r) {
+            return scored_or_dash(r, [i](const RunStats& x) { return pct(x.quality.fast_p[i]); });
+          }));
   }
   t.row("geomean speedup (correct)", cells(runs, [](const RunStats& r) { return opt(r.quality.geomean_speedup); }));
   t.row("hidden-variant AS", cells(runs, [](const RunStats& r) { return opt(r.quality.hidden_as, 4); }));

@@ -1,0 +1,12 @@
+// passforge stats (issue 7).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "cli/command.h"
+
+namespace pf::cli {
+
+void add_stats_command(CLI::App& app, CommandContext& ctx);
+
+}  // namespace pf::cli

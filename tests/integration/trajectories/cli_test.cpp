@@ -1,0 +1,112 @@
+// The export, stats and merge commands as a user runs them: the real
+// passforge binary on a constructed run directory.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "common/fs.h"
+#include "store_fixture.h"
+
+namespace pf::traj {
+namespace {
+
+struct Output {
+  int rc = -1;
+  std::string out;
+};
+
+Output passforge(const std::string& args) {
+  std::string cmd = std::string(PF_PASSFORGE) + " " + args + " 2>&1";
+  Output o;
+  FILE* p = ::popen(cmd.c_str(), "r");
+  if (!p) return o;
+  char buf[4096];
+  size_t n = 0;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) o.out.append(buf, n);
+  int status = ::pclose(p);
+  o.rc = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return o;
+}
+
+class CliTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    run_dir_ = dir_.path() / "runs" / "r1";
+    auto s = TrajectoryStore::open(run_dir_, TrajectoryStore::OpenMode::create);
+    ASSERT_TRUE(s.ok());
+    const std::string run = "20250101T000000Z-0000c0de";
+    ASSERT_TRUE((*s)->create_run(testing::make_run(run)).ok());
+    ASSERT_TRUE((*s)->upsert_task(testing::make_task("a")).ok());
+    for (int i = 0; i < 3; ++i) {
+      testing::EpisodeSpec spec{run, "a", i};
+      testing::TurnSpec t;
+      t.assistant = "answer " + std::to_string(i);
+      t.result = testing::make_result(0.5 + i, {{"v0", false, true, 0.5 + i}});
+      t.workspace = {{"passes/P.py", "pass " + std::to_string(i)}};
+      spec.turns = {t};
+      testing::write_episode(**s, spec);
+    }
+  }
+  testing::TempDir dir_;
+  std::filesystem::path run_dir_;
+};
+
+TEST_F(CliTest, ExportWritesRecordsAndReportsFilters) {
+  auto out = dir_.path() / "sft.jsonl";
+  auto r = passforge("export " + run_dir_.string() + " --format trl --min-as 1.0 --out " +
+                     out.string());
+  ASSERT_EQ(r.rc, 0) << r.out;
+  EXPECT_NE(r.out.find("2 records from 3 episodes"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("min_as: 1"), std::string::npos) << r.out;
+  std::ifstream in(out);
+  std::string line;
+  int lines = 0;
+  while (std::getline(in, line)) {
+    EXPECT_FALSE(Json::parse(line, nullptr, false).is_discarded());
+    ++lines;
+  }
+  EXPECT_EQ(lines, 2);
+
+  auto bad = passforge("export " + run_dir_.string() + " --format alpaca --out " + out.string());
+  EXPECT_EQ(bad.rc, 2);
+  EXPECT_NE(bad.out.find("unknown export format 'alpaca'"), std::string::npos) << bad.out;
+  auto missing = passforge("export " + (dir_.path() / "nope").string() + " --out " + out.string());
+  EXPECT_EQ(missing.rc, 2);
+  EXPECT_NE(missing.out.find("no trajectory store"), std::string::npos) << missing.out;
+}
+
+TEST_F(CliTest, StatsPrintsTableJsonAndSvg) {
+  auto table = passforge("stats " + run_dir_.string() + " " + run_dir_.string());
+  ASSERT_EQ(table.rc, 0) << table.out;
+  EXPECT_NE(table.out.find("mean best AS"), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("1.5000"), std::string::npos) << table.out;  // (0.5 + 1.5 + 2.5) / 3
+  auto svg = dir_.path() / "es.svg";
+  auto json = passforge("stats " + run_dir_.string() + " --json --svg " + svg.string());
+  ASSERT_EQ(json.rc, 0) << json.out;
+  auto brace = json.out.find('{');
+  ASSERT_NE(brace, std::string::npos);
+  Json j = Json::parse(json.out.substr(brace, json.out.rfind('}') - brace + 1), nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << json.out;
+  EXPECT_EQ(j["episodes"], 3);
+  EXPECT_DOUBLE_EQ(j["quality"]["mean_best_as"].get<double>(), 1.5);
+  auto content = read_file(svg);
+  ASSERT_TRUE(content.ok());
+  EXPECT_NE(content->find("<polyline"), std::string::npos);
+}
+
+TEST_F(CliTest, MergeTwiceIsANoOp) {
+  auto merged = dir_.path() / "runs" / "merged";
+  auto first = passforge("merge " + run_dir_.string() + " --out " + merged.string());
+  ASSERT_EQ(first.rc, 0) << first.out;
+  EXPECT_NE(first.out.find("episodes +3"), std::string::npos) << first.out;
+  auto second = passforge("merge " + run_dir_.string() + " --out " + merged.string());
+  ASSERT_EQ(second.rc, 0) << second.out;
+  EXPECT_NE(second.out.find("nothing new"), std::string::npos) << second.out;
+  auto no_out = passforge("merge " + run_dir_.string());
+  EXPECT_EQ(no_out.rc, 2);
+}
+
+}  // namespace
+}  // namespace pf::traj
