@@ -6,6 +6,7 @@
 #include "cli/cmd_doctor.h"
 #include "cli/cmd_export.h"
 #include "cli/cmd_merge.h"
+#include "cli/cmd_run.h"
 #include "cli/cmd_serve_replay.h"
 #include "cli/cmd_stats.h"
 #include "cli/command.h"
@@ -30,7 +31,7 @@ int main(int argc, char** argv) {
     }
   });
 
-  add_not_implemented_command(app, ctx, "run", "run agent episodes over tasks", "issue 6");
+  add_run_command(app, ctx);
   add_not_implemented_command(app, ctx, "eval", "evaluate a pass workspace on a task", "issue 4");
   add_not_implemented_command(app, ctx, "import", "import PassBench/GraphNet tasks", "issue 9");
   add_not_implemented_command(app, ctx, "tasks", "list, show, check and run tasks", "issue 9");

@@ -1,0 +1,340 @@
+#include "agent/scheduler/run_session.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <set>
+#include <thread>
+
+#include "agent/llm/llm_client.h"
+#include "agent/loop/episode.h"
+#include "agent/loop/task_context.h"
+#include "agent/replay/replay_server.h"
+#include "agent/scheduler/episode_seed.h"
+#include "agent/scheduler/run_tasks.h"
+#include "agent/scheduler/scheduler.h"
+#include "common/fs.h"
+#include "common/strings.h"
+#include "config/config_json.h"
+#include "evaluator/ops/op_registry.h"
+#include "sandbox/cuda/cuda_driver.h"
+#include "sandbox/cuda/device_properties.h"
+#include "sandbox/nvrtc/compile_cache.h"
+#include "trajectories/ids.h"
+#include "trajectories/trajectory_reader.h"
+#include "trajectories/trajectory_store.h"
+
+namespace pf::agent {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kDemoScript = "demo/replay.jsonl";
+
+struct GpuPlan {
+  traj::EvalMode mode = traj::EvalMode::compile_only;
+  std::vector<std::string> devices;  // CUDA ordinals for the GPU workers
+  std::string reason;                // why this mode
+  std::string gpu_name, driver_version;
+};
+
+// evaluator.compile_only and evaluator.gpus against the GPUs this machine has.
+Result<GpuPlan> plan_gpus(const EvaluatorConfig& ev) {
+  GpuPlan plan;
+  if (ev.compile_only == CompileOnly::yes) {
+    plan.reason = "evaluator.compile_only = true";
+    return plan;
+  }
+  auto driver = cuda::CudaDriver::load();
+  int count = driver.ok() ? (*driver)->device_count() : 0;
+  if (count == 0) {
+    std::string why = driver.ok() ? "no CUDA device" : driver.error().message;
+    if (ev.compile_only == CompileOnly::no) {
+      return make_error(ErrorCode::unsupported,
+                        "evaluator.compile_only = false, but no GPU is usable here (" + why +
+                            "); set it to \"auto\" or true to evaluate compile-only");
+    }
+    plan.reason = "no GPU here (" + why + ")";
+    return plan;
+  }
+  std::vector<int> ordinals;
+  if (ev.gpus.all) {
+    for (int i = 0; i < count; ++i) ordinals.push_back(i);
+  } else {
+    for (int i : ev.gpus.indices) {
+      if (i < 0 || i >= count) {
+        return make_error(ErrorCode::invalid_argument,
+                          "evaluator.gpus lists GPU " + std::to_string(i) + ", but this machine has " +
+                              std::to_string(count) + " (0.." + std::to_string(count - 1) + ")");
+      }
+      ordinals.push_back(i);
+    }
+  }
+  plan.mode = traj::EvalMode::full;
+  for (int i : ordinals) plan.devices.push_back(std::to_string(i));
+  plan.driver_version = (*driver)->driver_version_string();
+  if (auto props = cuda::query_device_properties(**driver, ordinals.front()); props.ok()) {
+    plan.gpu_name = props->name;
+  }
+  plan.reason = std::to_string(ordinals.size()) + " GPU worker(s)" +
+                (plan.gpu_name.empty() ? "" : " on " + plan.gpu_name);
+  return plan;
+}
+
+Result<std::unique_ptr<sandbox::WorkerPool>> start_pool(const Config& config,
+                                                        const GpuPlan& plan) {
+  sandbox::WorkerPoolOptions o;
+  o.gpu_devices = plan.devices;
+  unsigned hw = std::max(1u, std::thread::hardware_concurrency());
+  o.cpu_workers = std::max(1, std::min(config.run.concurrency, static_cast<int>(hw)));
+  o.cache_dir = config.evaluator.nvrtc_cache_dir.empty()
+                    ? nvrtc::CompileCache::default_dir()
+                    : fs::path(config.evaluator.nvrtc_cache_dir);
+  auto pool = sandbox::WorkerPool::start(std::move(o));
+  if (!pool.ok()) return pool.error().with_context("starting the evaluation workers");
+  return pool;
+}
+
+// The episodes of the run, and which of them an earlier session finished.
+struct EpisodePlan {
+  std::vector<EpisodeSpec> specs;
+  size_t already_done = 0;
+  size_t total = 0;
+};
+
+Result<EpisodePlan> plan_episodes(const std::vector<std::shared_ptr<const TaskContext>>& tasks,
+                                  const Config& config, const std::string& run_id,
+                                  traj::TrajectoryStore& store) {
+  std::map<std::string, traj::RunState> known;
+  PF_ASSIGN(auto reader, store.reader());
+  traj::EpisodeFilter filter;
+  filter.run_id = run_id;
+  PF_ASSIGN(auto episodes, reader.episodes(filter));
+  for (const auto& e : episodes) known[e.id] = e.status;
+  EpisodePlan plan;
+  for (const auto& task : tasks) {
+    for (int64_t s = 0; s < config.run.samples_per_task; ++s) {
+      ++plan.total;
+      EpisodeSpec spec;
+      spec.task = task;
+      spec.sample = s;
+      spec.seed = episode_seed(config.run.seed, task->task.id, s);
+      auto it = known.find(traj::episode_id(run_id, task->task.id, s));
+      if (it != known.end()) {
+        if (it->second == traj::RunState::finished || it->second == traj::RunState::failed) {
+          ++plan.already_done;
+          continue;
+        }
+        spec.resume = true;
+      }
+      plan.specs.push_back(std::move(spec));
+    }
+  }
+  return plan;
+}
+
+EpisodeSettings episode_settings(const Config& c) {
+  EpisodeSettings s;
+  s.mode = c.agent.mode;
+  s.max_steps = c.agent.max_steps;
+  s.max_total_tokens = c.agent.max_total_tokens;
+  s.max_wall_s = c.agent.max_wall_s;
+  s.context_policy = c.agent.context_policy;
+  s.context_last_n = c.agent.context_last_n;
+  s.feedback_max_chars = static_cast<size_t>(std::max(200, c.evaluator.feedback_max_chars));
+  s.send_seed = c.endpoint.sampling.seed.has_value();
+  return s;
+}
+
+}  // namespace
+
+fs::path resolve_data_dir(const fs::path& dir) {
+  std::error_code ec;
+  if (dir.is_absolute() || fs::exists(dir, ec)) return dir;
+  for (const auto& base : {executable_dir().parent_path(), executable_dir()}) {
+    if (fs::exists(base / dir, ec)) return base / dir;
+  }
+  return dir;
+}
+
+Result<StoredRunConfig> load_run_config(const fs::path& run_dir) {
+  std::error_code ec;
+  if (!fs::exists(traj::store_path(run_dir), ec)) {
+    return make_error(ErrorCode::not_found, "--resume " + run_dir.string() + ": no " +
+                                                traj::store_path(run_dir).string());
+  }
+  PF_ASSIGN(auto reader, traj::TrajectoryReader::open(run_dir));
+  PF_ASSIGN(auto runs, reader.runs());
+  if (runs.size() != 1) {
+    return make_error(ErrorCode::invalid_argument,
+                      "--resume " + run_dir.string() + ": expected the store of one run, found " +
+                          std::to_string(runs.size()) + " runs (a merged store cannot resume)");
+  }
+  auto config = config_from_json(runs[0].config_json);
+  if (!config.ok()) return config.error().with_context("the stored configuration of the run");
+  return StoredRunConfig{std::move(config).value(), runs[0].config_toml, runs[0].id};
+}
+
+Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken& cancel) {
+  const Config& config = request.config;
+  const bool resuming = !request.resume_dir.empty();
+
+  // Prompts.
+  const fs::path prompts_dir = resolve_data_dir(config.prompts.dir);
+  PF_ASSIGN(auto prompts, prompts::PromptVariant::load(prompts_dir, config.prompts.variant));
+
+  // Store and run record.
+  RunOutcome outcome;
+  std::unique_ptr<traj::TrajectoryStore> store;
+  std::vector<Task> tasks;
+  if (resuming) {
+    PF_ASSIGN(auto stored, load_run_config(request.resume_dir));
+    outcome.run_id = stored.run_id;
+    outcome.run_dir = request.resume_dir;
+    PF_ASSIGN(store, traj::TrajectoryStore::open(request.resume_dir,
+                                                 traj::TrajectoryStore::OpenMode::existing));
+    PF_ASSIGN(auto reader, store->reader());
+    PF_ASSIGN(auto records, reader.tasks());
+    for (const auto& r : records) {
+      PF_ASSIGN(auto task, task_from_record(r));
+      tasks.push_back(std::move(task));
+    }
+    PF_ASSIGN(auto runs, reader.runs());
+    if (!runs.empty() && runs[0].prompt_hash != prompts.hash()) {
+      spdlog::warn("prompt variant '{}' changed since the run started (hash {} -> {}); resumed "
+                   "episodes keep their stored messages, new ones use the current files",
+                   prompts.name(), runs[0].prompt_hash.substr(0, 12), prompts.hash().substr(0, 12));
+    }
+  } else {
+    PF_ASSIGN(tasks, load_run_tasks(config.run.tasks));
+    outcome.run_id = config.run.run_id.empty() ? traj::make_run_id() : config.run.run_id;
+    outcome.run_dir = fs::path(config.run.output_dir) / outcome.run_id;
+    std::error_code ec;
+    if (fs::exists(traj::store_path(outcome.run_dir), ec)) {
+      return make_error(ErrorCode::invalid_argument,
+                        "run " + outcome.run_id + " already exists in " +
+                            outcome.run_dir.string() + "; continue it with --resume " +
+                            outcome.run_dir.string() + " or choose another run.run_id");
+    }
+  }
+
+  // Evaluation mode.
+  PF_ASSIGN(auto gpus, plan_gpus(config.evaluator));
+  outcome.mode = gpus.mode;
+  if (gpus.mode == traj::EvalMode::full) {
+    request.notice("evaluation: FULL on the GPU (" + gpus.reason + ")");
+  } else {
+    request.notice("evaluation: COMPILE-ONLY (" + gpus.reason +
+                   "): kernels are compiled and patterns matched, nothing runs on a GPU, so "
+                   "there is no correctness check and no AS");
+  }
+
+  // Tasks as the episodes see them.
+  const OpRegistry& registry = OpRegistry::builtin();
+  std::vector<std::shared_ptr<const TaskContext>> contexts;
+  for (auto& task : tasks) {
+    PF_ASSIGN(auto ctx, prepare_task(std::move(task), config.evaluator.hidden_variants,
+                                     config.evaluator.hidden_share, prompts, config.agent.mode,
+                                     registry));
+    contexts.push_back(std::move(ctx));
+  }
+
+  // Endpoint: the configured one, or the built-in replay endpoint.
+  llm::LlmOptions llm_options = request.llm;
+  std::unique_ptr<replay::ReplayServer> replay_server;
+  if (llm_options.base_url.empty()) {
+    const fs::path script_path = prompts_dir / kDemoScript;
+    auto script = replay::ReplayScript::load(script_path);
+    if (!script.ok()) return script.error().with_context("the built-in demo replay script");
+    replay::ReplayServerOptions ro;
+    ro.threads = std::max(8, config.run.concurrency + 4);
+    PF_ASSIGN(replay_server, replay::ReplayServer::start(std::move(script).value(), ro));
+    llm_options.base_url = replay_server->base_url();
+    if (llm_options.model.empty()) llm_options.model = ro.replay.model;
+    llm_options.max_concurrent = std::max(llm_options.max_concurrent, config.run.concurrency);
+    request.notice("endpoint: no endpoint.base_url configured, so this run REPLAYS RECORDED "
+                   "ANSWERS from " + script_path.string() + " (served on " +
+                   replay_server->base_url() + "); it does not ask a model. Set endpoint.base_url "
+                   "and endpoint.model (or OPENAI_BASE_URL / OPENAI_MODEL) to ask one.");
+  } else {
+    request.notice("endpoint: " + llm_options.base_url + ", model " + llm_options.model);
+  }
+  PF_ASSIGN(auto client, llm::LlmClient::create(llm_options));
+
+  PF_ASSIGN(auto pool, start_pool(config, gpus));
+
+  if (!resuming) {
+    PF_ASSIGN(store, traj::TrajectoryStore::open(outcome.run_dir,
+                                                 traj::TrajectoryStore::OpenMode::create));
+    traj::RunRecord run;
+    run.id = outcome.run_id;
+    run.config_toml = request.config_toml;
+    run.config_json = config_to_json(config);
+    run.endpoint_base_url = replay_server ? "replay:" + (prompts_dir / kDemoScript).string()
+                                          : llm_options.base_url;
+    run.model = llm_options.model;
+    run.prompt_variant = prompts.name();
+    run.prompt_hash = prompts.hash();
+    run.gpu_name = gpus.gpu_name;
+    run.driver_version = gpus.driver_version;
+    run.seed = config.run.seed;
+    run.task_suite_id = join(config.run.tasks, ",");
+    PF_TRY(store->create_run(run));
+    for (const auto& ctx : contexts) PF_TRY(store->upsert_task(ctx->record));
+  }
+  request.notice("run " + outcome.run_id + ": " + traj::store_path(outcome.run_dir).string());
+
+  // Episodes.
+  PF_ASSIGN(auto plan, plan_episodes(contexts, config, outcome.run_id, *store));
+  EvaluationSettings es;
+  es.mode = gpus.mode;
+  es.timeout = std::chrono::milliseconds(
+      static_cast<int64_t>(config.evaluator.worker_timeout_s * 1000.0));
+  es.options = config_to_json(config)["evaluator"];
+  es.failure_score = config.evaluator.b;
+  EvaluatorClient evaluator(*pool, es);
+
+  nlohmann::json system_context = {{"tools_mode", config.agent.mode == AgentMode::tools},
+                                   {"chat_mode", config.agent.mode == AgentMode::chat},
+                                   {"compile_only", gpus.mode == traj::EvalMode::compile_only},
+                                   {"gpu_arch", config.evaluator.gpu_arch},
+                                   {"b", config.evaluator.b},
+                                   {"max_steps", config.agent.max_steps}};
+  EpisodeServices services;
+  services.llm = client.get();
+  services.evaluator = &evaluator;
+  services.store = store.get();
+  services.prompts = &prompts;
+  services.cancel = &cancel;
+  services.run_id = outcome.run_id;
+  services.model = llm_options.model;
+  PF_ASSIGN(services.system_prompt, prompts.render(prompts::kSystemFile, system_context));
+
+  ProgressTracker progress(plan.total, plan.already_done, gpus.mode);
+  std::vector<std::optional<EpisodeResult>> results;
+  {
+    ProgressPrinter printer(progress, request.terminal,
+                            std::chrono::milliseconds(request.terminal ? 500 : 30'000));
+    results = run_episodes(plan.specs, services, episode_settings(config),
+                           config.run.concurrency, &progress);
+  }
+  for (const auto& r : results) {
+    if (!r) {
+      outcome.interrupted = true;
+      continue;
+    }
+    if (r->exit_reason == ExitReason::interrupted) outcome.interrupted = true;
+    if (r->exit_reason == ExitReason::endpoint_error || r->exit_reason == ExitReason::store_error) {
+      ++outcome.failed_episodes;
+    }
+  }
+  if (cancel.cancelled()) outcome.interrupted = true;
+  PF_TRY(store->finish_run(outcome.run_id, outcome.interrupted ? traj::RunState::interrupted
+                                                               : traj::RunState::finished));
+  PF_ASSIGN(auto reader, store->reader());
+  PF_ASSIGN(outcome.summary, summarize_run(reader, outcome.run_id, gpus.mode));
+  outcome.episodes = outcome.summary.total.episodes;
+  return outcome;
+}
+
+}  // namespace pf::agent

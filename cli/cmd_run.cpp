@@ -1,0 +1,190 @@
+// `passforge run`: runs tasks x samples agent episodes (agent/scheduler) and
+// stores every turn in runs/<run-id>/passforge.db. SIGINT (or SIGTERM) stops
+// new LLM calls, lets evaluations in flight finish, marks the running
+// episodes interrupted and exits 130; a second SIGINT exits at once (the
+// store is consistent after every turn). `--resume <run-dir>` continues the
+// unfinished episodes of a run from their last committed turn.
+#include "cli/cmd_run.h"
+
+#include <pthread.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <csignal>
+#include <iostream>
+#include <thread>
+
+#include "agent/scheduler/run_session.h"
+#include "cli/config_options.h"
+#include "cli/endpoint_options.h"
+#include "cli/exit_codes.h"
+#include "common/fs.h"
+#include "config/config_fields.h"
+#include "config/config_loader.h"
+#include "trajectories/trajectory_store.h"
+
+namespace pf::cli {
+namespace {
+
+struct RunArgs {
+  ConfigOptions config;
+  std::string resume;
+};
+
+// Applies `--set key=value` to a configuration read back from a run record.
+Status apply_sets(Config& config, const std::vector<std::string>& sets) {
+  auto fields = describe_fields(config);
+  for (const auto& set : sets) {
+    auto eq = set.find('=');
+    if (eq == std::string::npos) {
+      return make_error(ErrorCode::invalid_argument, "--set " + set + ": expected KEY=VALUE");
+    }
+    std::string key = set.substr(0, eq), text = set.substr(eq + 1);
+    auto it = std::find_if(fields.begin(), fields.end(),
+                           [&](const Field& f) { return f.key() == key; });
+    if (it == fields.end()) {
+      return make_error(ErrorCode::invalid_argument, "--set " + set + ": unknown key " + key);
+    }
+    nlohmann::json value = text.empty() ? nlohmann::json(nullptr)
+                                        : nlohmann::json::parse(text, nullptr, false);
+    if (value.is_discarded()) value = text;
+    if (auto st = it->set(value); !st.ok()) {
+      return make_error(ErrorCode::invalid_argument, "--set " + set + ": " + st.error().message);
+    }
+  }
+  auto problems = validate_config(config);
+  if (!problems.empty()) {
+    return make_error(ErrorCode::invalid_argument, problems.front().first + ": " +
+                                                       problems.front().second);
+  }
+  return ok_status();
+}
+
+// Waits for SIGINT/SIGTERM on its own thread (every other thread blocks them):
+// the first cancels the run, the second ends the process.
+class SignalWatcher {
+ public:
+  explicit SignalWatcher(llm::CancelToken& cancel) : cancel_(cancel) {
+    sigemptyset(&set_);
+    sigaddset(&set_, SIGINT);
+    sigaddset(&set_, SIGTERM);
+    sigaddset(&set_, SIGUSR2);  // internal: wake up and leave
+    pthread_sigmask(SIG_BLOCK, &set_, &previous_);
+    thread_ = std::thread([this] { loop(); });
+  }
+  ~SignalWatcher() {
+    done_ = true;
+    pthread_kill(thread_.native_handle(), SIGUSR2);
+    thread_.join();
+    pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+  }
+
+ private:
+  void loop() {
+    int signals = 0;
+    while (true) {
+      int sig = 0;
+      if (sigwait(&set_, &sig) != 0) continue;
+      if (done_) return;
+      if (sig == SIGUSR2) continue;
+      if (++signals == 1) {
+        const char msg[] =
+            "\npassforge run: stopping: no new LLM calls; evaluations in flight finish, running "
+            "episodes are marked interrupted (resume with --resume). Press Ctrl-C again to quit "
+            "at once.\n";
+        (void)!write(2, msg, sizeof msg - 1);
+        cancel_.cancel();
+      } else {
+        const char msg[] = "\npassforge run: quitting now; the store is consistent up to the "
+                           "last committed turn (resume with --resume)\n";
+        (void)!write(2, msg, sizeof msg - 1);
+        _exit(kExitInterrupted);
+      }
+    }
+  }
+
+  llm::CancelToken& cancel_;
+  sigset_t set_{}, previous_{};
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
+int run_command(const RunArgs& args) {
+  agent::RunRequest request;
+  if (!args.resume.empty()) {
+    if (!args.config.file.empty()) {
+      std::cerr << "passforge run: --resume continues a run with its stored configuration; "
+                   "use --set to change keys, not --config\n";
+      return kExitUsage;
+    }
+    auto stored = agent::load_run_config(args.resume);
+    if (!stored.ok()) {
+      std::cerr << "passforge run: " << stored.error().message << "\n";
+      return kExitUsage;
+    }
+    request.config = std::move(stored->config);
+    request.config_toml = std::move(stored->config_toml);
+    if (auto st = apply_sets(request.config, args.config.sets); !st.ok()) {
+      std::cerr << "passforge run: " << st.error().message << "\n";
+      return kExitUsage;
+    }
+    request.resume_dir = args.resume;
+  } else {
+    auto loaded = load_config_or_report(args.config);
+    if (!loaded.ok()) return kExitUsage;
+    request.config = loaded->config;
+    if (!args.config.file.empty()) {
+      auto text = read_file(args.config.file);
+      if (text.ok()) request.config_toml = std::move(text).value();
+    }
+  }
+  request.llm = llm_options_from(request.config.endpoint);
+  request.terminal = isatty(2) != 0;
+  request.notice = [](const std::string& line) {
+    std::cout << "passforge run: " << line << std::endl;
+  };
+
+  llm::CancelToken cancel;
+  Result<agent::RunOutcome> outcome = make_error(ErrorCode::internal, "not run");
+  {
+    SignalWatcher watcher(cancel);
+    outcome = agent::execute_run(request, cancel);
+  }
+  if (!outcome.ok()) {
+    std::cerr << "passforge run: " << outcome.error().message << "\n";
+    return outcome.error().code == ErrorCode::internal ? kExitFailure : kExitUsage;
+  }
+  std::cout << "\n" << outcome->summary.table() << "\n";
+  const std::string dir = outcome->run_dir.string();
+  std::cout << "data: " << traj::store_path(outcome->run_dir).string() << " ("
+            << outcome->summary.evaluations << " evaluations, "
+            << (outcome->mode == traj::EvalMode::full ? "full" : "COMPILE-ONLY") << ")\n"
+            << "next: passforge stats " << dir << "\n"
+            << "      passforge export " << dir
+            << (outcome->mode == traj::EvalMode::full
+                    ? " --format openai --out " + outcome->run_id + ".jsonl"
+                    : " --format raw --out " + outcome->run_id +
+                          ".raw.jsonl   (compile-only: no AS, so the training formats select "
+                          "nothing)")
+            << "\n";
+  if (outcome->interrupted) {
+    std::cout << "interrupted: continue with  passforge run --resume " << dir << "\n";
+    return kExitInterrupted;
+  }
+  return outcome->failed_episodes > 0 ? kExitFailure : kExitOk;
+}
+
+}  // namespace
+
+void add_run_command(CLI::App& app, CommandContext& ctx) {
+  auto args = std::make_shared<RunArgs>();
+  auto* cmd = app.add_subcommand(
+      "run", "run agent episodes (tasks x samples) and record every turn in runs/<run-id>/");
+  add_config_options(*cmd, args->config);
+  cmd->add_option("--resume", args->resume,
+                  "continue the unfinished episodes of this run directory (runs/<run-id>)");
+  cmd->callback([args, &ctx] { ctx.exit_code = run_command(*args); });
+}
+
+}  // namespace pf::cli
