@@ -35,6 +35,12 @@ Result<PoolShape> plan_adaptive(const BoundArgs<T>& a, int nd, bool is_max) {
     return a.error(1, "expects an int or " + std::to_string(nd) + " sizes");
   }
   std::vector<int64_t> in(s.in + (nd == 1 ? 1 : 0), s.in + 2);
+  for (int64_t d : in) {
+    if (d <= 0) {
+      return a.error(0, "spatial dims must be non-empty, got shape " +
+                            shape_str(shape_of(a.tensor(0))));
+    }
+  }
   std::vector<int64_t> out;
   for (size_t d = 0; d < items.size(); ++d) {
     if (items[d]->is_none()) {
@@ -44,7 +50,7 @@ Result<PoolShape> plan_adaptive(const BoundArgs<T>& a, int nd, bool is_max) {
     } else {
       return a.error(1, "sizes must be non-negative ints or None");
     }
-    if (out.back() == 0 && in[d] != 0) return a.error(1, "output sizes must be positive");
+    if (out.back() == 0) return a.error(1, "output sizes must be positive");
   }
   int64_t out2[2] = {1, 1};
   set_spatial(out2, out, nd);

@@ -138,30 +138,43 @@ Result<Tensor> run_pad(const Tensor& t, const ArgReader& a, const TensorType&) {
 
 // --- roll, flip ------------------------------------------------------------------
 
-Result<Tensor> run_roll(const Tensor& t, const ArgReader& a, const TensorType&) {
+// Checks roll's shifts/dims against the input rank (type inference and CPU).
+Result<std::vector<int64_t>> roll_dims(const ArgReader& a, int64_t rank) {
   PF_ASSIGN(std::vector<int64_t> shifts, a.ints(1));
-  if (t.numel() == 0) return t.contiguous_copy();
   if (a.is_none(2)) {
     if (shifts.size() != 1) return a.error(1, "without dims, expects exactly one shift");
+    return std::vector<int64_t>{};
+  }
+  PF_ASSIGN(std::vector<int64_t> raw, a.ints(2));
+  if (raw.size() != shifts.size() || raw.empty()) {
+    return a.error(2, "shifts and dims must have the same, non-zero length (" +
+                          std::to_string(shifts.size()) + " vs " + std::to_string(raw.size()) + ")");
+  }
+  std::vector<int64_t> dims;
+  for (int64_t d : raw) {
+    PF_ASSIGN(std::vector<int64_t> w, wrap_dims(a, 2, {d}, rank));
+    dims.push_back(w[0]);
+  }
+  return dims;
+}
+
+Result<Tensor> run_roll(const Tensor& t, const ArgReader& a, const TensorType&) {
+  PF_ASSIGN(std::vector<int64_t> dims, roll_dims(a, t.dim()));
+  PF_ASSIGN(std::vector<int64_t> shifts, a.ints(1));
+  if (t.numel() == 0 || t.dim() == 0) return t.contiguous_copy();
+  if (dims.empty()) {
     Tensor flat = reshape_tensor(t, {t.numel()});
     int64_t n = t.numel();
     std::vector<int64_t> index(static_cast<size_t>(n));
     for (int64_t j = 0; j < n; ++j) index[j] = (((j - shifts[0]) % n) + n) % n;
     return reshape_tensor(take_along(flat, 0, index, 0), t.shape());
   }
-  PF_ASSIGN(std::vector<int64_t> raw, a.ints(2));
-  if (raw.size() != shifts.size()) {
-    return a.error(2, "shifts and dims must have the same length (" +
-                          std::to_string(shifts.size()) + " vs " + std::to_string(raw.size()) + ")");
-  }
   Tensor cur = t;
-  for (size_t k = 0; k < raw.size(); ++k) {
-    PF_ASSIGN(std::vector<int64_t> dims, wrap_dims(a, 2, {raw[k]}, t.dim()));
-    int64_t d = dims[0];
-    int64_t n = t.shape()[d];
+  for (size_t k = 0; k < dims.size(); ++k) {
+    int64_t n = t.shape()[dims[k]];
     std::vector<int64_t> index(static_cast<size_t>(n));
     for (int64_t j = 0; j < n; ++j) index[j] = (((j - shifts[k]) % n) + n) % n;
-    cur = take_along(cur, d, index, 0);
+    cur = take_along(cur, dims[k], index, 0);
   }
   return cur.shares_storage(t) ? t.contiguous_copy() : cur;
 }
@@ -272,7 +285,11 @@ void register_copy_ops(OpRegistry& r) {
   r.add(copy_op(
       "roll", {"torch.roll", "Tensor.roll"},
       {param_tensor("input"), param_ints("shifts"), param_opt_ints("dims")},
-      [](const Shape& in, const ArgReader&) -> Result<Shape> { return in; }, run_roll,
+      [](const Shape& in, const ArgReader& a) -> Result<Shape> {
+        PF_TRY(roll_dims(a, static_cast<int64_t>(in.size())));
+        return in;
+      },
+      run_roll,
       "rotates elements along dims (the flattened tensor without dims)"));
   r.add(copy_op(
       "flip", {"torch.flip", "Tensor.flip"},

@@ -67,22 +67,29 @@ OpInfo index_select_op() {
 
 // --- gather / scatter ---------------------------------------------------------------
 
-// Checks gather/scatter's index shape against the input (and src) shapes.
+// Checks gather/scatter's index shape against the input (and src) shapes;
+// 0-d tensors count as [1], as the CPU loops treat them.
 template <typename T>
-Status check_index_shape(const BoundArgs<T>& a, int64_t dim, const Shape& in, const Shape& idx,
-                         const Shape* src) {
-  if (idx.size() != in.size() && !(in.empty() && idx.size() <= 1)) {
-    return a.error(2, "index must have the same rank as input (" + std::to_string(in.size()) +
-                          "), got shape " + shape_str(idx));
+Status check_index_shape(const BoundArgs<T>& a, int64_t dim, const Shape& in_raw,
+                         const Shape& idx_raw, const Shape* src_raw) {
+  auto as_1d = [](const Shape& s) { return s.empty() ? Shape{1} : s; };
+  Shape in = as_1d(in_raw), idx = as_1d(idx_raw);
+  Shape src = src_raw ? as_1d(*src_raw) : Shape{};
+  if (idx.size() != in.size()) {
+    return a.error(2, "index must have the same rank as input (" + std::to_string(in_raw.size()) +
+                          "), got shape " + shape_str(idx_raw));
   }
-  for (size_t d = 0; d < idx.size() && !in.empty(); ++d) {
+  if (src_raw && src.size() != idx.size()) {
+    return a.error(3, "src must have the same rank as index, got shape " + shape_str(*src_raw));
+  }
+  for (size_t d = 0; d < idx.size(); ++d) {
     if (static_cast<int64_t>(d) != dim && idx[d] > in[d]) {
-      return a.error(2, "index shape " + shape_str(idx) + " exceeds input shape " + shape_str(in) +
-                            " at dim " + std::to_string(d));
+      return a.error(2, "index shape " + shape_str(idx_raw) + " exceeds input shape " +
+                            shape_str(in_raw) + " at dim " + std::to_string(d));
     }
-    if (src && (src->size() != idx.size() || idx[d] > (*src)[d])) {
-      return a.error(3, "index shape " + shape_str(idx) + " exceeds src shape " + shape_str(*src) +
-                            " at dim " + std::to_string(d));
+    if (src_raw && idx[d] > src[d]) {
+      return a.error(3, "index shape " + shape_str(idx_raw) + " exceeds src shape " +
+                            shape_str(*src_raw) + " at dim " + std::to_string(d));
     }
   }
   return ok_status();
@@ -285,6 +292,8 @@ OpInfo embedding_op() {
                               " embeddings");
       }
     }
+    if (!a.is_none(3)) PF_TRY(a.real(3));
+    PF_TRY(a.real(4));
     Shape out = idx.shape;
     out.push_back(w.shape[1]);
     return std::vector<TensorType>{TensorType{w.dtype, out}};

@@ -102,6 +102,9 @@ Result<InterpPlan> plan_interpolate(const BoundArgs<T>& a) {
   if (antialias) return a.error(kAntialias, "antialias=True is not supported");
   size_t dims = rank - 2;
   p.in.assign(s.begin() + 2, s.end());
+  for (int64_t d : p.in) {
+    if (d <= 0) return a.error(kInput, "spatial dims must be non-empty, got shape " + shape_str(s));
+  }
   bool has_size = !a.is_none(kSize), has_scale = !a.is_none(kScale);
   if (has_size == has_scale) {
     return a.error(kSize, "exactly one of size and scale_factor must be given");

@@ -314,6 +314,7 @@ void for_each_pair(const Shape& shape, const Strides& sa, const Strides& sb, F f
 
 void copy_strided(const Tensor& src, Tensor& dst) {
   PF_CHECK(src.shape() == dst.shape());
+  if (dst.numel() == 0) return;
   Tensor s = src.dtype() == dst.dtype() ? src : src.to_dtype(dst.dtype());
   size_t es = dtype_size(dst.dtype());
   const std::byte* from = s.data();
@@ -343,6 +344,7 @@ Tensor take_along(const Tensor& t, int64_t dim, const std::vector<int64_t>& inde
   int64_t src_d = shape[dim];
   shape[dim] = static_cast<int64_t>(index.size());
   Tensor out = Tensor::zeros(t.dtype(), shape);
+  if (out.numel() == 0) return out;
   Tensor src = t.is_contiguous() ? t : t.contiguous_copy();
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < dim; ++d) outer *= shape[d];

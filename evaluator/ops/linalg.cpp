@@ -224,7 +224,7 @@ OpInfo linear_op() {
     const Tensor& x = a.tensor(0);
     const Tensor& w = a.tensor(1);
     int64_t in = x.shape().back();
-    int64_t rows = in == 0 ? 0 : x.numel() / in;
+    int64_t rows = shape_numel(Shape(x.shape().begin(), x.shape().end() - 1));
     int64_t cols = w.dim() == 2 ? w.shape()[0] : 1;
     std::vector<double> xv = read_doubles(x);
     std::vector<double> wv = read_doubles(w);  // [out, in] is already Bt

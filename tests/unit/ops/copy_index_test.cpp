@@ -133,5 +133,21 @@ TEST(IndexOps, EmbeddingPicksRows) {
   EXPECT_EQ(e.to_doubles(), (std::vector<double>{6, 7, 0, 1}));
 }
 
+// Degenerate shapes found by fuzzing: each must give a value or an error, never a crash.
+TEST(CopyOps, DegenerateShapes) {
+  Tensor scalar = Tensor::from_doubles(DType::float32, {}, {3});
+  EXPECT_EQ(one("torch.roll", {scalar}, {v(0), ints({1}), ints({0})}).get(0), 3.0);
+  Tensor empty = Tensor::zeros(DType::float16, {2, 0, 3});
+  EXPECT_EQ(one("torch.cat", {empty, empty}, {Arg::make_list({v(0), v(1)}), n(1)}).shape(),
+            (Shape{2, 0, 3}));
+  EXPECT_EQ(one("torch.nn.functional.pad", {empty}, {v(0), ints({1, 1})}).shape(), (Shape{2, 0, 5}));
+  Tensor idx = Tensor::from_doubles(DType::int64, {3}, {0, 0, 0});
+  std::string e = error_of("torch.scatter_add", {scalar, idx, scalar}, {v(0), n(0), v(1), v(2)});
+  EXPECT_NE(e.find("exceeds src shape"), std::string::npos) << e;
+  e = error_of("torch.nn.functional.embedding", {idx, iota({2, 2})}, {v(0), v(1)},
+               {{"max_norm", Arg::make_list({n(1)})}});
+  EXPECT_NE(e.find("max_norm"), std::string::npos) << e;
+}
+
 }  // namespace
 }  // namespace pf

@@ -67,6 +67,14 @@ TEST(Linalg, AccumulatesInFloat64AndRoundsOnce) {
   EXPECT_NE(error_of("torch.mm", {a, iota({2, 1})}, {v(0), v(1)}).find("float16"), std::string::npos);
 }
 
+TEST(Linalg, ZeroInFeaturesGiveBias) {
+  auto r = run("torch._C._nn.linear", {Tensor::zeros(DType::float32, {2, 0}), Tensor::zeros(DType::float32, {3, 0}),
+                                       iota({3})},
+               {v(0), v(1), v(2)});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->outputs[0].to_doubles(), (std::vector<double>{0, 1, 2, 0, 1, 2}));
+}
+
 TEST(Conv, OutputShapes) {
   Tensor x = iota({1, 2, 5, 6});
   EXPECT_EQ(out_shape("torch.conv2d", {x, iota({3, 2, 4, 2})}, {v(0), v(1)},
