@@ -207,6 +207,10 @@ std::string LoadedConfig::source_of(const std::string& key) const {
 Result<LoadedConfig> load_config(const ConfigInputs& inputs) {
   LoadedConfig out;
   out.file = inputs.file;
+  if (inputs.base) {
+    out.config = *inputs.base;
+    for (const auto& f : describe_fields(out.config)) out.sources[f.key()] = inputs.base_source;
+  }
   std::vector<std::string> errors;
   {
     Loader loader(out);

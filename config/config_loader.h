@@ -30,7 +30,12 @@ std::optional<std::string> process_env(const std::string& name);
 struct ConfigInputs {
   std::string file;               // empty: no file (defaults, environment, --set)
   std::vector<std::string> sets;  // "section.key=value", applied in order
-  EnvLookup env = process_env;
+  EnvLookup env = process_env;    // empty: the environment is not consulted
+  //! Start from this configuration instead of the defaults (e.g. the one
+  //! stored with a run that is resumed, then `sets` on top); every key's
+  //! source is then `base_source` until something overrides it.
+  std::optional<Config> base;
+  std::string base_source = "run record";
 };
 
 struct LoadedConfig {

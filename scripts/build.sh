@@ -13,7 +13,6 @@ command -v ninja >/dev/null 2>&1 || die "ninja not found: run scripts/deps.sh fi
 if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   args=(-S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE="${BUILD_TYPE:-RelWithDebInfo}"
         -DCUDAToolkit_ROOT="$CUDAToolkit_ROOT")
-  if command -v ccache >/dev/null 2>&1; then args+=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache); fi
   say "configuring $BUILD_DIR/"
   cmake "${args[@]}"
 fi

@@ -27,6 +27,9 @@ find_cuda_toolkit() {
       fi
       return 0
     fi
+    if [ "$root" = "${CUDAToolkit_ROOT:-}" ]; then
+      say "warning: CUDAToolkit_ROOT=$root lacks include/cuda.h, include/nvrtc.h or bin/nvcc; looking elsewhere"
+    fi
   done
   die "no CUDA toolkit found (looked in: ${candidates[*]}).
   passforge needs the CUDA 13 toolkit's headers and NVRTC at build time (no GPU needed).

@@ -184,6 +184,30 @@ TEST(ConfigLoader, SetErrorsNameTheKey) {
   EXPECT_NE(msg.find("'agent' is a section; use agent.KEY=VALUE"), std::string::npos) << msg;
 }
 
+// A resumed run starts from its stored configuration; --set still applies,
+// with the same typing and errors, and the environment can be left out.
+TEST(ConfigLoader, SetOnTopOfABaseConfig) {
+  Config stored;
+  stored.agent.max_steps = 33;
+  stored.endpoint.base_url = "http://stored:1/v1";
+  stored.endpoint.model = "m";
+  ConfigInputs inputs;
+  inputs.sets = {"agent.mode=chat"};
+  inputs.env = nullptr;
+  inputs.base = stored;
+  auto r = load_config(inputs);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->config.agent.max_steps, 33);
+  EXPECT_EQ(r->config.agent.mode, AgentMode::chat);
+  EXPECT_EQ(r->source_of("agent.max_steps"), "run record");
+  EXPECT_EQ(r->source_of("agent.mode"), "--set");
+
+  inputs.sets = {"agent.max_stepz=3"};
+  auto bad = load_config(inputs);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("did you mean 'agent.max_steps'?"), std::string::npos);
+}
+
 TEST(ConfigLoader, CrossKeyChecksNameTheSource) {
   auto env = [](const std::string& name) -> std::optional<std::string> {
     if (name == "OPENAI_BASE_URL") return "http://localhost:8000/v1";
