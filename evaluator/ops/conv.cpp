@@ -7,6 +7,7 @@
 // contiguous output rows for depthwise ones and the transposes.
 #include <algorithm>
 
+#include "evaluator/ops/gemm.h"
 #include "evaluator/ops/layout_util.h"
 #include "evaluator/ops/op_families.h"
 #include "evaluator/ops/op_registry.h"

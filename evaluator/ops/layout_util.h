@@ -120,9 +120,4 @@ std::vector<int64_t> read_indices(const Tensor& t);
 //! All elements row-major as double (fast for strided views too).
 std::vector<double> read_doubles(const Tensor& t);
 
-// --- float64 kernels ----------------------------------------------------------------
-//! C[m, n] = A[m, k] · Bt[n, k]^T, all row-major and contiguous, summing in
-//! float64 (cache-blocked; the CPU reference's matmul, linear, conv core).
-void gemm_nt(const double* a, const double* bt, double* c, int64_t m, int64_t n, int64_t k);
-
 }  // namespace pf::layout

@@ -2,6 +2,7 @@
 // dims), mm, bmm, addmm, baddbmm. Sums run in float64 and round once to the
 // output dtype. Operands must share one floating dtype (PyTorch does not
 // promote here either).
+#include "evaluator/ops/gemm.h"
 #include "evaluator/ops/layout_util.h"
 #include "evaluator/ops/op_families.h"
 #include "evaluator/ops/op_registry.h"
