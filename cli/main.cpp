@@ -9,6 +9,7 @@
 #include "cli/cmd_run.h"
 #include "cli/cmd_serve_replay.h"
 #include "cli/cmd_stats.h"
+#include "cli/cmd_tasks.h"
 #include "cli/command.h"
 #include "cli/exit_codes.h"
 #include "common/log.h"
@@ -33,16 +34,16 @@ int main(int argc, char** argv) {
 
   add_run_command(app, ctx);
   add_not_implemented_command(app, ctx, "eval", "evaluate a pass workspace on a task", "issue 4");
-  add_not_implemented_command(app, ctx, "import", "import PassBench/GraphNet tasks", "issue 9");
-  add_not_implemented_command(app, ctx, "tasks", "list, show, check and run tasks", "issue 9");
+  add_import_command(app, ctx);
+  add_tasks_command(app, ctx);
   add_export_command(app, ctx);
   add_stats_command(app, ctx);
   add_merge_command(app, ctx);
   add_not_implemented_command(app, ctx, "ab", "prompt/model A/B experiments", "issue 8");
   add_not_implemented_command(app, ctx, "improve", "self-improvement rounds", "issue 8");
   add_not_implemented_command(app, ctx, "serve", "OpenAI-compatible replay server", "issue 6");
-  add_serve_replay_command(app, ctx);
   add_doctor_command(app, ctx);
+  add_serve_replay_command(app, ctx);
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,13 @@
+// passforge import ... and passforge tasks list|show|check|run (issue 9).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include "cli/command.h"
+
+namespace pf::cli {
+
+void add_import_command(CLI::App& app, CommandContext& ctx);
+void add_tasks_command(CLI::App& app, CommandContext& ctx);
+
+}  // namespace pf::cli

@@ -1,0 +1,239 @@
+#include "evaluator/tasks/importer.h"
+
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "common/fs.h"
+#include "common/sha256.h"
+#include "common/strings.h"
+#include "evaluator/dialect/graph_builder.h"
+#include "evaluator/dialect/printer.h"
+#include "evaluator/ops/op_registry.h"
+#include "evaluator/ops/type_inference.h"
+#include "evaluator/tasks/weight_meta.h"
+
+namespace pf {
+namespace fs = std::filesystem;
+namespace {
+
+bool is_sample_dir(const fs::path& dir) {
+  return fs::exists(dir / "model.py") && fs::exists(dir / "weight_meta.py");
+}
+
+bool is_task_dir(const fs::path& dir) { return fs::exists(dir / "graph_list.txt"); }
+
+std::vector<TensorType> input_types(const std::vector<InputMeta>& inputs) {
+  std::vector<TensorType> out;
+  for (const auto& in : inputs) out.push_back({in.dtype, in.shape});
+  return out;
+}
+
+// "transformers-auto-model/google_rembert" from graph_net.json, if present.
+std::string model_of(const fs::path& variant_dir) {
+  auto text = read_file(variant_dir / "graph_net.json");
+  if (!text.ok()) return "";
+  auto j = nlohmann::json::parse(*text, nullptr, false);
+  if (!j.is_object()) return "";
+  std::string model = j.value("model_name", "");
+  std::string source = j.value("source", "");
+  return source.empty() ? model : source + "/" + model;
+}
+
+// Variants whose floating inputs are all float32 get copies in other dtypes.
+std::vector<TaskVariant> dtype_copies(const TaskVariant& v, const ImportOptions& options,
+                                      const OpRegistry& registry, std::vector<std::string>& warnings) {
+  std::vector<TaskVariant> out;
+  bool has_float = false;
+  for (const auto& in : v.inputs) {
+    if (!is_floating(in.dtype)) continue;
+    if (in.dtype != DType::float32) return out;
+    has_float = true;
+  }
+  if (!has_float) return out;
+  for (DType dt : options.extra_float_dtypes) {
+    TaskVariant copy = v;
+    copy.name += std::string(".") + dtype_name(dt);
+    for (auto& in : copy.inputs) {
+      if (is_floating(in.dtype)) in.dtype = dt;
+    }
+    auto graph = typed_variant_graph(copy, registry);
+    if (!graph.ok()) {
+      warnings.push_back("no " + std::string(dtype_name(dt)) + " copy of " + v.name + ": " +
+                         graph.error().message);
+      continue;
+    }
+    out.push_back(std::move(copy));
+  }
+  return out;
+}
+
+void mark_hidden(Task& task, double share) {
+  if (share <= 0 || task.variants.size() < 2) return;
+  size_t n = std::min(task.variants.size() - 1,
+                      static_cast<size_t>(share * static_cast<double>(task.variants.size())));
+  std::vector<std::pair<std::string, size_t>> ranked;
+  for (size_t i = 0; i < task.variants.size(); ++i) {
+    ranked.emplace_back(sha256_hex(task.id + "/" + task.variants[i].name), i);
+  }
+  std::sort(ranked.begin(), ranked.end());
+  for (size_t k = 0; k < n; ++k) task.variants[ranked[k].second].hidden = true;
+}
+
+TaskImport import_one(const fs::path& dir, const ImportOptions& options,
+                      const OpRegistry& registry) {
+  TaskImport result;
+  result.dir = dir;
+  Task task;
+  task.id = dir.filename().string();
+  task.source = options.source_label;
+  task.license = options.license;
+  std::vector<std::pair<std::string, fs::path>> variant_dirs;  // name, directory
+  if (is_task_dir(dir)) {
+    auto list = read_file(dir / "graph_list.txt");
+    if (!list.ok()) {
+      result.error = list.error().message;
+      return result;
+    }
+    for (const auto& line : split(*list, '\n')) {
+      auto entry = std::string(trim(line));
+      if (entry.empty() || entry[0] == '#') continue;
+      fs::path p = dir / entry;
+      variant_dirs.emplace_back(p.filename().string(), p);
+    }
+  } else {
+    variant_dirs.emplace_back(dir.filename().string(), dir);
+  }
+  for (const auto& [name, vdir] : variant_dirs) {
+    auto model = read_file(vdir / "model.py");
+    auto meta = read_file(vdir / "weight_meta.py");
+    if (!model.ok() || !meta.ok()) {
+      result.warnings.push_back(name + ": " + (!model.ok() ? model.error() : meta.error()).message);
+      continue;
+    }
+    auto variant = import_variant(name, *model, (vdir / "model.py").string(), *meta,
+                                  (vdir / "weight_meta.py").string(), registry);
+    if (!variant.ok()) {
+      result.warnings.push_back(name + ": " + variant.error().message);
+      continue;
+    }
+    variant->provenance = (vdir.lexically_relative(dir.parent_path())).string();
+    std::string model_name = model_of(vdir);
+    if (!model_name.empty() &&
+        std::find(task.models.begin(), task.models.end(), model_name) == task.models.end()) {
+      task.models.push_back(model_name);
+    }
+    auto copies = dtype_copies(*variant, options, registry, result.warnings);
+    task.variants.push_back(std::move(*variant));
+    for (auto& c : copies) task.variants.push_back(std::move(c));
+  }
+  if (task.variants.empty()) {
+    result.error = "no variant could be imported" +
+                   (result.warnings.empty() ? std::string() : " (" + result.warnings[0] + ")");
+    return result;
+  }
+  auto first = typed_variant_graph(task.variants[0], registry);
+  if (first.ok()) {
+    for (const auto& node : first->nodes) task.op_sequence.push_back(node.op);
+  }
+  mark_hidden(task, options.hidden_share);
+  result.task = std::move(task);
+  return result;
+}
+
+void collect_dirs(const fs::path& root, std::vector<fs::path>& out) {
+  if (is_task_dir(root) || is_sample_dir(root)) {
+    out.push_back(root);
+    return;
+  }
+  std::vector<fs::path> children;
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(root, ec)) {
+    if (entry.is_directory()) children.push_back(entry.path());
+  }
+  std::sort(children.begin(), children.end());
+  for (const auto& c : children) collect_dirs(c, out);
+}
+
+// A variance is non-negative by definition, but GraphNet's rounded statistics
+// ("mean 0.000, std 0.000") plus synthesis can produce negative samples and
+// NaN outputs that no candidate could ever match. Inputs used directly as a
+// running variance get min_val 0.
+void bound_variances(const Graph& graph, const OpRegistry& registry, std::vector<InputMeta>& inputs) {
+  for (const auto& node : graph.nodes) {
+    const auto* names = registry.param_names(node.op);
+    if (!names) continue;
+    for (size_t i = 0; i < names->size() && i < node.args.size(); ++i) {
+      if ((*names)[i] != "running_var" || !node.args[i].is_value()) continue;
+      for (size_t k = 0; k < graph.inputs.size(); ++k) {
+        if (graph.inputs[k] != node.args[i].value || !is_floating(inputs[k].dtype)) continue;
+        inputs[k].min_val = std::max(inputs[k].min_val.value_or(0.0), 0.0);
+      }
+    }
+  }
+}
+
+}  // namespace
+
+Result<Graph> typed_variant_graph(const TaskVariant& variant, const OpRegistry& registry) {
+  PF_ASSIGN(Graph graph, dialect::load_graph(variant.source, variant.name, registry));
+  std::vector<std::string> params;
+  for (ValueId v : graph.inputs) params.push_back(graph.values[v].name);
+  if (params.size() != variant.inputs.size()) {
+    return make_error(ErrorCode::invalid_argument,
+                      variant.name + ": forward takes " + std::to_string(params.size()) +
+                          " inputs, metadata has " + std::to_string(variant.inputs.size()));
+  }
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (params[i] != variant.inputs[i].name) {
+      return make_error(ErrorCode::invalid_argument, variant.name + ": input " + std::to_string(i) +
+                                                         " is '" + params[i] + "', metadata says '" +
+                                                         variant.inputs[i].name + "'");
+    }
+  }
+  PF_TRY(infer_types(graph, input_types(variant.inputs), registry));
+  return graph;
+}
+
+Result<TaskVariant> import_variant(const std::string& name, std::string_view model_py,
+                                   const std::string& model_file, std::string_view weight_meta_py,
+                                   const std::string& meta_file, const OpRegistry& registry) {
+  PF_ASSIGN(Graph graph, dialect::load_graph(model_py, model_file, registry));
+  PF_ASSIGN(std::vector<InputMeta> metas, parse_weight_meta(weight_meta_py, meta_file));
+  TaskVariant v;
+  v.name = name;
+  // Inputs in forward's parameter order, matched by name.
+  for (ValueId id : graph.inputs) {
+    const std::string& param = graph.values[id].name;
+    auto it = std::find_if(metas.begin(), metas.end(),
+                           [&](const InputMeta& m) { return m.name == param; });
+    if (it == metas.end()) {
+      return make_error(ErrorCode::invalid_argument,
+                        meta_file + ": no metadata for forward parameter '" + param + "'");
+    }
+    v.inputs.push_back(*it);
+  }
+  PF_TRY(infer_types(graph, input_types(v.inputs), registry));
+  bound_variances(graph, registry, v.inputs);
+  v.source = dialect::print_graph(graph, registry, {});
+  return v;
+}
+
+Result<std::vector<TaskImport>> import_tasks(const fs::path& root, const ImportOptions& options,
+                                             const OpRegistry& registry) {
+  if (!fs::is_directory(root)) {
+    return make_error(ErrorCode::not_found, root.string() + ": not a directory");
+  }
+  std::vector<fs::path> dirs;
+  collect_dirs(root, dirs);
+  if (dirs.empty()) {
+    return make_error(ErrorCode::not_found,
+                      root.string() + ": no task directories (graph_list.txt) or samples "
+                                      "(model.py + weight_meta.py) found");
+  }
+  std::vector<TaskImport> out;
+  for (const auto& d : dirs) out.push_back(import_one(d, options, registry));
+  return out;
+}
+
+}  // namespace pf

@@ -1,0 +1,141 @@
+#include "evaluator/tasks/importer.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "evaluator/ops/op_registry.h"
+#include "evaluator/tasks/task_suite.h"
+#include "evaluator/tasks/weight_meta.h"
+
+namespace pf {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kCorpus = fs::path(PF_SOURCE_DIR) / ".." / "shared" / "corpus";
+
+TEST(WeightMeta, ReadsGraphNetClasses) {
+  const char* src =
+      "class Program_weight_tensor_meta_in_0:\n"
+      "\tname = \"in_0\"\n\toriginal_name = \"x\"\n\tshape = [2, 3]\n\tdtype = \"torch.float16\"\n"
+      "\tdevice = \"cuda:0\"\n\tmean = -0.5\n\tstd = 1.000\n\n"
+      "class Program_weight_tensor_meta_in_1:\n"
+      "    name = \"in_1\"\n    shape = [2]\n    dtype = \"torch.int64\"\n    mean = None\n"
+      "    std = None\n    min_val = 0\n    max_val = 999\n    data = [3, 4]\n";
+  auto metas = parse_weight_meta(src, "weight_meta.py");
+  ASSERT_TRUE(metas.ok()) << metas.error().message;
+  ASSERT_EQ(metas->size(), 2u);
+  EXPECT_EQ((*metas)[0].name, "in_0");
+  EXPECT_EQ((*metas)[0].original_name, "x");
+  EXPECT_EQ((*metas)[0].dtype, DType::float16);
+  EXPECT_EQ((*metas)[0].shape, (Shape{2, 3}));
+  EXPECT_EQ(*(*metas)[0].mean, -0.5);
+  EXPECT_FALSE((*metas)[1].mean);
+  EXPECT_EQ(*(*metas)[1].max_val, 999);
+  EXPECT_EQ(*(*metas)[1].data, (std::vector<double>{3, 4}));
+}
+
+TEST(WeightMeta, ErrorsNameFileAndLine) {
+  auto r = parse_weight_meta("class A:\n    name = \"x\"\n    shape = [2]\n    dtype = \"torch.float99\"\n",
+                             "wm.py");
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().message, "wm.py:4: unknown dtype");
+  r = parse_weight_meta("class A:\n    name = \"x\"\n    shape = [2, 3]\n    dtype = \"torch.float32\"\n"
+                        "    data = [1.0]\n",
+                        "wm.py");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("1 data values for shape [2, 3]"), std::string::npos);
+  r = parse_weight_meta("class A:\n    shape = [2]\n", "wm.py");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("lacks name, shape or dtype"), std::string::npos);
+  EXPECT_FALSE(parse_weight_meta("class A:\n    name = (\n", "wm.py").ok());
+}
+
+TEST(Importer, VariantFromFilesInParameterOrderWithVarianceBound) {
+  const char* model =
+      "import torch\nclass GraphModule(torch.nn.Module):\n"
+      "    def forward(self, x, rv, rm):\n"
+      "        y = torch.nn.functional.batch_norm(x, rm, rv, None, None, False, 0.1, 1e-05)\n"
+      "        return (y,)\n";
+  const char* meta =
+      "class A:\n    name = \"rm\"\n    shape = [3]\n    dtype = \"torch.float32\"\n    mean = 0.0\n    std = 0.0\n"
+      "class B:\n    name = \"x\"\n    shape = [2, 3]\n    dtype = \"torch.float32\"\n    mean = 0.0\n    std = 1.0\n"
+      "class C:\n    name = \"rv\"\n    shape = [3]\n    dtype = \"torch.float32\"\n    mean = 0.0\n    std = 0.0\n";
+  auto v = import_variant("v1", model, "model.py", meta, "weight_meta.py", OpRegistry::builtin());
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  ASSERT_EQ(v->inputs.size(), 3u);
+  EXPECT_EQ(v->inputs[0].name, "x");
+  EXPECT_EQ(v->inputs[1].name, "rv");
+  EXPECT_EQ(*v->inputs[1].min_val, 0.0);  // a running variance is non-negative
+  EXPECT_FALSE(v->inputs[2].min_val);
+  EXPECT_TRUE(typed_variant_graph(*v, OpRegistry::builtin()).ok());
+
+  auto missing = import_variant("v1", model, "model.py", "class A:\n    name = \"x\"\n    shape = [2, 3]\n"
+                                "    dtype = \"torch.float32\"\n", "weight_meta.py", OpRegistry::builtin());
+  ASSERT_FALSE(missing.ok());
+  EXPECT_EQ(missing.error().message, "weight_meta.py: no metadata for forward parameter 'rv'");
+}
+
+TEST(Importer, PassBenchCorpusImportsCompletely) {
+  if (!fs::exists(kCorpus / "passnet-fusible")) GTEST_SKIP() << "no ../shared/corpus here";
+  ImportOptions options;
+  options.extra_float_dtypes = {DType::float16, DType::bfloat16};
+  auto results = import_tasks(kCorpus / "passnet-fusible", options, OpRegistry::builtin());
+  ASSERT_TRUE(results.ok()) << results.error().message;
+  EXPECT_EQ(results->size(), 12u);
+  for (const auto& r : *results) {
+    ASSERT_TRUE(r.task) << r.dir << ": " << r.error;
+    EXPECT_TRUE(r.warnings.empty()) << r.dir << ": " << r.warnings[0];
+    // Each variant keeps its source directory's name; each task its directory's.
+    EXPECT_EQ(r.task->id, r.dir.filename().string());
+    for (const auto& v : r.task->variants) {
+      EXPECT_TRUE(fs::exists(r.dir / "graphs" / v.name) || v.name.find(".float16") != std::string::npos ||
+                  v.name.find(".bfloat16") != std::string::npos)
+          << v.name;
+    }
+  }
+}
+
+TEST(Importer, BuiltinSuiteIsExactlyWhatTheImporterMakes) {
+  if (!fs::exists(kCorpus / "graphnet-slices")) GTEST_SKIP() << "no ../shared/corpus here";
+  // The same options as scripts/import_builtin_tasks.sh: a change to the
+  // importer or printer must come with a regenerated tasks/ directory.
+  ImportOptions options;
+  options.extra_float_dtypes = {DType::float16, DType::bfloat16};
+  options.hidden_share = 0.2;
+  options.source_label = "graphnet-slices";
+  options.license = "MIT (derived from PaddlePaddle/GraphNet samples)";
+  auto results = import_tasks(kCorpus / "graphnet-slices", options, OpRegistry::builtin());
+  ASSERT_TRUE(results.ok()) << results.error().message;
+  EXPECT_EQ(results->size(), 50u);
+  for (const auto& r : *results) {
+    ASSERT_TRUE(r.task) << r.dir << ": " << r.error;
+    auto committed = load_task_file(fs::path(PF_SOURCE_DIR) / "tasks" / (r.task->id + ".json"));
+    ASSERT_TRUE(committed.ok()) << committed.error().message;
+    EXPECT_EQ(task_to_json(*committed), task_to_json(*r.task))
+        << r.task->id << ": run scripts/import_builtin_tasks.sh to regenerate tasks/";
+  }
+}
+
+TEST(Importer, HiddenShareIsDeterministicAndKeepsOneVisible) {
+  if (!fs::exists(kCorpus / "passnet-fusible")) GTEST_SKIP() << "no ../shared/corpus here";
+  ImportOptions options;
+  options.hidden_share = 0.9;
+  auto a = import_tasks(kCorpus / "passnet-fusible" / "add-cat-layernorm", options, OpRegistry::builtin());
+  auto b = import_tasks(kCorpus / "passnet-fusible" / "add-cat-layernorm", options, OpRegistry::builtin());
+  ASSERT_TRUE(a.ok() && b.ok());
+  ASSERT_TRUE((*a)[0].task);
+  EXPECT_EQ(task_to_json(*(*a)[0].task), task_to_json(*(*b)[0].task));
+  EXPECT_EQ((*a)[0].task->visible_variants().size(), 1u);
+}
+
+TEST(Importer, ReportsWhyNothingWasFound) {
+  auto r = import_tasks(fs::temp_directory_path(), {}, OpRegistry::builtin());
+  if (r.ok()) GTEST_SKIP() << "temp dir happens to hold task directories";
+  EXPECT_NE(r.error().message.find("no task directories"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace pf
