@@ -195,13 +195,26 @@ OpInfo meshgrid_op() {
   return op;
 }
 
+// PyTorch names the size argument differently per spelling (x.split(split_size=2),
+// torch.split_with_sizes(x, split_sizes=...), x.tensor_split(sections=3)):
+// every name maps to the one parameter.
+OverloadFn rename_keywords(std::vector<std::string> from, std::string to) {
+  return [from = std::move(from), to = std::move(to)](
+             std::string_view, std::vector<Arg>&, std::vector<std::pair<std::string, Arg>>& kws) {
+    for (auto& kw : kws) {
+      if (std::find(from.begin(), from.end(), kw.first) != from.end()) kw.first = to;
+    }
+    return std::string();
+  };
+}
+
 }  // namespace
 
 void register_split_ops(OpRegistry& r) {
   r.add(list_view_op("unbind", {"torch.unbind", "Tensor.unbind"},
                      {param_tensor("input"), param_int("dim", 0)}, unbind_geometry,
                      "every index of one dim as a list of views (dim dropped)"));
-  r.add(list_view_op(
+  OpInfo split = list_view_op(
       "split",
       {"torch.split", "torch.functional.split", "Tensor.split", "torch.split_with_sizes",
        "Tensor.split_with_sizes"},
@@ -209,16 +222,20 @@ void register_split_ops(OpRegistry& r) {
        param_int("dim", 0)},
       split_geometry,
       "views of pieces of one dim: an int gives pieces of that size (last smaller), a list "
-      "gives those sizes"));
+      "gives those sizes");
+  split.overload = rename_keywords({"split_size", "split_sizes"}, "split_size_or_sections");
+  r.add(std::move(split));
   r.add(list_view_op("chunk", {"torch.chunk", "Tensor.chunk"},
                      {param_tensor("input"), param_int("chunks"), param_int("dim", 0)},
                      chunk_geometry, "up to `chunks` views of equal size ceil(n / chunks)"));
-  r.add(list_view_op(
+  OpInfo tensor_split = list_view_op(
       "tensor_split", {"torch.tensor_split", "Tensor.tensor_split"},
       {param_tensor("input"), ParamDef{"indices_or_sections", ParamKind::integer},
        param_int("dim", 0)},
       tensor_split_geometry,
-      "an int n gives n near-equal views; a list gives views split at those indices"));
+      "an int n gives n near-equal views; a list gives views split at those indices");
+  tensor_split.overload = rename_keywords({"sections", "indices"}, "indices_or_sections");
+  r.add(std::move(tensor_split));
   r.add(meshgrid_op());
 }
 

@@ -178,6 +178,9 @@ TEST(SplitOps, ElementsAreViews) {
   ASSERT_TRUE(by_size.ok());
   EXPECT_EQ(by_size->types.size(), 2u);
   EXPECT_EQ(by_size->types[1].shape, (Shape{2, 4}));
+  auto kw = run_op("Tensor.split", {base}, {v(0)}, {{"split_size", n(4)}, {"dim", n(0)}});
+  ASSERT_TRUE(kw.ok()) << kw.error().message;
+  EXPECT_EQ(kw->types.size(), 2u);
   auto bad = run_op("torch.split", {base}, {v(0), ints({1, 2})});
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.error().message.find("sum to 3"), std::string::npos);
