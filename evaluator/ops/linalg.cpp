@@ -106,7 +106,7 @@ OpInfo product_op(std::string name, std::vector<std::string> aliases, size_t ran
   OpInfo op;
   op.name = std::move(name);
   op.aliases = std::move(aliases);
-  op.params = {param_tensor("input"), param_tensor("other")};
+  op.params = {param_tensor("input"), param_tensor(rank ? "mat2" : "other")};
   op.doc = std::move(doc);
   auto plan = [rank](const auto& a) -> Result<MatmulPlan> {
     PF_TRY(check_operands(a, {0, 1}));
