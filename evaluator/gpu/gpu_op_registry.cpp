@@ -74,7 +74,12 @@ Status GpuOpRegistry::supports_node(const Graph& graph, const Node& node) const 
     for (const auto& t : graph.values[v].types) dtypes.push_back(t.dtype);
   }
   for (const auto& t : graph.values[node.output].types) dtypes.push_back(t.dtype);
-  return supports(node.op, dtypes);
+  PF_TRY(supports(node.op, dtypes));
+  const GpuOpInfo* info = find(node.op);
+  if (info != nullptr && info->accepts) {
+    PF_TRY(info->accepts(ArgReader(node, OpRegistry::builtin().param_names(node.op))));
+  }
+  return ok_status();
 }
 
 Result<std::vector<DeviceTensor>> GpuOpRegistry::run(const Graph& graph, const Node& node,

@@ -34,11 +34,16 @@ namespace pf::gpu {
 using GpuOpFn = std::function<Result<std::vector<DeviceTensor>>(
     const BoundArgs<DeviceTensor>& args, const std::vector<TensorType>& out_types, PlanBuilder& plan)>;
 
+//! Optional: refuses argument forms the GPU op does not handle (an
+//! `unsupported` error saying which), so supports() answers for the call.
+using GpuArgsCheck = std::function<Status(const ArgReader& args)>;
+
 struct GpuOpInfo {
   std::string name;          // the canonical op name (OpRegistry)
   GpuOpFn run;
   //! Every dtype a tensor input or output of the op may have on the GPU.
   std::set<DType> dtypes;
+  GpuArgsCheck accepts;      // optional
 };
 
 class GpuOpRegistry {
@@ -54,7 +59,8 @@ class GpuOpRegistry {
   //! ok when the GPU runs `op` with these tensor dtypes (inputs and outputs);
   //! else an `unsupported` error naming the op and the dtype.
   Status supports(std::string_view op, const std::vector<DType>& dtypes) const;
-  //! supports() for a typed node: its tensor inputs' and outputs' dtypes.
+  //! supports() for a typed node: its tensor inputs' and outputs' dtypes,
+  //! and the op's argument check.
   Status supports_node(const Graph& graph, const Node& node) const;
 
   //! The dispatch point: checks supports_node, then runs the op (or the view

@@ -39,6 +39,10 @@ Result<BlasState*> GpuRuntime::blas() {
   return blas_.get();
 }
 
+Status GpuRuntime::synchronize_device() const {
+  return driver_->check(driver_->api().cuCtxSynchronize(), "cuCtxSynchronize");
+}
+
 Result<DeviceTensor> GpuRuntime::upload(const Tensor& host, const std::string& name) {
   PF_ASSIGN(auto storage, allocator_->allocate(host.nbytes(), name));
   DeviceTensor t = DeviceTensor::contiguous(std::move(storage), host.dtype(), host.shape());
@@ -56,8 +60,9 @@ Status GpuRuntime::upload_into(const Tensor& host, const DeviceTensor& dst) {
   if (host.nbytes() == 0) return ok_status();
   Tensor contiguous = host.is_contiguous() ? host : host.contiguous_copy();
   PF_TRY(synchronize());
-  return dst.storage()->buffer().upload(contiguous.data(), contiguous.nbytes(),
-                                        static_cast<size_t>(dst.offset()) * dst.element_size());
+  PF_TRY(dst.storage()->buffer().upload(contiguous.data(), contiguous.nbytes(),
+                                        static_cast<size_t>(dst.offset()) * dst.element_size()));
+  return synchronize_device();
 }
 
 Result<Tensor> GpuRuntime::download(const DeviceTensor& t) {

@@ -55,6 +55,10 @@ class GpuRuntime {
   //! The stream plans run on by default (non-blocking).
   CUstream stream() const { return stream_->handle(); }
   Status synchronize() const { return stream_->synchronize(); }
+  //! cuCtxSynchronize: completes work on every stream, including the legacy
+  //! stream that sandbox's synchronous memsets and copies use (our stream is
+  //! non-blocking, so it does not wait for them by itself).
+  Status synchronize_device() const;
   //! cuBLAS / cuBLASLt handles and workspace, created on first use.
   Result<BlasState*> blas();
 

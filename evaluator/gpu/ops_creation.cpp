@@ -40,7 +40,7 @@ GpuOpFn fill_fn(FillForm form) {
                 PlanBuilder& b) -> Result<std::vector<DeviceTensor>> {
     PF_ASSIGN(DeviceTensor y, b.allocate(out[0]));
     if (form.empty) {
-      PF_TRY(y.storage()->buffer().fill_bytes(0));
+      PF_TRY(b.fill_now(*y.storage(), 0));
       return std::vector<DeviceTensor>{y};
     }
     double v = form.constant;

@@ -69,7 +69,7 @@ Status launch_reduce(PlanBuilder& b, const DeviceTensor& in, const std::vector<b
     PF_ASSIGN(auto scratch, b.allocate_bytes(static_cast<size_t>(c.n_out * c.grid_y) * 32,
                                              "reduction partials"));
     PF_ASSIGN(auto sems, b.allocate_bytes(static_cast<size_t>(c.grid_x) * 4, "reduction semaphores"));
-    PF_TRY(sems->buffer().fill_bytes(0));
+    PF_TRY(b.fill_now(*sems, 0));
     p.scratch = scratch->data();
     p.semaphores = sems->data();
   }

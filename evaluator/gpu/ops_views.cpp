@@ -13,12 +13,17 @@
 namespace pf::gpu {
 namespace {
 
-Result<std::vector<DeviceTensor>> run_getitem(const GpuArgs& a, const std::vector<TensorType>& out,
-                                              PlanBuilder&) {
+Status basic_indexing_only(const ArgReader& a) {
   if (a.arg(1).references_values()) {
     return make_error(ErrorCode::unsupported,
-                      "getitem with tensor indices (advanced indexing) has no GPU baseline yet");
+                      "op 'getitem' with tensor indices (advanced indexing) has no GPU baseline");
   }
+  return ok_status();
+}
+
+Result<std::vector<DeviceTensor>> run_getitem(const GpuArgs& a, const std::vector<TensorType>& out,
+                                              PlanBuilder&) {
+  PF_TRY(basic_indexing_only(a));
   return run_view_probe(*OpRegistry::builtin().find("getitem"), a, out);
 }
 
@@ -30,7 +35,7 @@ Result<std::vector<DeviceTensor>> run_positive(const GpuArgs& a, const std::vect
 }  // namespace
 
 void register_gpu_view_ops(GpuOpRegistry& r) {
-  r.add(GpuOpInfo{"getitem", run_getitem, all_dtypes()});
+  r.add(GpuOpInfo{"getitem", run_getitem, all_dtypes(), basic_indexing_only});
   r.add(GpuOpInfo{"positive", run_positive, all_dtypes()});
 }
 

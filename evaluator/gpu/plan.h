@@ -60,7 +60,8 @@ class Plan {
   std::string describe() const;
   //! Storages the plan's steps read or write.
   const std::vector<std::shared_ptr<DeviceStorage>>& storages() const { return storages_; }
-  //! Checks the canary guards of every storage (synchronous).
+  //! Checks the canary guards of every storage (synchronous; call after the
+  //! stream the plan ran on is synchronised).
   Status check_guards() const;
 
  private:

@@ -9,10 +9,31 @@ PlanBuilder::PlanBuilder(GpuRuntime& runtime, PlanBuilderOptions options)
   plan_.driver_ = runtime.driver_ptr();
 }
 
+Status PlanBuilder::settle_stream() {
+  if (stream_settled_) return ok_status();
+  PF_TRY(runtime_.synchronize());
+  stream_settled_ = true;
+  return ok_status();
+}
+
+Status PlanBuilder::fill_now(DeviceStorage& storage, uint8_t value) {
+  PF_TRY(storage.buffer().fill_bytes(value));
+  return runtime_.synchronize_device();
+}
+
+// A new device block's guards are written on the legacy stream: wait for
+// them so no kernel of this plan can overrun a guard before it exists.
+Result<std::shared_ptr<DeviceStorage>> PlanBuilder::allocate_storage(size_t bytes, const std::string& name) {
+  PF_TRY(settle_stream());
+  const uint64_t before = runtime_.allocator().stats().device_allocs;
+  PF_ASSIGN(auto storage, runtime_.allocator().allocate(bytes, name));
+  if (runtime_.allocator().stats().device_allocs != before) PF_TRY(runtime_.synchronize_device());
+  return storage;
+}
+
 Result<DeviceTensor> PlanBuilder::allocate(const TensorType& type, const std::string& name) {
   size_t bytes = static_cast<size_t>(shape_numel(type.shape)) * dtype_size(type.dtype);
-  PF_ASSIGN(auto storage, runtime_.allocator().allocate(
-                              bytes, name.empty() ? tensor_type_str(type) : name));
+  PF_ASSIGN(auto storage, allocate_storage(bytes, name.empty() ? tensor_type_str(type) : name));
   if (options_.poison_allocations) PF_TRY(poison(*storage, type.dtype));
   plan_.storages_.push_back(storage);
   return DeviceTensor::contiguous(std::move(storage), type.dtype, type.shape);
@@ -20,7 +41,7 @@ Result<DeviceTensor> PlanBuilder::allocate(const TensorType& type, const std::st
 
 Result<std::shared_ptr<DeviceStorage>> PlanBuilder::allocate_bytes(size_t bytes,
                                                                    const std::string& name) {
-  PF_ASSIGN(auto storage, runtime_.allocator().allocate(bytes, name));
+  PF_ASSIGN(auto storage, allocate_storage(bytes, name));
   if (options_.poison_allocations) PF_TRY(poison(*storage, DType::uint8));
   plan_.storages_.push_back(storage);
   return storage;
@@ -35,7 +56,8 @@ Status PlanBuilder::poison(DeviceStorage& storage, DType dtype) {
     case DType::float64: fill.kind = cuda::PoisonKind::nan_f64; break;
     default: fill.byte = options_.poison_byte; break;
   }
-  return storage.buffer().poison(fill);
+  PF_TRY(storage.buffer().poison(fill));
+  return runtime_.synchronize_device();
 }
 
 void PlanBuilder::use(const DeviceTensor& t) {

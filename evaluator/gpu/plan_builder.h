@@ -3,6 +3,10 @@
 // kernel launches (parameters marshalled now, launch validated now), add
 // candidate launches (sandbox ArgPack), memsets and library calls. Views add
 // no step: they are DeviceTensor::view_of of an existing tensor.
+//
+// The first allocation waits for the runtime's stream, so blocks that
+// earlier plans released are idle before they are reused (destroying a plan
+// whose work is still in flight is otherwise safe only after that wait).
 #pragma once
 
 #include <cstring>
@@ -40,6 +44,9 @@ class PlanBuilder {
   Result<DeviceTensor> allocate(const TensorType& type, const std::string& name = "");
   //! Scratch bytes (reductions' partials, semaphores), owned by the plan.
   Result<std::shared_ptr<DeviceStorage>> allocate_bytes(size_t bytes, const std::string& name);
+  //! Sets a fresh storage's bytes now, while the plan is built (not a plan
+  //! step): self-resetting semaphores, `empty` outputs.
+  Status fill_now(DeviceStorage& storage, uint8_t value);
   //! Makes the plan hold `t`'s storage (inputs read by a step).
   void use(const DeviceTensor& t);
   //! Keeps an object (descriptors, handles) alive as long as the plan.
@@ -69,9 +76,12 @@ class PlanBuilder {
 
  private:
   Status poison(DeviceStorage& storage, DType dtype);
+  Status settle_stream();
+  Result<std::shared_ptr<DeviceStorage>> allocate_storage(size_t bytes, const std::string& name);
   GpuRuntime& runtime_;
   PlanBuilderOptions options_;
   Plan plan_;
+  bool stream_settled_ = false;
 };
 
 //! The launch of `n` elements with `per_block` elements per block of `threads`.

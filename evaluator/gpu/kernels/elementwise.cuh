@@ -33,6 +33,14 @@ __device__ __forceinline__ T pf_literal(const PfElementwiseParams& p, int k) {
   }
 }
 
+// Input k of element i in the vectorised kernels' layout (contiguous, static type).
+template <class Op>
+__device__ __forceinline__ opmath_t pf_ew_load1(const PfElementwiseParams& p, int k, long long i) {
+  if (p.in_kind[k] == PF_OPERAND_LITERAL) return pf_literal<opmath_t>(p, k);
+  if ((Op::bool_args >> k) & 1) return pf_cast<opmath_t>(reinterpret_cast<const unsigned char*>(p.in[k])[i] != 0);
+  return pf_cast<opmath_t>(reinterpret_cast<const scalar_t*>(p.in[k])[i]);
+}
+
 template <class Op>
 __device__ __forceinline__ void pf_ew_vec(const PfElementwiseParams& p) {
   constexpr int N = PF_VEC;
@@ -40,54 +48,45 @@ __device__ __forceinline__ void pf_ew_vec(const PfElementwiseParams& p) {
   const long long base =
       (static_cast<long long>(blockIdx.x) * blockDim.x + threadIdx.x) * static_cast<long long>(N);
   if (base >= p.n) return;
+  out_t* dst = reinterpret_cast<out_t*>(p.out);
+  if (base + N > p.n) {
+    // The tail: element by element (no arrays indexed at run time, so no local memory).
+    for (long long i = base; i < p.n; ++i) {
+      opmath_t a[Op::nin];
+#pragma unroll
+      for (int k = 0; k < Op::nin; ++k) a[k] = pf_ew_load1<Op>(p, k, i);
+      dst[i] = pf_cast<out_t>(Op::apply(p, a));
+    }
+    return;
+  }
   opmath_t v[Op::nin][N];
-  const bool full = base + N <= p.n;
-  const int count = full ? N : static_cast<int>(p.n - base);
 #pragma unroll
   for (int k = 0; k < Op::nin; ++k) {
     if (p.in_kind[k] == PF_OPERAND_LITERAL) {
-      opmath_t lit = pf_literal<opmath_t>(p, k);
+      const opmath_t lit = pf_literal<opmath_t>(p, k);
 #pragma unroll
       for (int j = 0; j < N; ++j) v[k][j] = lit;
     } else if ((Op::bool_args >> k) & 1) {
-      const unsigned char* src = reinterpret_cast<const unsigned char*>(p.in[k]) + base;
-      if (full) {
-        pf_vec<unsigned char, N> w = *reinterpret_cast<const pf_vec<unsigned char, N>*>(src);
+      const pf_vec<unsigned char, N> w =
+          *reinterpret_cast<const pf_vec<unsigned char, N>*>(reinterpret_cast<const unsigned char*>(p.in[k]) + base);
 #pragma unroll
-        for (int j = 0; j < N; ++j) v[k][j] = pf_cast<opmath_t>(w.v[j] != 0);
-      } else {
-        for (int j = 0; j < count; ++j) v[k][j] = pf_cast<opmath_t>(src[j] != 0);
-      }
+      for (int j = 0; j < N; ++j) v[k][j] = pf_cast<opmath_t>(w.v[j] != 0);
     } else {
-      const scalar_t* src = reinterpret_cast<const scalar_t*>(p.in[k]) + base;
-      if (full) {
-        pf_vec<scalar_t, N> w = *reinterpret_cast<const pf_vec<scalar_t, N>*>(src);
+      const pf_vec<scalar_t, N> w =
+          *reinterpret_cast<const pf_vec<scalar_t, N>*>(reinterpret_cast<const scalar_t*>(p.in[k]) + base);
 #pragma unroll
-        for (int j = 0; j < N; ++j) v[k][j] = pf_cast<opmath_t>(w.v[j]);
-      } else {
-        for (int j = 0; j < count; ++j) v[k][j] = pf_cast<opmath_t>(src[j]);
-      }
+      for (int j = 0; j < N; ++j) v[k][j] = pf_cast<opmath_t>(w.v[j]);
     }
   }
-  out_t* dst = reinterpret_cast<out_t*>(p.out) + base;
-  if (full) {
-    pf_vec<out_t, N> r;
+  pf_vec<out_t, N> r;
 #pragma unroll
-    for (int j = 0; j < N; ++j) {
-      opmath_t a[Op::nin];
+  for (int j = 0; j < N; ++j) {
+    opmath_t a[Op::nin];
 #pragma unroll
-      for (int k = 0; k < Op::nin; ++k) a[k] = v[k][j];
-      r.v[j] = pf_cast<out_t>(Op::apply(p, a));
-    }
-    *reinterpret_cast<pf_vec<out_t, N>*>(dst) = r;
-  } else {
-    for (int j = 0; j < count; ++j) {
-      opmath_t a[Op::nin];
-#pragma unroll
-      for (int k = 0; k < Op::nin; ++k) a[k] = v[k][j];
-      dst[j] = pf_cast<out_t>(Op::apply(p, a));
-    }
+    for (int k = 0; k < Op::nin; ++k) a[k] = v[k][j];
+    r.v[j] = pf_cast<out_t>(Op::apply(p, a));
   }
+  *reinterpret_cast<pf_vec<out_t, N>*>(dst + base) = r;
 }
 
 template <class Op>

@@ -78,7 +78,10 @@ TEST_P(CorpusTask, VariantsMatchCpuReference) {
     ++run;
     ++totals().run;
     auto result = run_both(*rt, *graph, inputs);
-    ASSERT_TRUE(result.ok()) << v.name << ": " << result.error().message;
+    if (!result.ok()) {
+      ADD_FAILURE() << ti.task->id << " / " << v.name << ": " << result.error().message;
+      continue;
+    }
     std::string diff = compare_outputs(*result);
     EXPECT_EQ(diff, "") << ti.task->id << " / " << v.name;
     if (diff.empty()) ++totals().passed;
@@ -97,6 +100,31 @@ std::string task_name(const ::testing::TestParamInfo<fs::path>& info) {
 
 INSTANTIATE_TEST_SUITE_P(Corpus, CorpusTask, ::testing::ValuesIn(task_dirs()), task_name);
 GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(CorpusTask);
+
+// Needs no GPU: every corpus variant type-checks, and the ops the GPU
+// baseline lacks are listed (variants by missing op).
+TEST(CorpusCoverage, VariantsTypeCheckAndMissingOpsAreListed) {
+  const OpRegistry& reg = OpRegistry::builtin();
+  int variants = 0, supported = 0;
+  std::map<std::string, int> missing;
+  for (const auto& dir : task_dirs()) {
+    auto imported = import_tasks(dir, ImportOptions{}, reg);
+    ASSERT_TRUE(imported.ok()) << imported.error().message;
+    for (const auto& ti : *imported) {
+      ASSERT_TRUE(ti.task.has_value()) << dir << ": " << ti.error;
+      for (const auto& v : ti.task->variants) {
+        auto graph = typed_variant_graph(v, reg);
+        ASSERT_TRUE(graph.ok()) << v.name << ": " << graph.error().message;
+        ++variants;
+        auto m = unsupported_ops(*graph);
+        if (m.empty()) ++supported;
+        for (const auto& msg : m) ++missing[msg];
+      }
+    }
+  }
+  std::printf("[coverage] corpus: %d of %d variants use only GPU-supported ops\n", supported, variants);
+  for (const auto& [msg, n] : missing) std::printf("[coverage]   %4d x %s\n", n, msg.c_str());
+}
 
 // Runs last (gtest runs suites in definition order within a process).
 TEST(CorpusTotals, PrintCoverage) {

@@ -22,7 +22,9 @@ CaseInput typed(char dtype, Shape shape, double lo = -2, double hi = 2, int64_t 
   return CaseInput{std::move(shape), dtype, lo, hi, ilo, ihi};
 }
 
-void add_cases(std::vector<OpCase>& c) {
+const std::string F = "torch.nn.functional.";
+
+void add_arith_cases(std::vector<OpCase>& c) {
   // ---------------------------------------------------------------------
   // The example to copy when adding an op:
   //   op      the canonical op name (OpRegistry); the coverage test checks
@@ -70,6 +72,9 @@ void add_cases(std::vector<OpCase>& c) {
   c.push_back({"round", "x", "torch.round(x, decimals=-1)", {in({37, 65}, -90, 90)}, kFloat});
   c.push_back({"nan_to_num", "x", "torch.nan_to_num(torch.log(x), nan=0.5)", {in({37, 65}, -1, 1)}, kFloat});
 
+}
+
+void add_math_cases(std::vector<OpCase>& c) {
   // Float math: integers promote to float32.
   struct Math {
     const char* name;
@@ -87,7 +92,6 @@ void add_cases(std::vector<OpCase>& c) {
     c.push_back({m.name, "x", std::string("torch.") + m.name + "(x)", {in({37, 65}, m.lo, m.hi, m.ilo, m.ihi)},
                  kFloatAndLong});
   }
-  const std::string F = "torch.nn.functional.";
   c.push_back({"silu", "x", F + "silu(x)", {in({37, 65}, -5, 5)}, kFloat});
   c.push_back({"hardswish", "x", F + "hardswish(x)", {in({37, 65}, -5, 5)}, kFloat});
   c.push_back({"hardsigmoid", "x", F + "hardsigmoid(x)", {in({37, 65}, -5, 5)}, kFloat});
@@ -106,6 +110,9 @@ void add_cases(std::vector<OpCase>& c) {
   c.push_back({"glu", "x", F + "glu(x, dim=0)", {in({8, 33})}, kFloat});
   c.push_back({"prelu", "x, w", F + "prelu(x, w)", {in({4, 8, 5}), in({8})}, kFloat});
 
+}
+
+void add_logic_cases(std::vector<OpCase>& c) {
   // Comparisons, logic, predicates.
   const char* cmp_ops[][2] = {{"eq", "=="}, {"ne", "!="}, {"lt", "<"}, {"le", "<="}, {"gt", ">"}, {"ge", ">="}};
   for (auto& [name, sym] : cmp_ops) {
@@ -138,6 +145,9 @@ void add_cases(std::vector<OpCase>& c) {
   c.push_back({"clamp_min", "x", "torch.clamp_min(x, 0.25)", {in({37, 65})}, kFloat});
   c.push_back({"clamp_max", "x", "x.clamp_max(0.25)", {in({37, 65})}, kFloat});
 
+}
+
+void add_copy_cases(std::vector<OpCase>& c) {
   // Casts, copies, reshapes.
   for (const char* to : {"torch.float16", "torch.bfloat16", "torch.float32", "torch.float64", "torch.int64",
                          "torch.int32", "torch.uint8", "torch.bool"}) {
@@ -152,6 +162,9 @@ void add_cases(std::vector<OpCase>& c) {
   c.push_back({"unflatten", "x", "x.unflatten(1, (5, 13))", {in({7, 65})}, kAll});
   c.push_back({"reshape_as", "x, y", "x.reshape_as(y)", {in({6, 10}), in({3, 20})}, kAll});
 
+}
+
+void add_creation_cases(std::vector<OpCase>& c) {
   // Creation.
   c.push_back({"zeros", "", "torch.zeros((3, 1001), dtype={T})", {}, kAll});
   c.push_back({"ones", "", "torch.ones((3, 1001), dtype={T})", {}, kAll});
@@ -177,6 +190,9 @@ void add_cases(std::vector<OpCase>& c) {
   c.push_back({"triu", "x", "torch.triu(x, 1)", {in({3, 9, 11})}, kAll});
   c.push_back({"tril", "x", "torch.tril(x, -2)", {in({3, 9, 11})}, kAll});
 
+}
+
+void add_reduction_cases(std::vector<OpCase>& c) {
   // Reductions.
   c.push_back({"sum", "x", "torch.sum(x, dim=1)", {in({33, 130, 7})}, kAll});
   c.push_back({"sum", "x", "x.sum()", {in({3001})}, kAll});
@@ -218,6 +234,9 @@ void add_cases(std::vector<OpCase>& c) {
   c.push_back({"log_softmax", "x", F + "log_softmax(x, dim=-1)", {in({64, 100}, -5, 5)}, kFloat});
   c.push_back({"log_softmax", "x", F + "log_softmax(x, dim=-1)", {in({3, 5000}, -5, 5)}, kFloat});
 
+}
+
+void add_norm_cases(std::vector<OpCase>& c) {
   // Normalisation.
   c.push_back({"layer_norm", "x, w, b", F + "layer_norm(x, (256,), w, b, 1e-5)", {in({16, 256}), in({256}), in({256})}, kFloat});
   c.push_back({"layer_norm", "x", F + "layer_norm(x, (100,))", {in({10, 100})}, kFloat});
@@ -230,6 +249,9 @@ void add_cases(std::vector<OpCase>& c) {
   c.push_back({"group_norm", "x, w, b", F + "group_norm(x, 4, w, b)", {in({2, 8, 5, 6}), in({8}), in({8})}, kFloat});
   c.push_back({"instance_norm", "x", F + "instance_norm(x)", {in({2, 4, 9, 7})}, kFloat});
 
+}
+
+void add_matmul_cases(std::vector<OpCase>& c) {
   // Matrix products.
   c.push_back({"matmul", "x, y", "torch.matmul(x, y)", {in({3, 17, 33}, -1, 1), in({33, 21}, -1, 1)}, kFloat});
   c.push_back({"matmul", "x, y", "x @ y", {in({2, 3, 17, 33}, -1, 1), in({3, 33, 21}, -1, 1)}, kFloat});
@@ -263,7 +285,14 @@ void add_cases(std::vector<OpCase>& c) {
 const std::vector<OpCase>& op_cases() {
   static const std::vector<OpCase> cases = [] {
     std::vector<OpCase> c;
-    add_cases(c);
+    add_arith_cases(c);
+    add_math_cases(c);
+    add_logic_cases(c);
+    add_copy_cases(c);
+    add_creation_cases(c);
+    add_reduction_cases(c);
+    add_norm_cases(c);
+    add_matmul_cases(c);
     return c;
   }();
   return cases;
