@@ -8,6 +8,7 @@
 #include "sandbox/worker/run_worker.h"
 #include "sandbox/worker/worker_config.h"
 #include "worker/compile_handler.h"
+#include "worker/pass_handler.h"
 
 int main(int argc, char** argv) {
   auto config = pf::sandbox::parse_worker_args(argc, argv);
@@ -26,6 +27,7 @@ int main(int argc, char** argv) {
     for (const auto& dir : *dirs) config->isolation.extra_read_paths.push_back(dir);
   }
   pf::worker::register_compile_handler(handlers, compile);
+  pf::worker::register_pass_handler(handlers, compile);
   int status = pf::sandbox::run_worker(*config, handlers);
   compile->log_summary();
   return status;

@@ -1,0 +1,131 @@
+// The worker's `evaluate` request: request validation in process, and a
+// reference pass evaluated compile-only through a real WorkerPool of
+// sandboxed passforge-worker processes.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "evaluator/passes/workspace.h"
+#include "evaluator/tasks/task.h"
+#include "sandbox/pool/worker_pool.h"
+#include "tests/support/paths.h"
+#include "tests/unit/passes/pass_test_util.h"
+#include "worker/pass_handler.h"
+
+namespace pf::worker {
+namespace {
+
+using namespace std::chrono_literals;
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+const char* kRope = "neg-cat-mul-add-6a5c9e";
+
+struct Fixture {
+  json task;
+  json files = json::object();
+};
+
+Result<Fixture> rope_fixture() {
+  PF_ASSIGN(Task task, passes::test::corpus_task(kRope, false));
+  PF_ASSIGN(auto ws, passes::PassWorkspace::load(pf::test::source_dir() / "examples" / "passes" / kRope));
+  Fixture f;
+  f.task = task_to_json(task);
+  for (const auto& [path, text] : ws.files()) f.files[path] = text;
+  return f;
+}
+
+json small_task() {
+  Task t;
+  t.id = "relu";
+  TaskVariant v;
+  v.name = "v";
+  v.source = "def forward(in_0):\n    t = torch.relu(in_0)\n    return (t,)\n";
+  InputMeta in;
+  in.name = "in_0";
+  in.shape = {4};
+  v.inputs = {in};
+  t.variants = {v};
+  return task_to_json(t);
+}
+
+TEST(EvaluateRequest, MalformedRequestsAreErrors) {
+  CompileService service({});
+  EXPECT_FALSE(handle_evaluate(json::array(), service).ok());
+  EXPECT_FALSE(handle_evaluate(json{{"files", json::object()}}, service).ok());
+  json empty = {{"format", "passforge-task/1"}, {"id", "t"}, {"variants", json::array()}};
+  auto no_variants = handle_evaluate(json{{"task", empty}, {"files", json::object()}}, service);
+  ASSERT_FALSE(no_variants.ok());
+  EXPECT_EQ(no_variants.error().message,
+            "evaluate: evaluate request: variants: expected a non-empty list");
+  json task = small_task();
+  auto no_files = handle_evaluate(json{{"task", task}}, service);
+  ASSERT_FALSE(no_files.ok());
+  auto full = handle_evaluate(
+      json{{"task", task}, {"files", json::object()}, {"mode", "full"}}, service);
+  ASSERT_FALSE(full.ok());
+  EXPECT_EQ(full.error().message,
+            "evaluate: mode 'full' is not available; this worker evaluates \"compile_only\"");
+  auto bad_option = handle_evaluate(
+      json{{"task", task}, {"files", json::object()}, {"options", {{"max_match_steps", -1}}}},
+      service);
+  ASSERT_FALSE(bad_option.ok());
+  EXPECT_EQ(bad_option.error().message,
+            "evaluate: options.max_match_steps must be a positive integer");
+}
+
+TEST(EvaluateRequest, AWorkspaceWithBadFilesIsACompileFailure) {
+  CompileService service({});
+  json task = small_task();
+  auto r = handle_evaluate(json{{"task", task}, {"files", {{"../x.py", "x"}}}}, service);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ((*r)["mode"], "compile_only");
+  EXPECT_EQ((*r)["failure_class"], "compile_fail");
+  EXPECT_EQ((*r)["message"],
+            "../x.py: '.', '..' and empty path components are not allowed; a workspace holds "
+            "passes/<Name>.py, an optional passes/order.json and kernels/<file>.cu");
+}
+
+TEST(EvaluateThroughWorkers, ReferencePassCompileOnly) {
+  if (passes::test::corpus_task_dir(kRope).empty()) GTEST_SKIP() << "corpus not present";
+  auto fixture = rope_fixture();
+  ASSERT_TRUE(fixture.ok()) << fixture.error().message;
+  fs::path dir = fs::temp_directory_path() / ("pf_eval_worker_" + std::to_string(::getpid()));
+  sandbox::WorkerPoolOptions opt;
+  opt.worker_path = PF_WORKER;
+  opt.cpu_workers = 1;
+  opt.cache_dir = dir / "cache";
+  auto pool = sandbox::WorkerPool::start(opt);
+  ASSERT_TRUE(pool.ok()) << pool.error().message;
+  json body = {{"task", fixture->task}, {"files", fixture->files}, {"mode", "compile_only"}};
+  auto reply = (*pool)->call("evaluate", body, 120s);
+  ASSERT_TRUE(reply.ok()) << reply.describe();
+  const json& r = reply.body;
+  if (r["compile"].is_object() && r["compile"]["status"] != "ok" &&
+      r["message"].get<std::string>().find("NVRTC") != std::string::npos) {
+    GTEST_SKIP() << "NVRTC unavailable in the worker: " << r["message"];
+  }
+  EXPECT_EQ(r["mode"], "compile_only");
+  EXPECT_TRUE(r["failure_class"].is_null()) << r["message"];
+  EXPECT_EQ(r["ok"], true) << r.dump(2);
+  EXPECT_EQ(r["variants"].size(), fixture->task["variants"].size());
+  for (const auto& v : r["variants"]) {
+    EXPECT_TRUE(v["failure_class"].is_null()) << v["name"] << ": " << v["message"];
+    EXPECT_EQ(v["match_count"], 1) << v["name"];
+  }
+  // A broken kernel: compile_fail with NVRTC's message, through the same worker.
+  json broken = body;
+  broken["files"]["kernels/rope.cu"] = "extern \"C\" __global__ void rope_f32() { oops; }\n";
+  auto failed = (*pool)->call("evaluate", broken, 120s);
+  ASSERT_TRUE(failed.ok()) << failed.describe();
+  EXPECT_EQ(failed.body["failure_class"], "compile_fail");
+  EXPECT_NE(failed.body["message"].get<std::string>().find("kernels/rope.cu(1): error"),
+            std::string::npos)
+      << failed.body["message"];
+  pool->reset();
+  fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace pf::worker
