@@ -54,7 +54,7 @@ int64_t conversation_tokens(const std::vector<MessageRecord>& messages, size_t e
     if (u.contains("total_tokens") && u["total_tokens"].is_number_integer()) {
       tokens = u["total_tokens"].get<int64_t>();
     } else {
-      tokens = u.value("prompt_tokens", int64_t{0}) + u.value("completion_tokens", int64_t{0});
+      tokens = field_or(u, "prompt_tokens", int64_t{0}) + field_or(u, "completion_tokens", int64_t{0});
     }
     counted_until = i + 1;
     break;
@@ -84,11 +84,11 @@ std::vector<ToolCallView> tool_calls_of(const MessageRecord& m) {
   for (const auto& c : m.tool_calls) {
     if (!c.is_object()) continue;
     ToolCallView v;
-    v.id = c.value("id", std::string());
+    v.id = field_or(c, "id", std::string());
     auto f = c.find("function");
     if (f != c.end() && f->is_object()) {
-      v.name = f->value("name", std::string());
-      v.arguments = f->value("arguments", std::string());
+      v.name = field_or(*f, "name", std::string());
+      v.arguments = field_or(*f, "arguments", std::string());
     }
     out.push_back(std::move(v));
   }

@@ -25,7 +25,7 @@ Json export_metadata(const ExportItem& item) {
   if (item.task->variants.is_array()) {
     for (const auto& v : item.task->variants) {
       if (!v.is_object()) continue;
-      (v.value("hidden", false) ? hidden : variants).push_back(v.value("name", std::string()));
+      (field_or(v, "hidden", false) ? hidden : variants).push_back(field_or(v, "name", std::string()));
     }
   }
   const auto& run = *item.run;

@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 #include "common/result.h"
@@ -22,6 +23,24 @@ using Json = nlohmann::json;
 //! instead of throwing.
 inline std::string json_text(const Json& j, int indent = -1) {
   return j.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+//! j[key] when j is an object holding a value of T's JSON type there, else
+//! `fallback`. Never throws (nlohmann's value() throws on a type mismatch).
+template <typename T>
+T field_or(const Json& j, const char* key, T fallback) {
+  if (!j.is_object()) return fallback;
+  auto it = j.find(key);
+  if (it == j.end()) return fallback;
+  if constexpr (std::is_same_v<T, bool>) {
+    return it->is_boolean() ? it->template get<bool>() : fallback;
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    return it->is_string() ? it->template get<std::string>() : fallback;
+  } else if constexpr (std::is_integral_v<T>) {
+    return it->is_number_integer() ? it->template get<T>() : fallback;
+  } else {
+    return it->is_number() ? it->template get<T>() : fallback;
+  }
 }
 
 //! Lifecycle of a run or an episode.

@@ -28,6 +28,34 @@ Status check_string_array(const Json& obj, const char* field) {
   return ok_status();
 }
 
+//! A present field must have the given type (numbers: any numeric type).
+Status check_type(const Json& obj, const char* field, Json::value_t type, const char* expected) {
+  auto it = obj.find(field);
+  if (it == obj.end()) return ok_status();
+  bool ok = type == Json::value_t::number_float ? it->is_number() : it->type() == type;
+  return ok ? ok_status() : field_error(field, expected);
+}
+
+Status check_variants(const Json& result) {
+  auto it = result.find("variants");
+  if (it == result.end()) return ok_status();
+  if (!it->is_array()) return field_error("variants", "an array of objects");
+  for (const auto& v : *it) {
+    if (!v.is_object()) return field_error("variants", "an array of objects");
+    PF_TRY(check_type(v, "name", Json::value_t::string, "a string"));
+    for (const char* flag : {"hidden", "correct", "unstable"}) {
+      PF_TRY(check_type(v, flag, Json::value_t::boolean, "a boolean"));
+    }
+    if (auto s = v.find("speedup"); s != v.end() && !s->is_null() && !s->is_number()) {
+      return field_error("variants[].speedup", "a number or null");
+    }
+    if (auto f = v.find("failure_class"); f != v.end() && !f->is_null() && !f->is_string()) {
+      return field_error("variants[].failure_class", "a string or null");
+    }
+  }
+  return ok_status();
+}
+
 }  // namespace
 
 std::vector<VariantOutcome> variant_outcomes(const Json& result) {
@@ -38,14 +66,14 @@ std::vector<VariantOutcome> variant_outcomes(const Json& result) {
   for (const auto& v : *it) {
     if (!v.is_object()) continue;
     VariantOutcome o;
-    o.name = v.value("name", std::string());
-    o.hidden = v.value("hidden", false);
-    o.correct = v.value("correct", false);
+    o.name = field_or(v, "name", std::string());
+    o.hidden = field_or(v, "hidden", false);
+    o.correct = field_or(v, "correct", false);
     if (auto s = v.find("speedup"); s != v.end() && s->is_number()) o.speedup = s->get<double>();
     if (auto f = v.find("failure_class"); f != v.end() && f->is_string()) {
       o.failure_class = f->get<std::string>();
     }
-    o.unstable = v.value("unstable", false);
+    o.unstable = field_or(v, "unstable", false);
     out.push_back(std::move(o));
   }
   return out;
@@ -64,8 +92,13 @@ Result<EvaluationRecord> evaluation_from_result(EvalKind kind, const Json& resul
   EvaluationRecord e;
   e.kind = kind;
   e.result = result;
-  std::string mode = result.value("mode", std::string("full"));
-  PF_ASSIGN(e.mode, parse_eval_mode(mode));
+  PF_TRY(check_type(result, "mode", Json::value_t::string, "\"full\" or \"compile_only\""));
+  PF_TRY(check_type(result, "unstable", Json::value_t::boolean, "a boolean"));
+  PF_TRY(check_variants(result));
+  std::string mode = field_or(result, "mode", std::string("full"));
+  auto parsed_mode = parse_eval_mode(mode);
+  if (!parsed_mode.ok()) return parsed_mode.error().with_context("evaluation result: field 'mode'");
+  e.mode = *parsed_mode;
   PF_ASSIGN(e.as_score, optional_number(result, "as"));
   PF_ASSIGN(e.hidden_as, optional_number(result, "hidden_as"));
   if (auto it = result.find("es_curve"); it != result.end() && !it->is_null()) {
@@ -78,9 +111,6 @@ Result<EvaluationRecord> evaluation_from_result(EvalKind kind, const Json& resul
     }
     e.es_curve = *it;
   }
-  if (auto it = result.find("variants"); it != result.end() && !it->is_array()) {
-    return field_error("variants", "an array of objects");
-  }
   PF_TRY(check_string_array(result, "hack_flags"));
   if (auto it = result.find("hack_flags"); it != result.end()) e.hack_flags = *it;
 
@@ -91,7 +121,7 @@ Result<EvaluationRecord> evaluation_from_result(EvalKind kind, const Json& resul
   int visible = 0, correct = 0;
   double log_sum = 0;
   int speedups = 0;
-  e.unstable = result.value("unstable", false);
+  e.unstable = field_or(result, "unstable", false);
   for (const auto& v : variant_outcomes(result)) {
     if (!v.failure_class.empty()) classes.insert(v.failure_class);
     if (v.hidden) continue;

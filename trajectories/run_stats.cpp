@@ -80,8 +80,10 @@ Quality quality_of(const std::vector<Scored>& eps, double b) {
       usable = s.best->es_curve.is_array() && !s.best->es_curve.empty();
       if (usable) {
         for (const auto& p : s.best->es_curve) {
-          int t = p.value("t", 100);
-          if (t >= kMinLevel && t <= kMaxLevel) es[static_cast<size_t>(t - kMinLevel)] = p.value("es", b);
+          int64_t t = field_or(p, "t", int64_t{100});
+          if (t >= kMinLevel && t <= kMaxLevel) {
+            es[static_cast<size_t>(t - kMinLevel)] = field_or(p, "es", b);
+          }
         }
       }
     }
@@ -146,7 +148,7 @@ Result<RunStats> compute_stats(TrajectoryReader& reader, const std::string& labe
   for (const auto& t : tasks) {
     auto& [vis, hid] = task_variants[t.id];
     if (!t.variants.is_array()) continue;
-    for (const auto& v : t.variants) (v.is_object() && v.value("hidden", false) ? hid : vis)++;
+    for (const auto& v : t.variants) (field_or(v, "hidden", false) ? hid : vis)++;
   }
   std::map<std::string, std::vector<const EvaluationRecord*>> by_episode;
   for (const auto& e : evaluations) {

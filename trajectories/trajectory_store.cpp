@@ -31,7 +31,7 @@ Status validate_message(const MessageRecord& m) {
   if (!m.tool_calls.is_array()) return invalid("tool_calls must be an array or null");
   for (const auto& c : m.tool_calls) {
     bool ok = c.is_object() && c.contains("id") && c["id"].is_string() &&
-              c.value("type", std::string()) == "function" && c.contains("function") &&
+              field_or(c, "type", std::string()) == "function" && c.contains("function") &&
               c["function"].is_object() && c["function"].contains("name") &&
               c["function"]["name"].is_string() && c["function"].contains("arguments") &&
               c["function"]["arguments"].is_string();

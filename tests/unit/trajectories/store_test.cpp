@@ -361,3 +361,45 @@ TEST(Ids, AreStableAndParseable) {
 
 }  // namespace
 }  // namespace pf::traj
+
+namespace pf::traj {
+namespace {
+
+TEST(ResultSummary, FillsColumnsFromTheDocumentedFields) {
+  Json r = testing::make_result(1.3, {{"v0", false, true, 2.0},
+                                      {"v1", false, true, 0.5},
+                                      {"v2", false, false, 0, "accuracy"},
+                                      {"h", true, false, 0, "runtime_fail"}});
+  r["hidden_as"] = 0.1;
+  r["failure_class"] = "pass_miss";
+  auto e = evaluation_from_result(EvalKind::submit, r);
+  ASSERT_TRUE(e.ok()) << e.error().message;
+  EXPECT_EQ(e->kind, EvalKind::submit);
+  EXPECT_DOUBLE_EQ(*e->as_score, 1.3);
+  EXPECT_DOUBLE_EQ(*e->hidden_as, 0.1);
+  EXPECT_NEAR(*e->correct_rate, 2 / 3.0, 1e-12);
+  EXPECT_NEAR(*e->geomean_speedup, 1.0, 1e-12);
+  EXPECT_EQ(e->failure_classes, Json({"accuracy", "pass_miss", "runtime_fail"}));
+  EXPECT_FALSE(is_correct(*e));
+  EXPECT_TRUE(counts_as_success(*e, false));
+}
+
+TEST(ResultSummary, WrongTypesAreErrorsNotExceptions) {
+  for (const char* bad : {R"({"mode": 3})", R"({"mode": "gpu"})", R"({"as": "high"})",
+                          R"({"variants": [{"correct": 1}]})", R"({"variants": [3]})",
+                          R"({"variants": [{"speedup": "fast"}]})", R"({"es_curve": [1, 2]})",
+                          R"({"hack_flags": [1]})", R"({"unstable": "no"})", R"([1])"}) {
+    auto e = evaluation_from_result(EvalKind::evaluate, Json::parse(bad));
+    EXPECT_FALSE(e.ok()) << bad;
+    if (!e.ok()) {
+      EXPECT_NE(e.error().message.find("evaluation result"), std::string::npos) << bad;
+    }
+  }
+  // Readers of stored results never throw either.
+  EXPECT_TRUE(variant_outcomes(Json::parse(R"({"variants": [{"correct": 1, "name": 2}]})"))[0]
+                  .name.empty());
+  EXPECT_DOUBLE_EQ(failure_score(Json::parse(R"({"b": "x"})")), kDefaultFailureScore);
+}
+
+}  // namespace
+}  // namespace pf::traj
