@@ -80,9 +80,13 @@ std::vector<std::string> LlmClient::http_headers(const ChatRequest* request) con
   std::vector<std::string> headers = {"Content-Type: application/json",
                                       "Accept: application/json, text/event-stream"};
   if (!auth_header_.empty()) headers.push_back(auth_header_);
-  for (const auto& [name, value] : options_.headers) headers.push_back(name + ": " + value);
+  auto add = [&headers](const std::string& name, const std::string& value) {
+    headers.push_back(name);
+    headers.back().append(": ").append(value);
+  };
+  for (const auto& [name, value] : options_.headers) add(name, value);
   if (request != nullptr) {
-    for (const auto& [name, value] : request->headers) headers.push_back(name + ": " + value);
+    for (const auto& [name, value] : request->headers) add(name, value);
   }
   return headers;
 }

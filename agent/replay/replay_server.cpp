@@ -77,7 +77,7 @@ struct ReplayServer::Impl {
       res.set_content(dump_safe(body), "application/json");
     });
     server.set_exception_handler(
-        [](const httplib::Request&, httplib::Response& res, std::exception_ptr ep) {
+        [](const httplib::Request&, httplib::Response& res, const std::exception_ptr& ep) {
           std::string what = "unknown exception";
           try {
             std::rethrow_exception(ep);
