@@ -100,7 +100,7 @@ TEST(TrajectoryKill, SigkilledWriterLosesNoCommittedTurn) {
   unsigned seed = rd();
   std::mt19937 rng(seed);
   SCOPED_TRACE("seed " + std::to_string(seed));
-  std::uniform_int_distribution<int> delay_ms(30, 400);
+  std::uniform_int_distribution<int> delay_ms(0, 400);
   std::string episodes = std::to_string(kEpisodes);
   int64_t total_before = 0;
   std::map<int, int64_t> committed;
@@ -111,6 +111,16 @@ TEST(TrajectoryKill, SigkilledWriterLosesNoCommittedTurn) {
     argv.push_back(nullptr);
     pid_t pid = 0;
     ASSERT_EQ(posix_spawn(&pid, PF_KILL_WRITER, nullptr, nullptr, argv.data(), environ), 0);
+    if (iteration % 2 == 1) {
+      // Odd iterations kill mid-stream: wait (on a loaded machine, long) for
+      // this writer's first report before the random delay. Even iterations
+      // may kill it during start-up, migration or resume.
+      auto before = std::filesystem::exists(log) ? std::filesystem::file_size(log) : 0;
+      for (int i = 0; i < 1000; ++i) {
+        if (std::filesystem::exists(log) && std::filesystem::file_size(log) > before) break;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
+    }
     std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms(rng)));
     ASSERT_EQ(::kill(pid, SIGKILL), 0);
     int status = 0;
