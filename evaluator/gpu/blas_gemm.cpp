@@ -1,5 +1,7 @@
 #include "evaluator/gpu/blas_gemm.h"
 
+#include <spdlog/spdlog.h>
+
 #include <climits>
 
 namespace pf::gpu {
@@ -38,98 +40,134 @@ bool gemm_compatible(int64_t rows, int64_t cols, int64_t row_stride, int64_t col
   return row_stride == 1 && (cols == 1 || col_stride >= std::max<int64_t>(rows, 1));
 }
 
-Status add_gemm(PlanBuilder& b, const GemmSpec& s) {
-  PF_ASSIGN(BlasState * blas, b.runtime().blas());
+namespace {
+
+// The column-major problem cuBLAS sees for C = A @ B (row-major).
+struct BlasProblem {
+  BlasOperand ob, oa;  // cuBLAS's A (our B) and B (our A)
+  cudaDataType type;
+  bool f64;
+  cublasComputeType_t compute;
+  int M, N, K, lda, ldb, ldc;
+};
+
+Result<BlasProblem> blas_problem(const GemmSpec& s) {
   if (!fits_int(s.m) || !fits_int(s.n) || !fits_int(s.k) || !fits_int(s.batch)) {
     return make_error(ErrorCode::unsupported, "matrix dims beyond 2^31 are not supported by cuBLAS");
   }
-  if (s.m == 0 || s.n == 0 || s.batch == 0) return ok_status();
-  // C^T = B^T A^T in column-major terms: cuBLAS's A is our B, its B our A.
-  BlasOperand ob = blas_operand(s.k, s.n, s.b);
-  BlasOperand oa = blas_operand(s.m, s.k, s.a);
-  const cudaDataType type = data_type(s.dtype);
-  const bool f64 = s.dtype == DType::float64;
-  const cublasComputeType_t compute = f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
+  BlasProblem p;
+  p.ob = blas_operand(s.k, s.n, s.b);
+  p.oa = blas_operand(s.m, s.k, s.a);
+  p.type = data_type(s.dtype);
+  p.f64 = s.dtype == DType::float64;
+  p.compute = p.f64 ? CUBLAS_COMPUTE_64F : CUBLAS_COMPUTE_32F;
+  p.M = static_cast<int>(s.n);
+  p.N = static_cast<int>(s.m);
+  p.K = static_cast<int>(s.k);
+  p.lda = static_cast<int>(p.ob.ld);
+  p.ldb = static_cast<int>(p.oa.ld);
+  p.ldc = p.M;
+  return p;
+}
+
+}  // namespace
+
+Result<bool> add_gemm_bias_epilogue(PlanBuilder& b, const GemmSpec& s) {
+  if (s.bias == nullptr || s.dtype == DType::float64 || s.batch != 1 || s.m == 0 || s.n == 0) return false;
+  PF_ASSIGN(BlasState * blas, b.runtime().blas());
+  PF_ASSIGN(BlasProblem bp, blas_problem(s));
   auto lib = blas->lib;
-  const int M = static_cast<int>(s.n), N = static_cast<int>(s.m), K = static_cast<int>(s.k);
-  const auto lda = static_cast<int>(ob.ld), ldb = static_cast<int>(oa.ld), ldc = M;
-
-  if (s.bias != nullptr) {
-    if (f64 || s.batch != 1) {
-      return make_error(ErrorCode::internal, "the cuBLASLt bias epilogue takes one fp32/fp16/bf16 matrix");
-    }
-    // cuBLASLt with the bias epilogue (bias over our n = cuBLAS's rows of D).
-    const cublasLtHandle_t lt = blas->lt.get();
-    const auto& fn = lib->api();
-    cublasLtMatmulDesc_t desc = nullptr;
-    PF_TRY(lib->check(fn.cublasLtMatmulDescCreate(&desc, compute, CUDA_R_32F), "cublasLtMatmulDescCreate"));
-    std::shared_ptr<void> desc_owner(desc, [lib](void* d) {
-      lib->api().cublasLtMatmulDescDestroy(static_cast<cublasLtMatmulDesc_t>(d));
-    });
-    cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;
-    void* bias_ptr = reinterpret_cast<void*>(s.bias->data_ptr());
-    b.use(*s.bias);
-    PF_TRY(lib->check(fn.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ob.op, sizeof(ob.op)),
-                      "cublasLtMatmulDescSetAttribute(TRANSA)"));
-    PF_TRY(lib->check(fn.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &oa.op, sizeof(oa.op)),
-                      "cublasLtMatmulDescSetAttribute(TRANSB)"));
-    PF_TRY(lib->check(fn.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue,
-                                                        sizeof(epilogue)),
-                      "cublasLtMatmulDescSetAttribute(EPILOGUE)"));
-    PF_TRY(lib->check(fn.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias_ptr,
-                                                        sizeof(bias_ptr)),
-                      "cublasLtMatmulDescSetAttribute(BIAS_POINTER)"));
-    cudaDataType bias_type = data_type(s.bias->dtype());
-    PF_TRY(lib->check(fn.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_type,
-                                                        sizeof(bias_type)),
-                      "cublasLtMatmulDescSetAttribute(BIAS_DATA_TYPE)"));
-    auto layout = [&](uint64_t rows, uint64_t cols, int64_t ld) -> Result<std::shared_ptr<void>> {
-      cublasLtMatrixLayout_t l = nullptr;
-      PF_TRY(lib->check(fn.cublasLtMatrixLayoutCreate(&l, type, rows, cols, ld), "cublasLtMatrixLayoutCreate"));
-      return std::shared_ptr<void>(l, [lib](void* p) {
-        lib->api().cublasLtMatrixLayoutDestroy(static_cast<cublasLtMatrixLayout_t>(p));
-      });
-    };
-    // Stored shapes (column-major) before the op is applied.
-    PF_ASSIGN(auto a_layout, ob.op == CUBLAS_OP_N ? layout(M, K, lda) : layout(K, M, lda));
-    PF_ASSIGN(auto b_layout, oa.op == CUBLAS_OP_N ? layout(K, N, ldb) : layout(N, K, ldb));
-    PF_ASSIGN(auto c_layout, layout(M, N, ldc));
-    cublasLtMatmulPreference_t pref = nullptr;
-    PF_TRY(lib->check(fn.cublasLtMatmulPreferenceCreate(&pref), "cublasLtMatmulPreferenceCreate"));
-    std::shared_ptr<void> pref_owner(pref, [lib](void* p) {
-      lib->api().cublasLtMatmulPreferenceDestroy(static_cast<cublasLtMatmulPreference_t>(p));
-    });
-    uint64_t ws = blas->workspace_bytes;
-    PF_TRY(lib->check(fn.cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
-                                                              &ws, sizeof(ws)),
-                      "cublasLtMatmulPreferenceSetAttribute"));
-    cublasLtMatmulHeuristicResult_t heuristic{};
-    int found = 0;
-    auto al = static_cast<cublasLtMatrixLayout_t>(a_layout.get());
-    auto bl = static_cast<cublasLtMatrixLayout_t>(b_layout.get());
-    auto cl = static_cast<cublasLtMatrixLayout_t>(c_layout.get());
-    PF_TRY(lib->check(fn.cublasLtMatmulAlgoGetHeuristic(lt, desc, al, bl, cl, cl, pref, 1, &heuristic, &found),
-                      "cublasLtMatmulAlgoGetHeuristic"));
-    if (found > 0) {
-      for (auto& owner : {desc_owner, a_layout, b_layout, c_layout}) b.keep_alive(owner);
-      const void* A = reinterpret_cast<const void*>(s.b.ptr);
-      const void* B = reinterpret_cast<const void*>(s.a.ptr);
-      void* C = reinterpret_cast<void*>(s.c);
-      void* workspace = reinterpret_cast<void*>(blas->workspace->data());
-      cublasLtMatmulAlgo_t algo = heuristic.algo;
-      const float alpha = static_cast<float>(s.alpha);
-      b.add_library_call("cublasLtMatmul", [lib, lt, desc, al, bl, cl, A, B, C, algo, workspace, ws,
-                                            alpha](CUstream stream) -> Status {
-        const float zero = 0.0f;
-        return lib->check(lib->api().cublasLtMatmul(lt, desc, &alpha, A, al, B, bl, &zero, C, cl, C, cl, &algo,
-                                                    workspace, ws, reinterpret_cast<cudaStream_t>(stream)),
-                          "cublasLtMatmul");
-      });
-      return ok_status();
-    }
-    return make_error(ErrorCode::internal, "cuBLASLt found no algorithm for the bias epilogue");
+  const auto& fn = lib->api();
+  const cublasLtHandle_t lt = blas->lt.get();
+  const BlasOperand ob = bp.ob, oa = bp.oa;
+  const cudaDataType type = bp.type;
+  const int M = bp.M, N = bp.N, K = bp.K;
+  // Any cuBLASLt refusal below means "no epilogue for this problem": the
+  // caller falls back to a bias copy plus a beta = 1 GEMM.
+  auto ok = [&](cublasStatus_t st, const char* what) {
+    if (st != CUBLAS_STATUS_SUCCESS) spdlog::debug("cuBLASLt bias epilogue: {}: {}", what, lib->error(st, what).message);
+    return st == CUBLAS_STATUS_SUCCESS;
+  };
+  cublasLtMatmulDesc_t desc = nullptr;
+  if (!ok(fn.cublasLtMatmulDescCreate(&desc, bp.compute, CUDA_R_32F), "cublasLtMatmulDescCreate")) return false;
+  std::shared_ptr<void> desc_owner(desc, [lib](void* d) {
+    lib->api().cublasLtMatmulDescDestroy(static_cast<cublasLtMatmulDesc_t>(d));
+  });
+  cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;
+  void* bias_ptr = reinterpret_cast<void*>(s.bias->data_ptr());
+  cudaDataType bias_type = data_type(s.bias->dtype());
+  if (!ok(fn.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ob.op, sizeof(ob.op)), "TRANSA") ||
+      !ok(fn.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &oa.op, sizeof(oa.op)), "TRANSB") ||
+      !ok(fn.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof(epilogue)),
+          "EPILOGUE") ||
+      !ok(fn.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias_ptr, sizeof(bias_ptr)),
+          "BIAS_POINTER") ||
+      !ok(fn.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_type,
+                                            sizeof(bias_type)),
+          "BIAS_DATA_TYPE")) {
+    return false;
   }
+  auto layout = [&](uint64_t rows, uint64_t cols, int64_t ld) -> std::shared_ptr<void> {
+    cublasLtMatrixLayout_t l = nullptr;
+    if (!ok(fn.cublasLtMatrixLayoutCreate(&l, type, rows, cols, ld), "cublasLtMatrixLayoutCreate")) return nullptr;
+    return std::shared_ptr<void>(l, [lib](void* p) {
+      lib->api().cublasLtMatrixLayoutDestroy(static_cast<cublasLtMatrixLayout_t>(p));
+    });
+  };
+  // Stored (column-major) shapes before the op is applied.
+  auto a_layout = ob.op == CUBLAS_OP_N ? layout(M, K, bp.lda) : layout(K, M, bp.lda);
+  auto b_layout = oa.op == CUBLAS_OP_N ? layout(K, N, bp.ldb) : layout(N, K, bp.ldb);
+  auto c_layout = layout(M, N, bp.ldc);
+  if (!a_layout || !b_layout || !c_layout) return false;
+  cublasLtMatmulPreference_t pref = nullptr;
+  if (!ok(fn.cublasLtMatmulPreferenceCreate(&pref), "cublasLtMatmulPreferenceCreate")) return false;
+  std::shared_ptr<void> pref_owner(pref, [lib](void* p) {
+    lib->api().cublasLtMatmulPreferenceDestroy(static_cast<cublasLtMatmulPreference_t>(p));
+  });
+  uint64_t ws = blas->workspace_bytes;
+  if (!ok(fn.cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws)),
+          "MAX_WORKSPACE_BYTES")) {
+    return false;
+  }
+  cublasLtMatmulHeuristicResult_t heuristic{};
+  int found = 0;
+  auto al = static_cast<cublasLtMatrixLayout_t>(a_layout.get());
+  auto bl = static_cast<cublasLtMatrixLayout_t>(b_layout.get());
+  auto cl = static_cast<cublasLtMatrixLayout_t>(c_layout.get());
+  if (!ok(fn.cublasLtMatmulAlgoGetHeuristic(lt, desc, al, bl, cl, cl, pref, 1, &heuristic, &found),
+          "cublasLtMatmulAlgoGetHeuristic") ||
+      found == 0) {
+    return false;
+  }
+  for (auto& owner : {desc_owner, a_layout, b_layout, c_layout}) b.keep_alive(owner);
+  b.use(*s.bias);
+  const void* A = reinterpret_cast<const void*>(s.b.ptr);
+  const void* B = reinterpret_cast<const void*>(s.a.ptr);
+  void* C = reinterpret_cast<void*>(s.c);
+  void* workspace = reinterpret_cast<void*>(blas->workspace->data());
+  cublasLtMatmulAlgo_t algo = heuristic.algo;
+  const float alpha = static_cast<float>(s.alpha);
+  b.add_library_call("cublasLtMatmul", [lib, lt, desc, al, bl, cl, A, B, C, algo, workspace, ws,
+                                        alpha](CUstream stream) -> Status {
+    const float zero = 0.0f;
+    return lib->check(lib->api().cublasLtMatmul(lt, desc, &alpha, A, al, B, bl, &zero, C, cl, C, cl, &algo,
+                                                workspace, ws, reinterpret_cast<cudaStream_t>(stream)),
+                      "cublasLtMatmul");
+  });
+  return true;
+}
 
+Status add_gemm(PlanBuilder& b, const GemmSpec& s) {
+  if (s.bias != nullptr) return make_error(ErrorCode::internal, "add_gemm takes no bias (add_gemm_bias_epilogue)");
+  if (s.m == 0 || s.n == 0 || s.batch == 0) return ok_status();
+  PF_ASSIGN(BlasState * blas, b.runtime().blas());
+  PF_ASSIGN(BlasProblem bp, blas_problem(s));
+  auto lib = blas->lib;
+  const cudaDataType type = bp.type;
+  const bool f64 = bp.f64;
+  const cublasComputeType_t compute = bp.compute;
+  const int M = bp.M, N = bp.N, K = bp.K, lda = bp.lda, ldb = bp.ldb, ldc = bp.ldc;
+  const BlasOperand ob = bp.ob, oa = bp.oa;
   const cublasHandle_t handle = blas->handle.get();
   const void* A = reinterpret_cast<const void*>(s.b.ptr);
   const void* B = reinterpret_cast<const void*>(s.a.ptr);

@@ -34,13 +34,17 @@ struct GemmSpec {
   MatrixView b;  // [k, n] per batch
   CUdeviceptr c = 0;  // [m, n] row-major contiguous per batch, batch stride m * n
   double alpha = 1, beta = 0;
-  //! [n], contiguous: C = alpha * A @ B + bias through cuBLASLt's bias
-  //! epilogue (beta unused; one matrix, not float64).
+  //! [n], contiguous, for add_gemm_bias_epilogue only.
   const DeviceTensor* bias = nullptr;
 };
 
-//! Adds C = alpha * A @ B + beta * C (or + bias). Both operands must be
-//! gemm_compatible (callers materialise otherwise).
+//! Adds C = alpha * A @ B + beta * C. Both operands must be gemm_compatible
+//! (callers materialise otherwise); spec.bias must be null.
 Status add_gemm(PlanBuilder& b, const GemmSpec& spec);
+
+//! Adds C = alpha * A @ B + bias through cuBLASLt's bias epilogue when
+//! cuBLASLt offers an algorithm for it (one fp32/fp16/bf16 matrix); false
+//! when it does not, and the caller copies the bias and uses add_gemm.
+Result<bool> add_gemm_bias_epilogue(PlanBuilder& b, const GemmSpec& spec);
 
 }  // namespace pf::gpu

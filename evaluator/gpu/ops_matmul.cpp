@@ -132,6 +132,21 @@ bool lt_bias_eligible(const DeviceTensor& bias, int64_t n, DType dtype, const Pr
          bias.data_ptr() % 16 == 0;
 }
 
+// C = alpha * A @ B + beta * bias: the cuBLASLt bias epilogue when eligible
+// and available, else the bias copied into C and a GEMM accumulating it.
+Status add_product_with_bias(PlanBuilder& b, Product& p, const DeviceTensor& bias, double beta,
+                             const Shape& out_shape) {
+  if (beta == 1 && lt_bias_eligible(bias, p.spec.n, p.spec.dtype, p)) {
+    GemmSpec with_bias = p.spec;
+    with_bias.bias = &bias;
+    PF_ASSIGN(bool added, add_gemm_bias_epilogue(b, with_bias));
+    if (added) return ok_status();
+  }
+  PF_TRY(copy_bias(b, bias, reshaped(p.c, out_shape)));
+  p.spec.beta = beta;
+  return add_gemm(b, p.spec);
+}
+
 // addmm / baddbmm: beta * input + alpha * (m1 @ m2).
 Result<std::vector<DeviceTensor>> run_add_product(const GpuArgs& a, const std::vector<TensorType>& out,
                                                   PlanBuilder& b) {
@@ -140,13 +155,11 @@ Result<std::vector<DeviceTensor>> run_add_product(const GpuArgs& a, const std::v
   PF_ASSIGN(double alpha, a.real(4));
   PF_ASSIGN(Product p, plan_product(b, a.tensor(1), a.tensor(2), out[0].dtype));
   p.spec.alpha = alpha;
-  if (beta != 0 && beta == 1 && lt_bias_eligible(input, p.spec.n, out[0].dtype, p)) {
-    p.spec.bias = &input;
-  } else if (beta != 0) {
-    PF_TRY(copy_bias(b, input, reshaped(p.c, out[0].shape)));
-    p.spec.beta = beta;
+  if (beta == 0) {
+    PF_TRY(add_gemm(b, p.spec));  // beta = 0 ignores input, NaN included (PyTorch)
+  } else {
+    PF_TRY(add_product_with_bias(b, p, input, beta, out[0].shape));
   }
-  PF_TRY(add_gemm(b, p.spec));
   return std::vector<DeviceTensor>{reshaped(p.c, out[0].shape)};
 }
 
@@ -160,15 +173,10 @@ Result<std::vector<DeviceTensor>> run_linear(const GpuArgs& a, const std::vector
                                  : as_matrix(w, false);
   PF_ASSIGN(Product p, plan_product(b, as_matrix(x, true), wt, out[0].dtype));
   if (a.is_tensor(2)) {
-    const DeviceTensor& bias = a.tensor(2);
-    if (lt_bias_eligible(bias, p.spec.n, out[0].dtype, p)) {
-      p.spec.bias = &bias;
-    } else {
-      PF_TRY(copy_bias(b, bias, reshaped(p.c, out[0].shape)));
-      p.spec.beta = 1;
-    }
+    PF_TRY(add_product_with_bias(b, p, a.tensor(2), 1.0, out[0].shape));
+  } else {
+    PF_TRY(add_gemm(b, p.spec));
   }
-  PF_TRY(add_gemm(b, p.spec));
   return std::vector<DeviceTensor>{reshaped(p.c, out[0].shape)};
 }
 

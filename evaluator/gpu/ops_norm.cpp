@@ -150,8 +150,14 @@ Result<DeviceTensor> add_transform(PlanBuilder& b, const DeviceTensor& x, const 
   p.running = t.running ? 1 : 0;
   p.eps = t.eps;
   set_affine(p, w, bias);
-  PF_TRY(b.add_kernel(kNorm, x.dtype(), "pf_norm_transform",
-                      linear_launch(p.numel, PF_EW_THREADS * PF_EW_STRIDED_WORK, PF_EW_THREADS), p));
+  const int64_t vec = vector_width(x.dtype());
+  if (inner % vec == 0 && x.data_ptr() % 16 == 0 && y.data_ptr() % 16 == 0) {
+    PF_TRY(b.add_kernel(kNorm, x.dtype(), "pf_norm_transform_vec",
+                        linear_launch(p.numel, PF_EW_THREADS * vec, PF_EW_THREADS), p));
+  } else {
+    PF_TRY(b.add_kernel(kNorm, x.dtype(), "pf_norm_transform",
+                        linear_launch(p.numel, PF_EW_THREADS * PF_EW_STRIDED_WORK, PF_EW_THREADS), p));
+  }
   return y;
 }
 

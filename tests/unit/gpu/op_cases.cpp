@@ -244,10 +244,13 @@ void add_norm_cases(std::vector<OpCase>& c) {
   c.push_back({"rms_norm", "x, w", F + "rms_norm(x, (64,), w)", {in({12, 64}), in({64})}, kFloat});
   c.push_back({"batch_norm", "x, rm, rv, w, b", F + "batch_norm(x, rm, rv, w, b, False, 0.1, 1e-5)",
                {in({4, 8, 6, 5}), in({8}, -1, 1), in({8}, 0.5, 2), in({8}), in({8})}, kFloat});
+  c.push_back({"batch_norm", "x, rm, rv", F + "batch_norm(x, rm, rv)",
+               {in({2, 8, 4, 8}), in({8}, -1, 1), in({8}, 0.5, 2)}, kFloat});
   c.push_back({"batch_norm", "x, w, b", F + "batch_norm(x, None, None, w, b, True)",
                {in({4, 8, 6, 5}), in({8}), in({8})}, kFloat});
   c.push_back({"group_norm", "x, w, b", F + "group_norm(x, 4, w, b)", {in({2, 8, 5, 6}), in({8}), in({8})}, kFloat});
   c.push_back({"instance_norm", "x", F + "instance_norm(x)", {in({2, 4, 9, 7})}, kFloat});
+  c.push_back({"group_norm", "x", F + "group_norm(x, 2)", {in({3, 4, 4, 4})}, kFloat});
 
 }
 
