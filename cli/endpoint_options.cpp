@@ -1,5 +1,7 @@
 #include "cli/endpoint_options.h"
 
+#include <cstdlib>
+
 namespace pf::cli {
 
 llm::LlmOptions llm_options_from(const EndpointConfig& e) {
@@ -9,7 +11,13 @@ llm::LlmOptions llm_options_from(const EndpointConfig& e) {
   o.model = e.model;
   o.api_key_env = e.api_key_env;
   for (const auto& [name, value] : e.headers.items()) {
-    o.headers.emplace_back(name, value.is_string() ? value.get<std::string>() : value.dump());
+    std::string text = value.is_string() ? value.get<std::string>() : value.dump();
+    // "env:NAME" keeps a gateway token out of the config (and so out of run records).
+    if (text.starts_with("env:")) {
+      const char* from_env = std::getenv(text.substr(4).c_str());
+      text = from_env ? from_env : "";
+    }
+    o.headers.emplace_back(name, text);
   }
   o.request_timeout_s = e.request_timeout_s;
   o.connect_timeout_s = e.connect_timeout_s;

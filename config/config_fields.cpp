@@ -39,7 +39,8 @@ std::vector<Field> describe_fields(Config& c) {
         {0, 1e6});
   f.add("tokens_per_minute", e.tokens_per_minute, "token rate limit; 0: unlimited", kNonNegative);
   f.add("headers", e.headers,
-        "extra HTTP headers sent with every request (string values), e.g. for a gateway");
+        "extra HTTP headers for every request; a value \"env:NAME\" is read from that "
+        "environment variable (the config is stored with every run: no secrets here)");
   f.add("extra", e.extra,
         "free-form table merged into every request body, e.g. chat_template_kwargs = "
         "{ enable_thinking = true }");
