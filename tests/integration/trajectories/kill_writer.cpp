@@ -89,7 +89,9 @@ int main(int argc, char** argv) {
     threads.emplace_back([&, i] {
       std::string id = episode_id(kRunId, "t", i);
       int64_t turn = 0;
-      if (reader->episode(id).ok()) {
+      auto own = s.reader();  // readers are per thread
+      if (!own.ok()) std::_Exit(fail(own.error().message));
+      if (own->episode(id).ok()) {
         auto resumed = s.resume_episode(id);
         if (!resumed.ok()) std::_Exit(fail(resumed.error().message));
         turn = resumed->last_turn;
