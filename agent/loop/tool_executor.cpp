@@ -42,6 +42,7 @@ bool is_file_change(const std::string& name) { return name == "write_file" || na
 std::optional<Json> tool_arguments(const llm::ToolCall& call) {
   if (trim(call.arguments).empty()) return Json::object();
   Json args = Json::parse(call.arguments, nullptr, /*allow_exceptions=*/false);
+  if (args.is_null()) return Json::object();  // "null" for a call without arguments
   if (!args.is_object()) return std::nullopt;
   return args;
 }

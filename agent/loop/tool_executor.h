@@ -25,7 +25,7 @@ bool is_known_tool(const std::string& name);
 //! Whether the call changes the workspace (replayed when an episode resumes).
 bool is_file_change(const std::string& name);
 
-//! The call's arguments as a JSON object ("" reads as {}); nullopt when they
+//! The call's arguments as a JSON object ("" and null read as {}); nullopt when they
 //! are not one (the model gets "invalid_arguments").
 std::optional<nlohmann::json> tool_arguments(const llm::ToolCall& call);
 
