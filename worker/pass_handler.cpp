@@ -40,9 +40,9 @@ Result<Request> parse_request(const json& body) {
     mode = m->get<std::string>();
   }
   if (mode != "compile_only") {
-    return make_error(ErrorCode::unsupported,
-                      "evaluate: mode '" + mode + "' is not available; this worker evaluates "
-                      "\"compile_only\"");
+    return make_error(ErrorCode::unsupported, "evaluate: mode '" + mode +
+                                                  "' is not available; this worker evaluates "
+                                                  "\"compile_only\"");
   }
   if (auto o = body.find("options"); o != body.end() && !o->is_null()) {
     if (!o->is_object()) return bad("\"options\" must be an object");
@@ -81,7 +81,8 @@ Result<json> handle_evaluate(const json& body, CompileService& compile,
     req.options.dry_run.device = ctx->properties().limits;
   }
   std::string arch = req.arch;
-  passes::KernelCompiler compile_fn = [&compile, arch](const std::map<std::string, std::string>& files) {
+  passes::KernelCompiler compile_fn = [&compile,
+                                       arch](const std::map<std::string, std::string>& files) {
     return compile.compile(files, arch, false);
   };
   PF_ASSIGN(passes::CompileOnlyResult result,

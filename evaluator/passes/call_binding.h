@@ -13,9 +13,9 @@
 namespace pf::passes {
 
 struct CallArgs {
-  std::vector<TensorMeta> tensors;                 // handle -> geometry
-  std::vector<std::pair<ValueId, int>> sources;   // handle -> (graph value, item in a tensor list)
-  std::vector<RValue> args;                       // one per pattern parameter
+  std::vector<TensorMeta> tensors;               // handle -> geometry
+  std::vector<std::pair<ValueId, int>> sources;  // handle -> (graph value, item in a tensor list)
+  std::vector<RValue> args;                      // one per pattern parameter
 };
 
 //! `geometry(v)` gives the geometry of value v: one entry for a tensor, n for

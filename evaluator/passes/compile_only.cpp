@@ -20,16 +20,15 @@ std::vector<std::string> check_launch_sites(const std::vector<LoadedPass>& passe
       if (k == nullptr) {
         std::string hint = closest_match(site.kernel, names);
         errors.push_back(at + "launch of unknown kernel '" + site.kernel + "'" +
-                         (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; kernels: " +
-                         (names.empty() ? std::string("none") : join(names, ", ")) +
+                         (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                         "; kernels: " + (names.empty() ? std::string("none") : join(names, ", ")) +
                          " (kernels must be extern \"C\" __global__)");
         continue;
       }
       if (site.arg_count >= 0 && static_cast<size_t>(site.arg_count) != k->params.size()) {
-        errors.push_back(at + "kernel '" + k->name + "' takes " +
-                         std::to_string(k->params.size()) + " parameters, launch passes " +
-                         std::to_string(site.arg_count) + " (" + cuda::describe_params(k->params) +
-                         ")");
+        errors.push_back(at + "kernel '" + k->name + "' takes " + std::to_string(k->params.size()) +
+                         " parameters, launch passes " + std::to_string(site.arg_count) + " (" +
+                         cuda::describe_params(k->params) + ")");
       }
     }
   }

@@ -7,7 +7,9 @@ namespace {
 
 using nlohmann::json;
 
-json dims_json(const std::array<int64_t, 3>& d) { return json::array({d[0], d[1], d[2]}); }
+json dims_json(const std::array<int64_t, 3>& d) {
+  return json::array({d[0], d[1], d[2]});
+}
 
 json failure_json(FailureClass c) {
   return c == FailureClass::none ? json(nullptr) : json(failure_class_name(c));

@@ -36,7 +36,7 @@ struct DryRunOptions {
 };
 
 struct CallDryRun {
-  int node = -1;      // the call node in the rewritten graph
+  int node = -1;  // the call node in the rewritten graph
   std::string pass;
   FailureClass failure = FailureClass::none;
   std::string error;  // "passes/X.py:12:5: ..." when failure != none

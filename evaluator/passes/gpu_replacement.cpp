@@ -85,8 +85,9 @@ Result<std::unique_ptr<GpuReplacements>> GpuReplacements::create(
 }
 
 gpu::NodeHook GpuReplacements::hook() {
-  return [this](const Graph& graph, int node, const std::vector<std::vector<gpu::DeviceTensor>>& env,
-                gpu::PlanBuilder& plan) { return run_node(graph, node, env, plan); };
+  return
+      [this](const Graph& graph, int node, const std::vector<std::vector<gpu::DeviceTensor>>& env,
+             gpu::PlanBuilder& plan) { return run_node(graph, node, env, plan); };
 }
 
 Result<std::optional<std::vector<gpu::DeviceTensor>>> GpuReplacements::run_node(

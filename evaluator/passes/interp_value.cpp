@@ -65,29 +65,46 @@ RValue RValue::opaque(std::string text) {
 
 const char* kind_phrase(RValue::Kind kind) {
   switch (kind) {
-    case RValue::Kind::none: return "None";
-    case RValue::Kind::boolean: return "a bool";
-    case RValue::Kind::integer: return "an int";
-    case RValue::Kind::real: return "a float";
-    case RValue::Kind::string: return "a string";
-    case RValue::Kind::dtype: return "a dtype";
-    case RValue::Kind::device: return "a device";
-    case RValue::Kind::tensor: return "a tensor";
-    case RValue::Kind::tuple: return "a tuple";
-    case RValue::Kind::opaque: return "a literal";
+    case RValue::Kind::none:
+      return "None";
+    case RValue::Kind::boolean:
+      return "a bool";
+    case RValue::Kind::integer:
+      return "an int";
+    case RValue::Kind::real:
+      return "a float";
+    case RValue::Kind::string:
+      return "a string";
+    case RValue::Kind::dtype:
+      return "a dtype";
+    case RValue::Kind::device:
+      return "a device";
+    case RValue::Kind::tensor:
+      return "a tensor";
+    case RValue::Kind::tuple:
+      return "a tuple";
+    case RValue::Kind::opaque:
+      return "a literal";
   }
   return "a value";
 }
 
 std::string render(const RValue& v, const std::vector<TensorMeta>& tensors) {
   switch (v.kind) {
-    case RValue::Kind::none: return "None";
-    case RValue::Kind::boolean: return v.b ? "True" : "False";
-    case RValue::Kind::integer: return std::to_string(v.i);
-    case RValue::Kind::real: return format_double(v.f);
-    case RValue::Kind::string: return "'" + v.s + "'";
-    case RValue::Kind::dtype: return std::string("torch.") + dtype_name(v.dtype);
-    case RValue::Kind::device: return "device('" + v.s + "')";
+    case RValue::Kind::none:
+      return "None";
+    case RValue::Kind::boolean:
+      return v.b ? "True" : "False";
+    case RValue::Kind::integer:
+      return std::to_string(v.i);
+    case RValue::Kind::real:
+      return format_double(v.f);
+    case RValue::Kind::string:
+      return "'" + v.s + "'";
+    case RValue::Kind::dtype:
+      return std::string("torch.") + dtype_name(v.dtype);
+    case RValue::Kind::device:
+      return "device('" + v.s + "')";
     case RValue::Kind::tensor:
       if (v.tensor >= 0 && static_cast<size_t>(v.tensor) < tensors.size()) {
         return "tensor " + tensor_type_str(tensors[v.tensor].type());
@@ -98,20 +115,28 @@ std::string render(const RValue& v, const std::vector<TensorMeta>& tensors) {
       for (const auto& item : v.items) parts.push_back(render(item, tensors));
       return "(" + join(parts, ", ") + (parts.size() == 1 ? ",)" : ")");
     }
-    case RValue::Kind::opaque: return v.s;
+    case RValue::Kind::opaque:
+      return v.s;
   }
   return "?";
 }
 
 RValue literal_value(const Arg& a) {
   switch (a.kind) {
-    case Arg::Kind::none: return RValue::none();
-    case Arg::Kind::boolean: return RValue::boolean(a.b);
-    case Arg::Kind::integer: return RValue::integer(a.i);
-    case Arg::Kind::real: return RValue::real(a.f);
-    case Arg::Kind::string: return RValue::string(a.s);
-    case Arg::Kind::dtype: return RValue::of_dtype(a.dtype);
-    case Arg::Kind::device: return RValue::device(a.s);
+    case Arg::Kind::none:
+      return RValue::none();
+    case Arg::Kind::boolean:
+      return RValue::boolean(a.b);
+    case Arg::Kind::integer:
+      return RValue::integer(a.i);
+    case Arg::Kind::real:
+      return RValue::real(a.f);
+    case Arg::Kind::string:
+      return RValue::string(a.s);
+    case Arg::Kind::dtype:
+      return RValue::of_dtype(a.dtype);
+    case Arg::Kind::device:
+      return RValue::device(a.s);
     case Arg::Kind::list:
     case Arg::Kind::tuple: {
       std::vector<RValue> items;
@@ -120,7 +145,8 @@ RValue literal_value(const Arg& a) {
     }
     case Arg::Kind::ellipsis:
     case Arg::Kind::slice:
-    case Arg::Kind::value: return RValue::opaque(arg_to_string(a, {}));
+    case Arg::Kind::value:
+      return RValue::opaque(arg_to_string(a, {}));
   }
   return RValue::none();
 }

@@ -34,7 +34,8 @@ struct RValue {
     device,
     tensor,
     tuple,
-    opaque,  // a bound literal the language has no use for (a slice, `...`): can only be passed along
+    opaque,  // a bound literal the language has no use for (a slice, `...`): can only be passed
+             // along
   };
 
   Kind kind = Kind::none;

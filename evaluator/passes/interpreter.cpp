@@ -27,7 +27,9 @@ int64_t floor_div(int64_t a, int64_t b) {
   if ((a % b != 0) && ((a < 0) != (b < 0))) --q;
   return q;
 }
-int64_t floor_mod(int64_t a, int64_t b) { return a - floor_div(a, b) * b; }
+int64_t floor_mod(int64_t a, int64_t b) {
+  return a - floor_div(a, b) * b;
+}
 
 }  // namespace
 
@@ -72,13 +74,13 @@ Result<ReplacementRun> ReplacementInterpreter::run(std::vector<TensorMeta> tenso
     std::string want = tensor_type_str(expected[k]);
     if (t.dtype != expected[k].dtype) {
       failure_ = FailureClass::dtype_mismatch;
-      return run.error(loc, which + " is " + tensor_type_str(t.type()) + "; the pattern's output is " +
-                                want + " (allocate it with dtype=)");
+      return run.error(loc, which + " is " + tensor_type_str(t.type()) +
+                                "; the pattern's output is " + want + " (allocate it with dtype=)");
     }
     if (t.shape != expected[k].shape) {
       failure_ = FailureClass::shape_mismatch;
-      return run.error(loc, which + " is " + tensor_type_str(t.type()) + "; the pattern's output is " +
-                                want);
+      return run.error(
+          loc, which + " is " + tensor_type_str(t.type()) + "; the pattern's output is " + want);
     }
     out.outputs.push_back(items[k].tensor);
   }
@@ -87,7 +89,8 @@ Result<ReplacementRun> ReplacementInterpreter::run(std::vector<TensorMeta> tenso
 }
 
 Error Run::error(SourceLoc loc, const std::string& message) const {
-  return make_error(ErrorCode::invalid_argument, dialect::format_loc(pass_.file, loc) + ": " + message);
+  return make_error(ErrorCode::invalid_argument,
+                    dialect::format_loc(pass_.file, loc) + ": " + message);
 }
 
 Result<int64_t> Run::to_int(const RValue& v, const std::string& what, SourceLoc loc) const {
@@ -198,16 +201,24 @@ Status Run::assign(const Expr& t, const RValue& v) {
 
 Result<bool> Run::truth(const RValue& v, SourceLoc loc) {
   switch (v.kind) {
-    case RValue::Kind::none: return false;
-    case RValue::Kind::boolean: return v.b;
-    case RValue::Kind::integer: return v.i != 0;
-    case RValue::Kind::real: return v.f != 0;
-    case RValue::Kind::string: return !v.s.empty();
-    case RValue::Kind::tuple: return !v.items.empty();
+    case RValue::Kind::none:
+      return false;
+    case RValue::Kind::boolean:
+      return v.b;
+    case RValue::Kind::integer:
+      return v.i != 0;
+    case RValue::Kind::real:
+      return v.f != 0;
+    case RValue::Kind::string:
+      return !v.s.empty();
+    case RValue::Kind::tuple:
+      return !v.items.empty();
     case RValue::Kind::dtype:
-    case RValue::Kind::device: return true;
+    case RValue::Kind::device:
+      return true;
     case RValue::Kind::tensor:
-    case RValue::Kind::opaque: break;
+    case RValue::Kind::opaque:
+      break;
   }
   return error(loc, std::string("the truth value of ") + kind_phrase(v.kind) +
                         " is not defined here; compare metadata instead (x.numel() > 0, ...)");
@@ -218,19 +229,28 @@ Result<RValue> Run::eval(const Expr& e) {
     case Expr::Kind::name: {
       auto it = locals_.find(e.text);
       if (it == locals_.end()) {
-        return error(e.loc, "name '" + e.text + "' is not defined here (assigned only in a branch "
-                            "that did not run?)");
+        return error(e.loc, "name '" + e.text +
+                                "' is not defined here (assigned only in a branch "
+                                "that did not run?)");
       }
       return it->second;
     }
-    case Expr::Kind::attribute: return attribute(e);
-    case Expr::Kind::call: return call(e);
-    case Expr::Kind::subscript: return subscript(e);
-    case Expr::Kind::integer: return RValue::integer(e.int_value);
-    case Expr::Kind::real: return RValue::real(e.real_value);
-    case Expr::Kind::string: return RValue::string(e.text);
-    case Expr::Kind::boolean: return RValue::boolean(e.bool_value);
-    case Expr::Kind::none: return RValue::none();
+    case Expr::Kind::attribute:
+      return attribute(e);
+    case Expr::Kind::call:
+      return call(e);
+    case Expr::Kind::subscript:
+      return subscript(e);
+    case Expr::Kind::integer:
+      return RValue::integer(e.int_value);
+    case Expr::Kind::real:
+      return RValue::real(e.real_value);
+    case Expr::Kind::string:
+      return RValue::string(e.text);
+    case Expr::Kind::boolean:
+      return RValue::boolean(e.bool_value);
+    case Expr::Kind::none:
+      return RValue::none();
     case Expr::Kind::tuple:
     case Expr::Kind::list: {
       std::vector<RValue> items;
@@ -240,13 +260,15 @@ Result<RValue> Run::eval(const Expr& e) {
       }
       return RValue::tuple(std::move(items));
     }
-    case Expr::Kind::unary: return unary(e);
+    case Expr::Kind::unary:
+      return unary(e);
     case Expr::Kind::binary: {
       PF_ASSIGN(RValue a, eval(e.children[0]));
       PF_ASSIGN(RValue b, eval(e.children[1]));
       return binary(e.op, a, b, e.loc);
     }
-    case Expr::Kind::compare: return compare(e);
+    case Expr::Kind::compare:
+      return compare(e);
     case Expr::Kind::bool_op: {
       // Python: the first operand that decides, as itself.
       RValue v;
@@ -264,7 +286,8 @@ Result<RValue> Run::eval(const Expr& e) {
     }
     case Expr::Kind::slice:
     case Expr::Kind::ellipsis:
-    case Expr::Kind::unsupported: break;
+    case Expr::Kind::unsupported:
+      break;
   }
   return error(e.loc, dialect::describe_expr(e) + " is not allowed in replacement bodies");
 }
@@ -291,7 +314,8 @@ Result<RValue> Run::unary(const Expr& e) {
       break;
   }
   if (v.is_tensor()) {
-    return error(e.loc, "replacement bodies cannot compute on tensors; write a kernel and launch it");
+    return error(e.loc,
+                 "replacement bodies cannot compute on tensors; write a kernel and launch it");
   }
   return error(e.loc, std::string("operator '") + dialect::operator_symbol(e.op) +
                           "' does not apply to " + kind_phrase(v.kind));
@@ -315,9 +339,15 @@ Result<RValue> Run::binary(Operator op, const RValue& a, const RValue& b, Source
   int64_t x = a.as_int(), y = b.as_int(), r = 0;
   bool overflow = false;
   switch (op) {
-    case Operator::add: overflow = __builtin_add_overflow(x, y, &r); break;
-    case Operator::sub: overflow = __builtin_sub_overflow(x, y, &r); break;
-    case Operator::mul: overflow = __builtin_mul_overflow(x, y, &r); break;
+    case Operator::add:
+      overflow = __builtin_add_overflow(x, y, &r);
+      break;
+    case Operator::sub:
+      overflow = __builtin_sub_overflow(x, y, &r);
+      break;
+    case Operator::mul:
+      overflow = __builtin_mul_overflow(x, y, &r);
+      break;
     case Operator::floordiv:
     case Operator::mod:
       if (y == 0) return error(loc, "integer division by zero ('" + sym + "')");
@@ -328,8 +358,9 @@ Result<RValue> Run::binary(Operator op, const RValue& a, const RValue& b, Source
       r = op == Operator::floordiv ? floor_div(x, y) : floor_mod(x, y);
       break;
     default:
-      return error(loc, "operator '" + sym + "' is not allowed: replacement bodies do integer "
-                        "arithmetic with + - * // % cdiv min max");
+      return error(loc, "operator '" + sym +
+                            "' is not allowed: replacement bodies do integer "
+                            "arithmetic with + - * // % cdiv min max");
   }
   if (overflow) return error(loc, "integer overflow in '" + sym + "'");
   return RValue::integer(r);
@@ -343,8 +374,8 @@ Result<bool> Run::compare_pair(Operator op, const RValue& a, const RValue& b, So
   if (a.is_tensor() || b.is_tensor()) {
     return error(loc, "tensors cannot be compared; compare their metadata (x.shape, x.dtype, ...)");
   }
-  bool numeric = (a.is_int() || a.kind == RValue::Kind::real) &&
-                 (b.is_int() || b.kind == RValue::Kind::real);
+  bool numeric =
+      (a.is_int() || a.kind == RValue::Kind::real) && (b.is_int() || b.kind == RValue::Kind::real);
   if (numeric) {
     bool ints = a.is_int() && b.is_int();
     auto less = [&](const RValue& p, const RValue& q) {
@@ -353,29 +384,41 @@ Result<bool> Run::compare_pair(Operator op, const RValue& a, const RValue& b, So
                         (q.is_int() ? static_cast<double>(q.as_int()) : q.f);
     };
     switch (op) {
-      case Operator::lt: return less(a, b);
-      case Operator::gt: return less(b, a);
-      case Operator::le: return !less(b, a);
-      case Operator::ge: return !less(a, b);
-      case Operator::eq: return !less(a, b) && !less(b, a);
-      case Operator::ne: return less(a, b) || less(b, a);
-      default: break;
+      case Operator::lt:
+        return less(a, b);
+      case Operator::gt:
+        return less(b, a);
+      case Operator::le:
+        return !less(b, a);
+      case Operator::ge:
+        return !less(a, b);
+      case Operator::eq:
+        return !less(a, b) && !less(b, a);
+      case Operator::ne:
+        return less(a, b) || less(b, a);
+      default:
+        break;
     }
   } else if (op == Operator::eq || op == Operator::ne) {
     bool eq = a.kind == b.kind;
     if (eq) {
       switch (a.kind) {
-        case RValue::Kind::dtype: eq = a.dtype == b.dtype; break;
+        case RValue::Kind::dtype:
+          eq = a.dtype == b.dtype;
+          break;
         case RValue::Kind::string:
         case RValue::Kind::device:
-        case RValue::Kind::opaque: eq = a.s == b.s; break;
+        case RValue::Kind::opaque:
+          eq = a.s == b.s;
+          break;
         case RValue::Kind::tuple:
           eq = a.items.size() == b.items.size();
           for (size_t k = 0; eq && k < a.items.size(); ++k) {
             PF_ASSIGN(eq, compare_pair(Operator::eq, a.items[k], b.items[k], loc));
           }
           break;
-        default: break;  // none == none
+        default:
+          break;  // none == none
       }
     }
     return op == Operator::eq ? eq : !eq;
@@ -398,8 +441,9 @@ Result<RValue> Run::compare(const Expr& e) {
 Result<RValue> Run::subscript(const Expr& e) {
   PF_ASSIGN(RValue base, eval(e.children[0]));
   if (base.is_tensor()) {
-    return error(e.loc, "subscripting a tensor is not allowed: replacement bodies cannot read or "
-                        "slice tensors; pass it to a kernel");
+    return error(e.loc,
+                 "subscripting a tensor is not allowed: replacement bodies cannot read or "
+                 "slice tensors; pass it to a kernel");
   }
   if (base.kind != RValue::Kind::tuple) {
     return error(e.loc, std::string("cannot subscript ") + kind_phrase(base.kind));
@@ -424,7 +468,8 @@ Result<RValue> Run::subscript(const Expr& e) {
     int64_t start = clamp(parts[0], step > 0 ? 0 : n - 1);
     int64_t stop = clamp(parts[1], step > 0 ? n : -1);
     std::vector<RValue> items;
-    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step) items.push_back(base.items[i]);
+    for (int64_t i = start; step > 0 ? i < stop : i > stop; i += step)
+      items.push_back(base.items[i]);
     return RValue::tuple(std::move(items));
   }
   PF_ASSIGN(RValue iv, eval(index));
@@ -444,8 +489,10 @@ Result<RValue> Run::attribute(const Expr& e) {
   }
   PF_ASSIGN(RValue v, eval(obj));
   if (!lang::is_metadata_attribute(e.text)) {
-    return error(e.loc, "attribute '." + e.text + "' is not allowed; replacement bodies read only "
-                        "metadata: " + lang::allowed_metadata_text());
+    return error(e.loc, "attribute '." + e.text +
+                            "' is not allowed; replacement bodies read only "
+                            "metadata: " +
+                            lang::allowed_metadata_text());
   }
   PF_ASSIGN(const TensorMeta* t, to_tensor(v, "the object of ." + e.text, e.loc));
   if (e.text == "shape") {

@@ -51,8 +51,8 @@ struct LaunchRecord {
 };
 
 struct ReplacementRun {
-  std::vector<int> outputs;          // tensor handles, one per pattern output
-  std::vector<TensorMeta> tensors;   // the parameters' tensors, then every allocation
+  std::vector<int> outputs;         // tensor handles, one per pattern output
+  std::vector<TensorMeta> tensors;  // the parameters' tensors, then every allocation
   std::vector<LaunchRecord> launches;
 };
 

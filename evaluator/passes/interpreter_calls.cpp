@@ -57,8 +57,8 @@ Result<RValue> Run::call(const Expr& e) {
 Result<std::array<int64_t, 3>> Run::dims3(const RValue& v, const char* what, SourceLoc loc) {
   std::vector<RValue> items = v.kind == RValue::Kind::tuple ? v.items : std::vector<RValue>{v};
   if (items.empty() || items.size() > 3) {
-    return error(loc, std::string(what) + " must be an int or a tuple of 1 to 3 ints, got " +
-                          show(v));
+    return error(loc,
+                 std::string(what) + " must be an int or a tuple of 1 to 3 ints, got " + show(v));
   }
   std::array<int64_t, 3> out{1, 1, 1};
   static const char* kAxis[] = {"x", "y", "z"};
@@ -91,13 +91,14 @@ Result<cuda::LaunchConfig> Run::launch_config(const Expr& e) {
 
 Result<RValue> Run::launch(const Expr& e) {
   if (e.children.size() != 2) {
-    return error(e.loc, "launch() takes the kernel name positionally, then grid=, block=, smem= "
-                        "and args= as keywords");
+    return error(e.loc,
+                 "launch() takes the kernel name positionally, then grid=, block=, smem= "
+                 "and args= as keywords");
   }
   PF_ASSIGN(RValue name, eval(e.children[1]));
   if (name.kind != RValue::Kind::string) {
-    return error(e.children[1].loc, std::string("the kernel name must be a string, got ") +
-                                        kind_phrase(name.kind));
+    return error(e.children[1].loc,
+                 std::string("the kernel name must be a string, got ") + kind_phrase(name.kind));
   }
   auto it = kernels_.find(name.s);
   if (it == kernels_.end()) {
@@ -106,8 +107,8 @@ Result<RValue> Run::launch(const Expr& e) {
     std::string hint = closest_match(name.s, names);
     return error(e.children[1].loc,
                  "no kernel named '" + name.s + "' in kernels/" +
-                     (hint.empty() ? "" : " (did you mean '" + hint + "'?)") + "; kernels: " +
-                     (names.empty() ? std::string("none") : join(names, ", ")) +
+                     (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+                     "; kernels: " + (names.empty() ? std::string("none") : join(names, ", ")) +
                      " (kernels must be extern \"C\" __global__)");
   }
   const cuda::KernelInfo& kernel = it->second;
@@ -140,8 +141,12 @@ Result<RValue> Run::launch(const Expr& e) {
         break;
       }
       case RValue::Kind::integer:
-      case RValue::Kind::boolean: kargs.push_back(cuda::KernelArg::of_int(a.as_int())); break;
-      case RValue::Kind::real: kargs.push_back(cuda::KernelArg::of_float(a.f)); break;
+      case RValue::Kind::boolean:
+        kargs.push_back(cuda::KernelArg::of_int(a.as_int()));
+        break;
+      case RValue::Kind::real:
+        kargs.push_back(cuda::KernelArg::of_float(a.f));
+        break;
       default:
         return error(e.loc, "launch argument " + std::to_string(k + 1) + " is " +
                                 kind_phrase(a.kind) + " (" + show(a) +
@@ -186,8 +191,8 @@ Result<RValue> Run::allocation(const Expr& e, const std::string& function) {
     PF_ASSIGN(RValue v, eval(kw.value));
     if (kw.name == "dtype") {
       if (v.kind != RValue::Kind::dtype) {
-        return error(kw.loc, "dtype= must be a dtype such as torch.float16 or x.dtype, got " +
-                                 show(v));
+        return error(kw.loc,
+                     "dtype= must be a dtype such as torch.float16 or x.dtype, got " + show(v));
       }
       type.dtype = v.dtype;
     } else if (kw.name != "device") {
@@ -201,9 +206,11 @@ Result<RValue> Run::allocation(const Expr& e, const std::string& function) {
   int64_t bytes = 0;
   if (__builtin_mul_overflow(numel, static_cast<int64_t>(dtype_size(type.dtype)), &bytes) ||
       bytes > limits_.max_alloc_bytes - allocated_bytes_) {
-    return error(e.loc, function + " of " + tensor_type_str(type) + " exceeds the allocation "
-                        "limit of " + std::to_string(limits_.max_alloc_bytes >> 20) +
-                        " MiB per replacement call");
+    return error(e.loc, function + " of " + tensor_type_str(type) +
+                            " exceeds the allocation "
+                            "limit of " +
+                            std::to_string(limits_.max_alloc_bytes >> 20) +
+                            " MiB per replacement call");
   }
   if (allocations_ >= limits_.max_allocations) {
     return error(e.loc, "more than " + std::to_string(limits_.max_allocations) +

@@ -16,8 +16,7 @@ namespace {
 using dialect::format_loc;
 
 bool is_tensor_kind(ParamKind k) {
-  return k == ParamKind::tensor || k == ParamKind::optional_tensor ||
-         k == ParamKind::tensor_list;
+  return k == ParamKind::tensor || k == ParamKind::optional_tensor || k == ParamKind::tensor_list;
 }
 
 void note_use(const Arg& a, ParamUse use, const Graph& g, std::vector<int>& seen) {
@@ -37,7 +36,7 @@ std::vector<ParamUse> param_uses(const Graph& g, const OpRegistry& registry) {
       ParamUse use = ParamUse::either;
       if (op != nullptr && i < op->params.size()) {
         ParamKind k = op->params[i].kind;
-        use = is_tensor_kind(k)                      ? ParamUse::tensor
+        use = is_tensor_kind(k)                                             ? ParamUse::tensor
               : k == ParamKind::tensor_or_scalar || k == ParamKind::indices ? ParamUse::either
                                                                             : ParamUse::literal;
       }
@@ -61,8 +60,9 @@ void check_pattern(const Graph& p, const std::string& file, std::vector<std::str
                    SourceLoc def_loc) {
   auto at = [&](SourceLoc loc) { return format_loc(file, loc) + ": "; };
   if (p.nodes.empty()) {
-    errors.push_back(at(def_loc) + "the pattern computes nothing; it must contain the ops to "
-                                   "replace");
+    errors.push_back(at(def_loc) +
+                     "the pattern computes nothing; it must contain the ops to "
+                     "replace");
     return;
   }
   std::set<ValueId> outs;
@@ -111,8 +111,9 @@ std::vector<std::string> param_names(const dialect::FunctionDef& fn) {
 void check_module_shape(const dialect::Module& m, std::vector<std::string>& errors) {
   for (const auto& f : m.functions) {
     if (f.name != "pattern" && f.name != "replacement") {
-      errors.push_back(format_loc(m.file, f.loc) + ": only 'pattern' and 'replacement' may be "
-                                                   "defined; a replacement cannot call '" +
+      errors.push_back(format_loc(m.file, f.loc) +
+                       ": only 'pattern' and 'replacement' may be "
+                       "defined; a replacement cannot call '" +
                        f.name + "' (inline it)");
     }
     if (!f.decorators.empty()) {
@@ -123,21 +124,26 @@ void check_module_shape(const dialect::Module& m, std::vector<std::string>& erro
     errors.push_back(format_loc(m.file, c.loc) + ": classes are not allowed in a pass file");
   }
   for (const auto& s : m.statements) {
-    bool docstring = s.kind == dialect::Stmt::Kind::expression &&
-                     s.value.kind == dialect::Expr::Kind::string;
+    bool docstring =
+        s.kind == dialect::Stmt::Kind::expression && s.value.kind == dialect::Expr::Kind::string;
     if (!docstring) {
-      errors.push_back(format_loc(m.file, s.loc) + ": top-level statements other than imports "
-                                                   "are not allowed; put constants inside the "
-                                                   "functions");
+      errors.push_back(format_loc(m.file, s.loc) +
+                       ": top-level statements other than imports "
+                       "are not allowed; put constants inside the "
+                       "functions");
     }
   }
 }
 
 }  // namespace
 
-std::string LoadedPass::call_op() const { return kCallOpPrefix + name; }
+std::string LoadedPass::call_op() const {
+  return kCallOpPrefix + name;
+}
 
-bool is_call_op(const std::string& op) { return starts_with(op, kCallOpPrefix); }
+bool is_call_op(const std::string& op) {
+  return starts_with(op, kCallOpPrefix);
+}
 
 std::string call_op_pass_name(const std::string& op) {
   return op.substr(std::char_traits<char>::length(kCallOpPrefix));
@@ -160,8 +166,8 @@ Result<LoadedPass> load_pass(const std::string& name, const std::string& source,
     return make_error(ErrorCode::invalid_argument, join(errors, "\n"));
   }
   std::vector<dialect::OpUse> unknown;
-  auto pattern = dialect::build_graph(**pattern_fn, registry, dialect::build_options_for(module),
-                                      &unknown);
+  auto pattern =
+      dialect::build_graph(**pattern_fn, registry, dialect::build_options_for(module), &unknown);
   if (!pattern.ok()) {
     if (unknown.empty()) {
       errors.push_back(pattern.error().message);

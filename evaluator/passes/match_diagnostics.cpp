@@ -58,7 +58,8 @@ std::string render_miss(const LoadedPass& pass, const Graph& graph, const Partia
     return out;
   }
   out += "\n  failed at pattern " + node_with_line(p, closest.pattern_node, registry);
-  if (closest.graph_node >= 0) out += "\n    vs " + node_with_line(graph, closest.graph_node, registry);
+  if (closest.graph_node >= 0)
+    out += "\n    vs " + node_with_line(graph, closest.graph_node, registry);
   out += "\n    " + closest.reason;
   return out;
 }

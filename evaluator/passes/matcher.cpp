@@ -166,12 +166,13 @@ class Matcher {
     const Node& pnode = p_.nodes[pn];
     const Node& gnode = g_.nodes[gn];
     if (consumed_[gn]) {
-      return fail(s, pn, gn, gname(gnode.output) + gline(gn) +
-                                 " already belongs to an earlier match of this pass");
+      return fail(
+          s, pn, gn,
+          gname(gnode.output) + gline(gn) + " already belongs to an earlier match of this pass");
     }
     if (s.pattern_of.count(gn)) {
-      return fail(s, pn, gn, gname(gnode.output) + gline(gn) +
-                                 " would have to match two pattern nodes");
+      return fail(s, pn, gn,
+                  gname(gnode.output) + gline(gn) + " would have to match two pattern nodes");
     }
     if (pnode.op != gnode.op || pnode.args.size() != gnode.args.size()) {
       return fail(s, pn, gn, "expected op '" + pnode.op + "', found '" + gnode.op + "'");
@@ -195,35 +196,37 @@ class Matcher {
           return true;
         }
         if (*s.binding[k] == ga) return true;
-        return fail(s, pn, gn, param_label(pn, i) + ": parameter '" + p_names_[pv] +
-                                   "' is already bound to " + g_arg(*s.binding[k]) +
-                                   ", but here the variant has " + g_arg(ga));
+        return fail(s, pn, gn,
+                    param_label(pn, i) + ": parameter '" + p_names_[pv] + "' is already bound to " +
+                        g_arg(*s.binding[k]) + ", but here the variant has " + g_arg(ga));
       }
       const Node& producer = p_.nodes[p_.values[pv].producer];
       if (!ga.is_value()) {
-        return fail(s, pn, gn, param_label(pn, i) + ": the pattern expects '" + p_names_[pv] +
-                                   "' (" + producer.op + "), the variant has the literal " +
-                                   g_arg(ga));
+        return fail(s, pn, gn,
+                    param_label(pn, i) + ": the pattern expects '" + p_names_[pv] + "' (" +
+                        producer.op + "), the variant has the literal " + g_arg(ga));
       }
       ValueId gv = ga.value;
       if (s.value_of[pv] != kNoValue) {
         if (s.value_of[pv] == gv) return true;
-        return fail(s, pn, gn, param_label(pn, i) + ": '" + p_names_[pv] + "' matched " +
-                                   gname(s.value_of[pv]) + " elsewhere, here the variant has " +
-                                   gname(gv));
+        return fail(s, pn, gn,
+                    param_label(pn, i) + ": '" + p_names_[pv] + "' matched " +
+                        gname(s.value_of[pv]) + " elsewhere, here the variant has " + gname(gv));
       }
       int gprod = g_.values[gv].producer;
       if (gprod < 0) {
-        return fail(s, pn, gn, param_label(pn, i) + ": the pattern expects '" + p_names_[pv] +
-                                   "' computed by '" + producer.op + "', the variant has " +
-                                   g_arg(ga) + "; make it a parameter of the pattern");
+        return fail(s, pn, gn,
+                    param_label(pn, i) + ": the pattern expects '" + p_names_[pv] +
+                        "' computed by '" + producer.op + "', the variant has " + g_arg(ga) +
+                        "; make it a parameter of the pattern");
       }
       return match_node(p_.values[pv].producer, gprod, s);
     }
     if (pa.references_values()) {  // a list/tuple/slice holding wildcards
       if (pa.kind != ga.kind || pa.items.size() != ga.items.size()) {
-        return fail(s, pn, gn, param_label(pn, i) + ": the pattern has " + p_arg(pa) +
-                                   ", the variant has " + g_arg(ga));
+        return fail(s, pn, gn,
+                    param_label(pn, i) + ": the pattern has " + p_arg(pa) + ", the variant has " +
+                        g_arg(ga));
       }
       for (size_t k = 0; k < pa.items.size(); ++k) {
         if (!match_arg(pa.items[k], ga.items[k], pn, gn, i, s)) return false;
@@ -231,8 +234,9 @@ class Matcher {
       return true;
     }
     if (pa == ga) return true;
-    return fail(s, pn, gn, param_label(pn, i) + ": the pattern has " + p_arg(pa) +
-                               ", the variant has " + g_arg(ga));
+    return fail(
+        s, pn, gn,
+        param_label(pn, i) + ": the pattern has " + p_arg(pa) + ", the variant has " + g_arg(ga));
   }
 
   // Rules that need the whole match: outside users, graph outputs, and
@@ -248,8 +252,10 @@ class Matcher {
       int gn = s.node_of[pn];
       if (graph_outputs_[gv]) {
         return fail(s, static_cast<int>(pn), gn,
-                    gname(gv) + " is an output of the variant, but the pattern does not return "
-                                "it ('" + p_names_[pv] + "'); return it from the pattern");
+                    gname(gv) +
+                        " is an output of the variant, but the pattern does not return "
+                        "it ('" +
+                        p_names_[pv] + "'); return it from the pattern");
       }
       for (int u : users_[gv]) {
         if (s.pattern_of.count(u)) continue;
@@ -283,6 +289,7 @@ class Matcher {
       }
     }
     for (size_t k = 0; k < p_.inputs.size(); ++k) {
+      if (!s.binding[k]) continue;  // a parameter the pattern never uses binds nothing
       for (ValueId v : values_in(*s.binding[k])) {
         if (!tainted[v]) continue;
         int prod = g_.values[v].producer;
@@ -300,7 +307,7 @@ class Matcher {
   void accept(const State& s, MatchSearch& out) {
     Match m;
     m.nodes = s.node_of;
-    for (const auto& b : s.binding) m.bindings.push_back(*b);
+    for (const auto& b : s.binding) m.bindings.push_back(b ? *b : Arg::make_none());
     for (ValueId v : p_.outputs) m.outputs.push_back(s.value_of[v]);
     for (int gn : s.node_of) {
       consumed_[gn] = true;
@@ -316,11 +323,11 @@ class Matcher {
   const OpRegistry& r_;
   const MatchOptions& o_;
   std::vector<std::string> p_names_, g_names_;
-  std::vector<std::vector<int>> users_;  // graph value -> user nodes
-  std::vector<int> input_index_;         // pattern value -> input index or -1
-  std::vector<int> anchors_;             // pattern nodes without pattern users, latest first
-  std::vector<bool> consumed_;           // graph nodes of accepted matches
-  std::vector<int> match_of_;            // graph node -> accepted match index or -1
+  std::vector<std::vector<int>> users_;     // graph value -> user nodes
+  std::vector<int> input_index_;            // pattern value -> input index or -1
+  std::vector<int> anchors_;                // pattern nodes without pattern users, latest first
+  std::vector<bool> consumed_;              // graph nodes of accepted matches
+  std::vector<int> match_of_;               // graph node -> accepted match index or -1
   std::vector<std::vector<int>> accepted_;  // graph nodes of each accepted match
   std::vector<bool> graph_outputs_;
   std::optional<PartialMatch> best_;

@@ -39,7 +39,7 @@ struct Match {
 
 //! The closest unsuccessful attempt.
 struct PartialMatch {
-  int matched = 0;  // pattern nodes mapped onto graph nodes of the same op
+  int matched = 0;                         // pattern nodes mapped onto graph nodes of the same op
   std::vector<std::pair<int, int>> pairs;  // (pattern node, graph node), in matching order
   int pattern_node = -1;  // the node where it failed; -1 when the failure concerns the whole match
   int graph_node = -1;    // the graph node it was compared with (-1: none)

@@ -55,8 +55,10 @@ class Checker {
     collect_assigned(fn.body, names_);
     body(fn.body);
     if (!has_return(fn.body)) {
-      err(fn.loc, "the replacement has no return statement; return the values the pattern "
-                  "returns (" + std::to_string(ctx_.output_count) + ")");
+      err(fn.loc,
+          "the replacement has no return statement; return the values the pattern "
+          "returns (" +
+              std::to_string(ctx_.output_count) + ")");
     }
   }
 
@@ -115,17 +117,21 @@ class Checker {
 
   void unsupported_statement(const Stmt& s) {
     if (s.keyword == "for" || s.keyword == "while") {
-      err(s.loc, "'" + s.keyword + "' loops are not allowed in replacement bodies: the kernel "
-                 "does the looping (launch a grid that covers the data)");
+      err(s.loc, "'" + s.keyword +
+                     "' loops are not allowed in replacement bodies: the kernel "
+                     "does the looping (launch a grid that covers the data)");
     } else if (s.keyword == "import" || s.keyword == "from") {
-      err(s.loc, "imports are not allowed in replacement bodies: nothing outside the "
-                 "replacement language can be called");
+      err(s.loc,
+          "imports are not allowed in replacement bodies: nothing outside the "
+          "replacement language can be called");
     } else if (s.keyword == "def" || s.keyword == "class") {
       err(s.loc, "nested '" + s.keyword + "' is not allowed in replacement bodies; allowed: " +
                      lang::allowed_statements_text());
     } else {
-      err(s.loc, "'" + s.keyword + "' statements are not allowed in replacement bodies; "
-                 "allowed: " + lang::allowed_statements_text());
+      err(s.loc, "'" + s.keyword +
+                     "' statements are not allowed in replacement bodies; "
+                     "allowed: " +
+                     lang::allowed_statements_text());
     }
   }
 
@@ -183,8 +189,9 @@ class Checker {
       case Operator::mod:
         break;
       case Operator::truediv:
-        err(loc, "'/' (true division) is not allowed: use // or cdiv(a, b); replacement bodies "
-                 "do integer arithmetic, float math belongs in the kernel");
+        err(loc,
+            "'/' (true division) is not allowed: use // or cdiv(a, b); replacement bodies "
+            "do integer arithmetic, float math belongs in the kernel");
         return;
       case Operator::matmul:
         err(loc, "replacement bodies cannot compute ('@' is a matrix multiply); " +
@@ -239,8 +246,9 @@ class Checker {
         return;
       case Expr::Kind::unary:
         if (e.op == Operator::invert) {
-          err(e.loc, "operator '~' is not allowed: replacement bodies do integer arithmetic "
-                     "with + - * // % cdiv min max");
+          err(e.loc,
+              "operator '~' is not allowed: replacement bodies do integer arithmetic "
+              "with + - * // % cdiv min max");
         } else if (e.op == Operator::neg && is_tensor_param(e.children[0])) {
           err(e.loc, "replacement bodies cannot compute on tensors ('-" + e.children[0].text +
                          "'); " + kWriteAKernel);
@@ -263,8 +271,9 @@ class Checker {
 
   void name(const Expr& e) {
     if (e.text == "torch") {
-      err(e.loc, "'torch' can only be used as torch.empty/empty_like/zeros/zeros_like(...) or "
-                 "torch.<dtype>");
+      err(e.loc,
+          "'torch' can only be used as torch.empty/empty_like/zeros/zeros_like(...) or "
+          "torch.<dtype>");
     } else if (lang::is_builtin(e.text)) {
       err(e.loc, "'" + e.text + "' can only be called: " + e.text + "(...)");
     } else if (!is_local(e.text)) {
@@ -283,15 +292,18 @@ class Checker {
     const Expr& obj = e.children[0];
     if (obj.kind == Expr::Kind::name && obj.text == "torch") {
       if (!parse_dtype("torch." + e.text)) {
-        err(e.loc, "'torch." + e.text + "' is not available in replacement bodies; from torch "
-                   "only the allocations torch.empty/empty_like/zeros/zeros_like and the "
-                   "dtypes (torch.float16, ...) are");
+        err(e.loc, "'torch." + e.text +
+                       "' is not available in replacement bodies; from torch "
+                       "only the allocations torch.empty/empty_like/zeros/zeros_like and the "
+                       "dtypes (torch.float16, ...) are");
       }
       return;
     }
     if (!lang::is_metadata_attribute(e.text)) {
-      err(e.loc, "attribute '." + e.text + "' is not allowed; replacement bodies read only "
-                 "metadata: " + lang::allowed_metadata_text());
+      err(e.loc, "attribute '." + e.text +
+                     "' is not allowed; replacement bodies read only "
+                     "metadata: " +
+                     lang::allowed_metadata_text());
       return;
     }
     expr(obj);
@@ -300,8 +312,10 @@ class Checker {
   void subscript(const Expr& e) {
     const Expr& base = e.children[0];
     if (is_tensor_param(base)) {
-      err(e.loc, "subscripting a tensor (" + base.text + "[...]) is not allowed: replacement "
-                 "bodies cannot read or slice tensors; pass " + base.text + " to a kernel");
+      err(e.loc, "subscripting a tensor (" + base.text +
+                     "[...]) is not allowed: replacement "
+                     "bodies cannot read or slice tensors; pass " +
+                     base.text + " to a kernel");
       return;
     }
     expr(base);
@@ -386,8 +400,8 @@ class Checker {
 
   void not_callable(const Expr& e, const std::string& spelling) {
     if (dialect::find_op(*ctx_.registry, spelling) != nullptr) {
-      err(e.loc, "replacement bodies cannot compute: '" + spelling + "' is a tensor op; " +
-                     kWriteAKernel);
+      err(e.loc,
+          "replacement bodies cannot compute: '" + spelling + "' is a tensor op; " + kWriteAKernel);
     } else {
       err(e.loc, "'" + spelling + "' cannot be called in replacement bodies; callable: " +
                      lang::allowed_calls_text());
@@ -424,8 +438,9 @@ class Checker {
   void launch(const Expr& e) {
     size_t positional = e.children.size() - 1;
     if (positional != 1) {
-      err(e.loc, "launch() takes the kernel name positionally, then grid=, block=, smem= and "
-                 "args= as keywords");
+      err(e.loc,
+          "launch() takes the kernel name positionally, then grid=, block=, smem= and "
+          "args= as keywords");
     }
     bool grid = false, block = false;
     const Expr* launch_args = nullptr;
@@ -437,8 +452,8 @@ class Checker {
       } else if (kw.name == "args") {
         launch_args = &kw.value;
       } else if (kw.name != "smem") {
-        err(kw.loc, "launch() takes grid=, block=, smem= and args=; unknown keyword '" +
-                        kw.name + "'");
+        err(kw.loc,
+            "launch() takes grid=, block=, smem= and args=; unknown keyword '" + kw.name + "'");
       }
     }
     if (!grid || !block) err(e.loc, "launch() needs grid= and block=");

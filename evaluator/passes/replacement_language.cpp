@@ -24,10 +24,18 @@ constexpr std::array<std::string_view, 4> kBuiltins = {"launch", "cdiv", "min", 
 
 }  // namespace
 
-bool is_allocation(std::string_view dotted) { return contains(kAllocations, dotted); }
-bool is_metadata_method(std::string_view name) { return contains(kMetadataMethods, name); }
-bool is_metadata_attribute(std::string_view name) { return contains(kMetadataAttributes, name); }
-bool is_builtin(std::string_view name) { return contains(kBuiltins, name); }
+bool is_allocation(std::string_view dotted) {
+  return contains(kAllocations, dotted);
+}
+bool is_metadata_method(std::string_view name) {
+  return contains(kMetadataMethods, name);
+}
+bool is_metadata_attribute(std::string_view name) {
+  return contains(kMetadataAttributes, name);
+}
+bool is_builtin(std::string_view name) {
+  return contains(kBuiltins, name);
+}
 
 const std::string& allowed_calls_text() {
   static const std::string kText =
@@ -45,8 +53,7 @@ const std::string& allowed_metadata_text() {
 }
 
 const std::string& allowed_statements_text() {
-  static const std::string kText =
-      "assignments, if/elif/else, launch(...), return and pass";
+  static const std::string kText = "assignments, if/elif/else, launch(...), return and pass";
   return kText;
 }
 

@@ -43,8 +43,8 @@ Status check_path(const std::string& path) {
   std::vector<std::string> parts = split(path, '/');
   for (const auto& p : parts) {
     if (p == ".." || p == "." || p.empty()) {
-      return bad(path, "'.', '..' and empty path components are not allowed; " +
-                           std::string(kLayout));
+      return bad(path,
+                 "'.', '..' and empty path components are not allowed; " + std::string(kLayout));
     }
   }
   if (parts[0] != "passes" && parts[0] != "kernels") {
@@ -93,10 +93,10 @@ Result<std::vector<std::string>> parse_order(const std::string& text,
   std::set<std::string> seen;
   for (size_t k = 0; k < j.size(); ++k) {
     // Report the line of the k-th item: find it by its text, in order.
-    const std::string where = path + ":" +
-                              std::to_string(line_of_offset(
-                                  text, j[k].is_string() ? text.find('"' + j[k].get<std::string>() + '"')
-                                                         : 0));
+    const std::string where =
+        path + ":" +
+        std::to_string(line_of_offset(
+            text, j[k].is_string() ? text.find('"' + j[k].get<std::string>() + '"') : 0));
     if (!j[k].is_string()) return bad(where, "item " + std::to_string(k) + " is not a string");
     std::string name = j[k].get<std::string>();
     if (std::find(names.begin(), names.end(), name) == names.end()) {
@@ -119,8 +119,8 @@ Result<PassWorkspace> PassWorkspace::from_files(std::map<std::string, std::strin
                                                 const WorkspaceLimits& limits) {
   if (files.size() > limits.max_files) {
     return make_error(ErrorCode::invalid_argument,
-                      "the workspace has " + std::to_string(files.size()) +
-                          " files; at most " + std::to_string(limits.max_files) + " are allowed");
+                      "the workspace has " + std::to_string(files.size()) + " files; at most " +
+                          std::to_string(limits.max_files) + " are allowed");
   }
   size_t total = 0;
   std::vector<std::string> names;
@@ -136,9 +136,9 @@ Result<PassWorkspace> PassWorkspace::from_files(std::map<std::string, std::strin
     }
   }
   if (total > limits.max_total_bytes) {
-    return make_error(ErrorCode::invalid_argument,
-                      "the workspace holds " + std::to_string(total) + " bytes; the limit is " +
-                          std::to_string(limits.max_total_bytes));
+    return make_error(ErrorCode::invalid_argument, "the workspace holds " + std::to_string(total) +
+                                                       " bytes; the limit is " +
+                                                       std::to_string(limits.max_total_bytes));
   }
   if (names.empty()) {
     return make_error(ErrorCode::invalid_argument,
@@ -147,9 +147,8 @@ Result<PassWorkspace> PassWorkspace::from_files(std::map<std::string, std::strin
   }
   if (names.size() > limits.max_passes) {
     return make_error(ErrorCode::invalid_argument,
-                      "the workspace has " + std::to_string(names.size()) +
-                          " passes; at most " + std::to_string(limits.max_passes) +
-                          " are allowed");
+                      "the workspace has " + std::to_string(names.size()) + " passes; at most " +
+                          std::to_string(limits.max_passes) + " are allowed");
   }
   PassWorkspace ws;
   ws.order_ = names;  // std::map iteration: sorted by name
@@ -177,8 +176,8 @@ Result<PassWorkspace> PassWorkspace::load(const fs::path& dir, const WorkspaceLi
     if (fs::is_symlink(status)) return bad(rel, "symbolic links are not allowed in a workspace");
     if (fs::is_directory(status)) {
       if (rel != "passes" && rel != "kernels") {
-        return bad(rel + "/", "files may only live in passes/ and kernels/; " +
-                                  std::string(kLayout));
+        return bad(rel + "/",
+                   "files may only live in passes/ and kernels/; " + std::string(kLayout));
       }
       continue;
     }
@@ -188,9 +187,9 @@ Result<PassWorkspace> PassWorkspace::load(const fs::path& dir, const WorkspaceLi
       return bad(rel, "is larger than " + std::to_string(limits.max_file_bytes) + " bytes");
     }
     if (files.size() >= limits.max_files) {
-      return make_error(ErrorCode::invalid_argument,
-                        dir.string() + ": more than " + std::to_string(limits.max_files) +
-                            " files");
+      return make_error(
+          ErrorCode::invalid_argument,
+          dir.string() + ": more than " + std::to_string(limits.max_files) + " files");
     }
     PF_ASSIGN(files[rel], read_file(p));
   }
@@ -199,7 +198,9 @@ Result<PassWorkspace> PassWorkspace::load(const fs::path& dir, const WorkspaceLi
   return ws;
 }
 
-std::string PassWorkspace::pass_path(const std::string& name) { return "passes/" + name + ".py"; }
+std::string PassWorkspace::pass_path(const std::string& name) {
+  return "passes/" + name + ".py";
+}
 
 const std::string& PassWorkspace::pass_source(const std::string& name) const {
   return files_.at(pass_path(name));

@@ -148,7 +148,9 @@ TEST_P(PassCase, Runs) {
   EXPECT_EQ(actual, c->expect) << "actual output of " << GetParam().filename() << ":\n" << actual;
 }
 
-TEST(PassCases, Found) { EXPECT_GE(case_files().size(), 10u); }
+TEST(PassCases, Found) {
+  EXPECT_GE(case_files().size(), 10u);
+}
 
 std::string case_name(const ::testing::TestParamInfo<fs::path>& info) {
   std::string n = info.param.stem().string();

@@ -74,8 +74,7 @@ class CompileOnly : public ::testing::Test {
 };
 
 TEST_F(CompileOnly, MatchesDryRunsAndReportsPerVariant) {
-  CompileOnlyResult r =
-      run({{"passes/Fuse.py", pass_with(kGoodBody)}, {"kernels/k.cu", kKernel}});
+  CompileOnlyResult r = run({{"passes/Fuse.py", pass_with(kGoodBody)}, {"kernels/k.cu", kKernel}});
   EXPECT_EQ(r.failure, FailureClass::none) << r.message;
   ASSERT_EQ(r.variants.size(), 4u);
   EXPECT_EQ(r.variants[0].failure, FailureClass::none) << r.variants[0].message;
@@ -105,8 +104,8 @@ TEST_F(CompileOnly, MatchesDryRunsAndReportsPerVariant) {
   ASSERT_EQ(big["launches"].size(), 1u);
   EXPECT_EQ(big["launches"][0]["kernel"], "relu_sigmoid");
   EXPECT_EQ(big["launches"][0]["grid"], json::array({256, 1, 1}));
-  EXPECT_EQ(big["launches"][0]["args"], json::array({"tensor float32[64, 1024]",
-                                                     "tensor float32[64, 1024]", "65536"}));
+  EXPECT_EQ(big["launches"][0]["args"],
+            json::array({"tensor float32[64, 1024]", "tensor float32[64, 1024]", "65536"}));
   EXPECT_NE(big["rewritten"].get<std::string>().find("u = pass.Fuse(in_0)  # float32[64, 1024]"),
             std::string::npos)
       << big["rewritten"];
@@ -125,8 +124,9 @@ TEST_F(CompileOnly, LoadErrorsAreCompileFailures) {
 }
 
 TEST_F(CompileOnly, KernelCompileErrorsComeBackWithTheirLine) {
-  CompileOnlyResult r = run({{"passes/Fuse.py", pass_with(kGoodBody)},
-                             {"kernels/k.cu", "extern \"C\" __global__ void relu_sigmoid() {\n  oops;\n}\n"}});
+  CompileOnlyResult r =
+      run({{"passes/Fuse.py", pass_with(kGoodBody)},
+           {"kernels/k.cu", "extern \"C\" __global__ void relu_sigmoid() {\n  oops;\n}\n"}});
   EXPECT_EQ(r.failure, FailureClass::compile_fail);
   EXPECT_NE(r.message.find("kernels/k.cu(2): error: identifier \"oops\" is undefined"),
             std::string::npos)
@@ -134,21 +134,21 @@ TEST_F(CompileOnly, KernelCompileErrorsComeBackWithTheirLine) {
 }
 
 TEST_F(CompileOnly, LaunchSitesAreCheckedAgainstTheKernels) {
-  CompileOnlyResult unknown = run(
-      {{"passes/Fuse.py",
-        pass_with("    out = torch.empty_like(x)\n"
-                  "    launch(\"relu_sigmod\", grid=1, block=1, args=(x, out, 1))\n"
-                  "    return out\n")},
-       {"kernels/k.cu", kKernel}});
+  CompileOnlyResult unknown =
+      run({{"passes/Fuse.py",
+            pass_with("    out = torch.empty_like(x)\n"
+                      "    launch(\"relu_sigmod\", grid=1, block=1, args=(x, out, 1))\n"
+                      "    return out\n")},
+           {"kernels/k.cu", kKernel}});
   EXPECT_EQ(unknown.failure, FailureClass::compile_fail);
   EXPECT_EQ(unknown.message,
             "passes/Fuse.py:6:5: launch of unknown kernel 'relu_sigmod' (did you mean "
             "'relu_sigmoid'?); kernels: relu_sigmoid (kernels must be extern \"C\" __global__)");
-  CompileOnlyResult arity =
-      run({{"passes/Fuse.py", pass_with("    out = torch.empty_like(x)\n"
-                                        "    launch(\"relu_sigmoid\", grid=1, block=1, args=(x, out))\n"
-                                        "    return out\n")},
-           {"kernels/k.cu", kKernel}});
+  CompileOnlyResult arity = run(
+      {{"passes/Fuse.py", pass_with("    out = torch.empty_like(x)\n"
+                                    "    launch(\"relu_sigmoid\", grid=1, block=1, args=(x, out))\n"
+                                    "    return out\n")},
+       {"kernels/k.cu", kKernel}});
   EXPECT_EQ(arity.failure, FailureClass::compile_fail);
   EXPECT_EQ(arity.message,
             "passes/Fuse.py:6:5: kernel 'relu_sigmoid' takes 3 parameters, launch passes 2 (x: "
@@ -157,15 +157,15 @@ TEST_F(CompileOnly, LaunchSitesAreCheckedAgainstTheKernels) {
 
 TEST_F(CompileOnly, DryRunFailuresAreClassifiedPerVariant) {
   // One thread per element: fine for 32 elements, too many for 65536.
-  CompileOnlyResult r = run(
-      {{"passes/Fuse.py",
-        pass_with("    out = torch.empty_like(x)\n"
-                  "    n = x.numel()\n"
-                  "    launch(\"relu_sigmoid\", grid=1, block=n, args=(x, out, n))\n"
-                  "    if n > 1000:\n"
-                  "        return torch.empty(n, dtype=x.dtype)\n"
-                  "    return out\n")},
-       {"kernels/k.cu", kKernel}});
+  CompileOnlyResult r =
+      run({{"passes/Fuse.py",
+            pass_with("    out = torch.empty_like(x)\n"
+                      "    n = x.numel()\n"
+                      "    launch(\"relu_sigmoid\", grid=1, block=n, args=(x, out, n))\n"
+                      "    if n > 1000:\n"
+                      "        return torch.empty(n, dtype=x.dtype)\n"
+                      "    return out\n")},
+           {"kernels/k.cu", kKernel}});
   EXPECT_EQ(r.failure, FailureClass::none) << r.message;
   EXPECT_EQ(r.variants[0].failure, FailureClass::none) << r.variants[0].message;
   EXPECT_EQ(r.variants[1].failure, FailureClass::runtime_fail);
@@ -173,8 +173,8 @@ TEST_F(CompileOnly, DryRunFailuresAreClassifiedPerVariant) {
       << r.variants[1].message;
   EXPECT_NE(r.variants[1].message.find("65536"), std::string::npos) << r.variants[1].message;
 
-  CompileOnlyResult shape = run(
-      {{"passes/Fuse.py", pass_with("    return torch.empty(x.numel(), dtype=x.dtype)\n")}});
+  CompileOnlyResult shape =
+      run({{"passes/Fuse.py", pass_with("    return torch.empty(x.numel(), dtype=x.dtype)\n")}});
   EXPECT_EQ(shape.variants[0].failure, FailureClass::shape_mismatch);
   EXPECT_EQ(shape.variants[0].message,
             "passes/Fuse.py:5:5: output 1 ('t1') is float32[32]; the pattern's output is "
@@ -185,15 +185,14 @@ TEST_F(CompileOnly, DryRunFailuresAreClassifiedPerVariant) {
 TEST_F(CompileOnly, StaticSourceFlagsBecomeHackFlags) {
   std::string timed = std::string(kKernel) +
                       "extern \"C\" __global__ void stamp(long long* t) { *t = clock64(); }\n";
-  CompileOnlyResult r =
-      run({{"passes/Fuse.py", pass_with(kGoodBody)}, {"kernels/k.cu", timed}});
+  CompileOnlyResult r = run({{"passes/Fuse.py", pass_with(kGoodBody)}, {"kernels/k.cu", timed}});
   EXPECT_EQ(r.hack_flags, (std::vector<std::string>{"timer_read"}));
   EXPECT_EQ(r.to_json()["hack_flags"], json::array({"timer_read"}));
 }
 
 TEST(CompileOnlyNoKernels, DoesNotNeedTheCompiler) {
-  KernelCompiler refuse = [](const std::map<std::string, std::string>&)
-      -> Result<nvrtc::CompileOutcome> {
+  KernelCompiler refuse =
+      [](const std::map<std::string, std::string>&) -> Result<nvrtc::CompileOutcome> {
     ADD_FAILURE() << "the compiler was called";
     return make_error(ErrorCode::unavailable, "no compiler");
   };
@@ -206,12 +205,12 @@ TEST(CompileOnlyNoKernels, DoesNotNeedTheCompiler) {
 }
 
 TEST(CompileOnlyNoKernels, AnUnusableCompilerIsAnError) {
-  KernelCompiler broken = [](const std::map<std::string, std::string>&)
-      -> Result<nvrtc::CompileOutcome> {
+  KernelCompiler broken =
+      [](const std::map<std::string, std::string>&) -> Result<nvrtc::CompileOutcome> {
     return make_error(ErrorCode::unavailable, "NVRTC not found");
   };
-  auto ws = PassWorkspace::from_files({{"passes/Fuse.py", pass_with(kGoodBody)},
-                                       {"kernels/k.cu", kKernel}});
+  auto ws = PassWorkspace::from_files(
+      {{"passes/Fuse.py", pass_with(kGoodBody)}, {"kernels/k.cu", kKernel}});
   ASSERT_TRUE(ws.ok());
   auto r = evaluate_compile_only(relu_task(), *ws, broken, OpRegistry::builtin());
   ASSERT_FALSE(r.ok());

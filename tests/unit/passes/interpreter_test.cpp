@@ -24,7 +24,8 @@ class RecordingBackend : public ReplacementBackend {
   Result<cuda::FunctionLimits> function_limits(const cuda::KernelInfo&) override {
     return function;
   }
-  Status launch(const cuda::KernelInfo& k, const cuda::LaunchConfig& c, cuda::ArgPack args) override {
+  Status launch(const cuda::KernelInfo& k, const cuda::LaunchConfig& c,
+                cuda::ArgPack args) override {
     launched.push_back(k.name + " " + c.describe() + " " + std::to_string(args.size()) + "B");
     return ok_status();
   }
@@ -52,9 +53,9 @@ cuda::KernelParam param(size_t offset, size_t size, cuda::ParamKind kind, std::s
 KernelTable kernels() {
   cuda::KernelInfo k;
   k.name = "scale";
-  k.params = {param(0, 8, cuda::ParamKind::pointer, "x"), param(8, 8, cuda::ParamKind::pointer, "out"),
-              param(16, 4, cuda::ParamKind::integer, "n"),
-              param(20, 4, cuda::ParamKind::floating, "eps")};
+  k.params = {
+      param(0, 8, cuda::ParamKind::pointer, "x"), param(8, 8, cuda::ParamKind::pointer, "out"),
+      param(16, 4, cuda::ParamKind::integer, "n"), param(20, 4, cuda::ParamKind::floating, "eps")};
   return kernel_table({k});
 }
 
@@ -64,7 +65,9 @@ const char* kPattern =
     "    return torch.relu(x + y).reshape(s)\n"
     "def replacement(x, y, s):\n";  // the body starts on line 5
 
-TensorMeta f32(Shape shape) { return TensorMeta::contiguous({DType::float32, std::move(shape)}); }
+TensorMeta f32(Shape shape) {
+  return TensorMeta::contiguous({DType::float32, std::move(shape)});
+}
 
 struct Outcome {
   Result<ReplacementRun> run = make_error(ErrorCode::internal, "not run");
@@ -83,8 +86,8 @@ std::unique_ptr<Outcome> run(const std::string& body, RValue y = RValue::integer
   if (!pass.ok()) return out;
   static const KernelTable kTable = kernels();
   ReplacementInterpreter interp(*pass, kTable, out->backend);
-  out->run = interp.run(std::move(tensors), {RValue::of_tensor(0), std::move(y), std::move(s)},
-                        expected);
+  out->run =
+      interp.run(std::move(tensors), {RValue::of_tensor(0), std::move(y), std::move(s)}, expected);
   out->failure = interp.failure_class();
   return out;
 }
@@ -118,32 +121,33 @@ TEST(Interpreter, AllocatesLaunchesAndReturns) {
   EXPECT_EQ(r.launches[0].args, (std::vector<std::string>{"tensor float32[4, 8]",
                                                           "tensor float32[32]", "32", "1e-05"}));
   EXPECT_EQ(r.launches[0].line, 9);
-  EXPECT_EQ(o->backend.launched, (std::vector<std::string>{"scale grid (1,1,1) block (32,1,1) smem 0 24B"}));
+  EXPECT_EQ(o->backend.launched,
+            (std::vector<std::string>{"scale grid (1,1,1) block (32,1,1) smem 0 24B"}));
 }
 
 TEST(Interpreter, Metadata) {
   // x: a transposed view float16[8, 4] with strides (1, 8), offset 3.
   TensorMeta t{DType::float16, {8, 4}, {1, 8}, 3};
-  auto o = run(
-      "    a = (x.shape, x.size(), x.size(-1), x.stride(), x.stride(0), x.numel(), x.dim())\n"
-      "    b = (x.ndim, x.is_contiguous(), x.element_size(), x.dtype == torch.float16)\n"
-      "    if a == ((8, 4), (8, 4), 4, (1, 8), 1, 32, 2) and b == (2, False, 2, True):\n"
-      "        return torch.empty(s)\n"
-      "    return x\n",
-      RValue::integer(0), {{DType::float32, {32}}}, {t});
+  auto o =
+      run("    a = (x.shape, x.size(), x.size(-1), x.stride(), x.stride(0), x.numel(), x.dim())\n"
+          "    b = (x.ndim, x.is_contiguous(), x.element_size(), x.dtype == torch.float16)\n"
+          "    if a == ((8, 4), (8, 4), 4, (1, 8), 1, 32, 2) and b == (2, False, 2, True):\n"
+          "        return torch.empty(s)\n"
+          "    return x\n",
+          RValue::integer(0), {{DType::float32, {32}}}, {t});
   ASSERT_TRUE(o->run.ok()) << o->run.error().message;
   EXPECT_EQ(o->run->outputs, (std::vector<int>{1}));
 }
 
 TEST(Interpreter, IntegerSemanticsLikePython) {
-  auto o = run(
-      "    r = (-7 // 2, -7 % 2, 7 // -2, 7 % -2, cdiv(7, 2), cdiv(-7, 2), min((3, 1, 2)))\n"
-      "    q = (max(4, 9, 2), (1, 2, 3, 4)[::-1], (1, 2, 3)[1:], (1,) + (2,), s[-1])\n"
-      "    b = (0 or 5, 3 and 4, 2 if False else 6, not 0, 1 < 2 < 3, 1 < 3 < 2)\n"
-      "    ok = r == (-4, 1, -4, -1, 4, -3, 1) and q == (9, (4, 3, 2, 1), (2, 3), (1, 2), 32)\n"
-      "    if ok and b == (5, 4, 6, True, True, False):\n"
-      "        return torch.empty(s)\n"
-      "    return x\n");
+  auto o =
+      run("    r = (-7 // 2, -7 % 2, 7 // -2, 7 % -2, cdiv(7, 2), cdiv(-7, 2), min((3, 1, 2)))\n"
+          "    q = (max(4, 9, 2), (1, 2, 3, 4)[::-1], (1, 2, 3)[1:], (1,) + (2,), s[-1])\n"
+          "    b = (0 or 5, 3 and 4, 2 if False else 6, not 0, 1 < 2 < 3, 1 < 3 < 2)\n"
+          "    ok = r == (-4, 1, -4, -1, 4, -3, 1) and q == (9, (4, 3, 2, 1), (2, 3), (1, 2), 32)\n"
+          "    if ok and b == (5, 4, 6, True, True, False):\n"
+          "        return torch.empty(s)\n"
+          "    return x\n");
   ASSERT_TRUE(o->run.ok()) << o->run.error().message;
   EXPECT_EQ(o->run->outputs, (std::vector<int>{1}));
 }
@@ -229,7 +233,8 @@ TEST(Interpreter, RunTimeErrors) {
        RValue::integer(1),
        "5:12: no kernel named 'scal' in kernels/ (did you mean 'scale'?); kernels: scale "
        "(kernels must be extern \"C\" __global__)"},
-      {"    launch(\"scale\", grid=1, block=32, args=(x, x, 1))\n    return x\n", RValue::integer(1),
+      {"    launch(\"scale\", grid=1, block=32, args=(x, x, 1))\n    return x\n",
+       RValue::integer(1),
        "5:5: kernel 'scale' takes 4 parameters, launch passes 3 (parameters: x: pointer @0+8, "
        "out: pointer @8+8, n: integer @16+4, eps: floating @20+4)"},
       {"    launch(\"scale\", grid=1, block=32, args=(x, x, x, 0.5))\n    return x\n",
@@ -243,8 +248,7 @@ TEST(Interpreter, RunTimeErrors) {
        RValue::integer(1),
        "5:21: grid.x is 0; a launch needs at least 1 (skip empty tensors with an if)"},
       {"    launch(\"scale\", grid=(1, 2, 3, 4), block=32, args=(x, x, 1, 0.5))\n    return x\n",
-       RValue::integer(1),
-       "5:21: grid must be an int or a tuple of 1 to 3 ints, got (1, 2, 3, 4)"},
+       RValue::integer(1), "5:21: grid must be an int or a tuple of 1 to 3 ints, got (1, 2, 3, 4)"},
       {"    launch(\"scale\", grid=1, block=32, args=x)\n    return x\n", RValue::integer(1),
        "5:39: args= must be a tuple, e.g. args=(x, out, n); got a tensor"},
       {"    launch(y, grid=1, block=32)\n    return x\n", RValue::integer(3),
@@ -256,9 +260,10 @@ TEST(Interpreter, RunTimeErrors) {
     EXPECT_EQ(error_of(c.body, c.y), "passes/Fuse.py:" + c.message) << c.body;
   }
   // validate_launch's messages, through the interpreter (the device limits are the defaults).
-  EXPECT_NE(error_of("    launch(\"scale\", grid=1, block=2048, args=(x, x, 1, 0.5))\n    return x\n")
-                .find("block.x = 2048"),
-            std::string::npos);
+  EXPECT_NE(
+      error_of("    launch(\"scale\", grid=1, block=2048, args=(x, x, 1, 0.5))\n    return x\n")
+          .find("block.x = 2048"),
+      std::string::npos);
   EXPECT_NE(error_of("    launch(\"scale\", grid=1, block=32, smem=1048576, args=(x, x, 1, 0.5))\n"
                      "    return x\n")
                 .find("shared memory"),
@@ -266,10 +271,11 @@ TEST(Interpreter, RunTimeErrors) {
 }
 
 TEST(Interpreter, LaunchAndAllocationCaps) {
-  auto pass = pass_from(std::string(kPattern) +
-                        "    a = torch.empty(1)\n    b = torch.empty(1)\n"
-                        "    launch(\"scale\", grid=1, block=1, args=(a, b, 1, 0.5))\n"
-                        "    launch(\"scale\", grid=1, block=1, args=(a, b, 1, 0.5))\n    return x\n");
+  auto pass =
+      pass_from(std::string(kPattern) +
+                "    a = torch.empty(1)\n    b = torch.empty(1)\n"
+                "    launch(\"scale\", grid=1, block=1, args=(a, b, 1, 0.5))\n"
+                "    launch(\"scale\", grid=1, block=1, args=(a, b, 1, 0.5))\n    return x\n");
   ASSERT_TRUE(pass.ok()) << pass.error().message;
   RecordingBackend backend;
   KernelTable table = kernels();
@@ -286,7 +292,8 @@ TEST(Interpreter, LaunchAndAllocationCaps) {
   r = allocs.run({f32({4, 8})}, {RValue::of_tensor(0), RValue::integer(1), RValue::none()},
                  {{DType::float32, {4, 8}}});
   ASSERT_FALSE(r.ok());
-  EXPECT_EQ(r.error().message, "passes/Fuse.py:6:9: more than 1 allocations in one replacement call");
+  EXPECT_EQ(r.error().message,
+            "passes/Fuse.py:6:9: more than 1 allocations in one replacement call");
 }
 
 }  // namespace

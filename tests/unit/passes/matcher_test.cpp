@@ -12,7 +12,9 @@
 namespace pf::passes::test {
 namespace {
 
-const OpRegistry& reg() { return OpRegistry::builtin(); }
+const OpRegistry& reg() {
+  return OpRegistry::builtin();
+}
 
 Graph graph(const std::string& body, const std::string& params = "in_0, in_1") {
   auto g = dialect::load_graph("def forward(" + params + "):\n" + body, "model.py", reg());
@@ -113,8 +115,7 @@ TEST(Matcher, IntermediateUsedOutsideBlocksTheMatch) {
             "t is also used by v (line 4), outside the pattern; return it from the pattern or "
             "include its user");
   // Returning it makes the match legal: a multi-output pattern.
-  Graph p2 = pattern(
-      "def pattern(x):\n    t = torch.sigmoid(x)\n    return (t, torch.relu(t))\n");
+  Graph p2 = pattern("def pattern(x):\n    t = torch.sigmoid(x)\n    return (t, torch.relu(t))\n");
   MatchSearch s2 = find_matches(p2, g, reg());
   ASSERT_EQ(s2.matches.size(), 1u);
   ASSERT_EQ(s2.matches[0].outputs.size(), 2u);
@@ -175,8 +176,9 @@ TEST(Matcher, EveryDisjointMatchIsFound) {
 TEST(Matcher, ShapeLiteralsDifferAcrossVariants) {
   Graph p = pattern("def pattern(x, a, b):\n    return x.view(a, b).sum(-1)\n");
   for (const char* dims : {"2, 8", "4, 77"}) {
-    Graph g = graph(std::string("    t = in_0.view(") + dims + ")\n    u = t.sum(-1)\n    return (u,)\n",
-                    "in_0");
+    Graph g =
+        graph(std::string("    t = in_0.view(") + dims + ")\n    u = t.sum(-1)\n    return (u,)\n",
+              "in_0");
     EXPECT_EQ(find_matches(p, g, reg()).matches.size(), 1u) << dims;
   }
 }
@@ -198,8 +200,7 @@ TEST(Matcher, ParameterCannotDependOnTheMatch) {
       "    u = t + e\n"
       "    return (u,)\n",
       "in_0");
-  Graph p = pattern(
-      "def pattern(x, y):\n    t = torch.sigmoid(x)\n    return (t, t + y)\n");
+  Graph p = pattern("def pattern(x, y):\n    t = torch.sigmoid(x)\n    return (t, t + y)\n");
   MatchSearch s = find_matches(p, g, reg());
   ASSERT_TRUE(s.matches.empty());
   EXPECT_EQ(s.closest->reason,
@@ -217,7 +218,8 @@ TEST(Matcher, NoNodeWithTheAnchorOp) {
 }
 
 TEST(Matcher, BudgetStopsTheSearch) {
-  Graph g = graph("    a = torch.relu(in_0)\n    b = torch.relu(in_0)\n    return (a, b)\n", "in_0");
+  Graph g =
+      graph("    a = torch.relu(in_0)\n    b = torch.relu(in_0)\n    return (a, b)\n", "in_0");
   Graph p = pattern("def pattern(x):\n    return torch.relu(x)\n");
   MatchOptions tiny;
   tiny.max_steps = 1;

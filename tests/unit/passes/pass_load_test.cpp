@@ -64,6 +64,12 @@ TEST(PassLoad, OnlyPatternAndReplacementAtTopLevel) {
       << e;
 }
 
+TEST(PassLoad, DecoratorsAreRejected) {
+  EXPECT_EQ(load_error("@torch.no_grad()\ndef pattern(x):\n    return x.relu()\n"
+                       "def replacement(x):\n    return x\n"),
+            "passes/Fuse.py:1:2: decorators are not allowed");
+}
+
 TEST(PassLoad, UnknownOpsAreAllReported) {
   std::string e = load_error(
       "def pattern(x):\n"
@@ -124,9 +130,8 @@ TEST(PassLoad, SyntaxErrorsCarryTheLine) {
 }
 
 TEST(PassLoad, WorkspaceErrorsOfAllPassesTogether) {
-  auto ws = PassWorkspace::from_files(
-      {{"passes/A.py", "def pattern(x):\n    return x\n"},
-       {"passes/B.py", "def pattern(x):\n    return x.relu()\n"}});
+  auto ws = PassWorkspace::from_files({{"passes/A.py", "def pattern(x):\n    return x\n"},
+                                       {"passes/B.py", "def pattern(x):\n    return x.relu()\n"}});
   ASSERT_TRUE(ws.ok()) << ws.error().message;
   auto passes = load_passes(*ws, OpRegistry::builtin());
   ASSERT_FALSE(passes.ok());

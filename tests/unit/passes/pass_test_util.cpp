@@ -41,8 +41,9 @@ Result<Task> corpus_task(const std::string& id, bool extra_dtypes) {
   if (extra_dtypes) opt.extra_float_dtypes = {DType::float16, DType::bfloat16};
   PF_ASSIGN(auto imported, import_tasks(dir, opt, OpRegistry::builtin()));
   if (imported.size() != 1 || !imported[0].task) {
-    return make_error(ErrorCode::invalid_argument,
-                      "importing " + id + ": " + (imported.empty() ? "nothing" : imported[0].error));
+    return make_error(
+        ErrorCode::invalid_argument,
+        "importing " + id + ": " + (imported.empty() ? "nothing" : imported[0].error));
   }
   return *imported[0].task;
 }

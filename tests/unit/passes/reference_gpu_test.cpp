@@ -28,7 +28,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const OpRegistry& reg() { return OpRegistry::builtin(); }
+const OpRegistry& reg() {
+  return OpRegistry::builtin();
+}
 
 Result<nvrtc::CompileOutcome> compile_for(const gpu::GpuRuntime& rt,
                                           const std::map<std::string, std::string>& files) {
@@ -189,7 +191,8 @@ TEST(GpuReplacementHook, ZerosAndReturnChecks) {
       "Wrong");
   ASSERT_TRUE(zeros.ok() && wrong.ok());
   nvrtc::CompileOutcome none;
-  std::vector<Tensor> host = {Tensor::from_doubles(DType::float32, {3, 5}, std::vector<double>(15, 2.5))};
+  std::vector<Tensor> host = {
+      Tensor::from_doubles(DType::float32, {3, 5}, std::vector<double>(15, 2.5))};
 
   auto ok = GpuReplacements::create({*zeros}, none, rt->driver_ptr());
   ASSERT_TRUE(ok.ok()) << ok.error().message;

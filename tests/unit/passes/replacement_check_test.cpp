@@ -101,8 +101,9 @@ TEST(ReplacementCheck, EveryRejection) {
        "launch(...)"},
       {"    return\n", "5:5: return the pattern's outputs: 'return out' or 'return (a, b)'"},
       {"    return (x, x)\n", "5:5: returns 2 values; the pattern returns 1"},
-      {"    n = 1\n", "4:1: the replacement has no return statement; return the values the "
-                      "pattern returns (1)"},
+      {"    n = 1\n",
+       "4:1: the replacement has no return statement; return the values the "
+       "pattern returns (1)"},
       {"    n = x.numel() / 2\n    return x\n",
        "5:19: '/' (true division) is not allowed: use // or cdiv(a, b); replacement bodies do "
        "integer arithmetic, float math belongs in the kernel"},
@@ -140,7 +141,8 @@ TEST(ReplacementCheck, EveryRejection) {
       {"    y = x[0]\n    return y\n",
        "5:9: subscripting a tensor (x[...]) is not allowed: replacement bodies cannot read or "
        "slice tensors; pass x to a kernel"},
-      {"    n = s[0, 1]\n    return x\n", "5:11: only one index or slice is allowed (t[i] or t[a:b])"},
+      {"    n = s[0, 1]\n    return x\n",
+       "5:11: only one index or slice is allowed (t[i] or t[a:b])"},
       {"    b = 3 in s\n    return x\n", "5:11: 'in' is not allowed; compare with < <= > >= == !="},
       {"    b = s is s\n    return x\n", "5:11: 'is' compares with None only; use == or !="},
       {"    n = cdiv(4)\n    return x\n", "5:9: cdiv(a, b) takes two integers"},

@@ -13,7 +13,9 @@
 namespace pf::passes::test {
 namespace {
 
-const OpRegistry& reg() { return OpRegistry::builtin(); }
+const OpRegistry& reg() {
+  return OpRegistry::builtin();
+}
 const TensorType kF32{DType::float32, {2, 8}};
 
 LoadedPass loaded(const std::string& source, const std::string& name = "Fuse") {
@@ -22,7 +24,9 @@ LoadedPass loaded(const std::string& source, const std::string& name = "Fuse") {
   return p.ok() ? *p : LoadedPass{};
 }
 
-std::string print(const Graph& g) { return dialect::print_graph(g, reg()); }
+std::string print(const Graph& g) {
+  return dialect::print_graph(g, reg());
+}
 
 TEST(Rewriter, OneCallPerMatchKeepsTypesAndNames) {
   Graph g = typed_graph(
@@ -168,8 +172,8 @@ TEST(Diagnostics, OpMismatchShowsBothStatements) {
 }
 
 TEST(Diagnostics, NodeStatements) {
-  Graph g = typed_graph("def forward(in_0):\n    t = torch.softmax(in_0 + 1, dim=-1)\n    return (t,)\n",
-                        {kF32});
+  Graph g = typed_graph(
+      "def forward(in_0):\n    t = torch.softmax(in_0 + 1, dim=-1)\n    return (t,)\n", {kF32});
   EXPECT_EQ(node_statement(g, 0, reg()), "t0 = torch.add(in_0, 1)");
   EXPECT_EQ(node_with_line(g, 1, reg()), "line 2: t = torch.softmax(t0, dim=-1)");
 }

@@ -29,7 +29,8 @@ struct Fixture {
 
 Result<Fixture> rope_fixture() {
   PF_ASSIGN(Task task, passes::test::corpus_task(kRope, false));
-  PF_ASSIGN(auto ws, passes::PassWorkspace::load(pf::test::source_dir() / "examples" / "passes" / kRope));
+  PF_ASSIGN(auto ws,
+            passes::PassWorkspace::load(pf::test::source_dir() / "examples" / "passes" / kRope));
   Fixture f;
   f.task = task_to_json(task);
   for (const auto& [path, text] : ws.files()) f.files[path] = text;
@@ -62,8 +63,8 @@ TEST(EvaluateRequest, MalformedRequestsAreErrors) {
   json task = small_task();
   auto no_files = handle_evaluate(json{{"task", task}}, service);
   ASSERT_FALSE(no_files.ok());
-  auto full = handle_evaluate(
-      json{{"task", task}, {"files", json::object()}, {"mode", "full"}}, service);
+  auto full =
+      handle_evaluate(json{{"task", task}, {"files", json::object()}, {"mode", "full"}}, service);
   ASSERT_FALSE(full.ok());
   EXPECT_EQ(full.error().message,
             "evaluate: mode 'full' is not available; this worker evaluates \"compile_only\"");

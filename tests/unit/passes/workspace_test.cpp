@@ -31,9 +31,8 @@ TEST(Workspace, NameOrderAndKernels) {
 }
 
 TEST(Workspace, OrderJsonDecidesTheOrder) {
-  auto ws = PassWorkspace::from_files({{"passes/A.py", kPass},
-                                       {"passes/B.py", kPass},
-                                       {"passes/order.json", "[\"B\", \"A\"]"}});
+  auto ws = PassWorkspace::from_files(
+      {{"passes/A.py", kPass}, {"passes/B.py", kPass}, {"passes/order.json", "[\"B\", \"A\"]"}});
   ASSERT_TRUE(ws.ok()) << ws.error().message;
   EXPECT_EQ(ws->pass_names(), (std::vector<std::string>{"B", "A"}));
 }
@@ -45,13 +44,13 @@ TEST(Workspace, OrderJsonErrorsNameFileAndLine) {
     files["passes/order.json"] = order;
     return error_of(files);
   };
-  EXPECT_EQ(with("[\"A\",\n \"C\"]"),
-            "passes/order.json:2: unknown pass 'C' (passes: A, B)");
+  EXPECT_EQ(with("[\"A\",\n \"C\"]"), "passes/order.json:2: unknown pass 'C' (passes: A, B)");
   EXPECT_EQ(with("[\"A\", \"A\", \"B\"]"), "passes/order.json:1: pass 'A' is listed twice");
   EXPECT_EQ(with("[\"A\"]"),
             "passes/order.json: pass 'B' is not listed; list every pass of passes/ once");
-  EXPECT_EQ(with("{\"A\": 1}"),
-            "passes/order.json:1: must be a JSON list of pass names such as [\"FuseA\", \"FuseB\"]");
+  EXPECT_EQ(
+      with("{\"A\": 1}"),
+      "passes/order.json:1: must be a JSON list of pass names such as [\"FuseA\", \"FuseB\"]");
   EXPECT_EQ(with("[\"A\",\n \"B\",\n"),
             "passes/order.json:3: not valid JSON; write a list of pass names such as "
             "[\"FuseA\", \"FuseB\"]");
@@ -68,15 +67,15 @@ TEST(Workspace, PathRules) {
   EXPECT_EQ(one("kernels/../x.cu"),
             "kernels/../x.cu: '.', '..' and empty path components are not allowed; " + layout);
   EXPECT_EQ(one("src/a.cu"), "src/a.cu: files may only live in passes/ and kernels/; " + layout);
-  EXPECT_EQ(one("kernels/sub/a.cu"), "kernels/sub/a.cu: no subdirectories: files go directly into kernels/");
+  EXPECT_EQ(one("kernels/sub/a.cu"),
+            "kernels/sub/a.cu: no subdirectories: files go directly into kernels/");
   EXPECT_EQ(one("kernels/a.cuh"),
             "kernels/a.cuh: kernels/ holds <name>.cu files only (letters, digits, '_', '-', '.')");
   EXPECT_EQ(one("passes/notes.txt"),
             "passes/notes.txt: passes/ holds <Name>.py files and order.json only");
   EXPECT_EQ(one("passes/my-pass.py"),
             "passes/my-pass.py: a pass name must be a Python identifier (letters, digits, '_')");
-  EXPECT_EQ(one("kernels\\a.cu"),
-            "kernels\\a.cu: use '/' separators and plain names; " + layout);
+  EXPECT_EQ(one("kernels\\a.cu"), "kernels\\a.cu: use '/' separators and plain names; " + layout);
   EXPECT_EQ(one(""), "\"\": empty file name; " + layout);
 }
 
@@ -90,9 +89,10 @@ TEST(Workspace, Limits) {
             "the workspace has 3 files; at most 2 are allowed");
   EXPECT_EQ(error_of({{"passes/A.py", std::string(101, 'x')}}, small),
             "passes/A.py: is 101 bytes; the limit is 100");
-  EXPECT_EQ(error_of({{"passes/A.py", std::string(80, 'x')}, {"kernels/a.cu", std::string(80, 'x')}},
-                     small),
-            "the workspace holds 160 bytes; the limit is 150");
+  EXPECT_EQ(
+      error_of({{"passes/A.py", std::string(80, 'x')}, {"kernels/a.cu", std::string(80, 'x')}},
+               small),
+      "the workspace holds 160 bytes; the limit is 150");
   EXPECT_EQ(error_of({{"passes/A.py", "a"}, {"passes/B.py", "b"}}, small),
             "the workspace has 2 passes; at most 1 are allowed");
   EXPECT_EQ(error_of({{"kernels/a.cu", "x"}}),
@@ -111,9 +111,7 @@ class WorkspaceDir : public ::testing::Test {
     write("kernels/k.cu", "// kernel");
   }
   void TearDown() override { fs::remove_all(dir_); }
-  void write(const std::string& rel, const std::string& text) {
-    std::ofstream(dir_ / rel) << text;
-  }
+  void write(const std::string& rel, const std::string& text) { std::ofstream(dir_ / rel) << text; }
   fs::path dir_;
 };
 
