@@ -1,7 +1,8 @@
 // out = relu(batch_norm(x) + residual) for contiguous [N, C, *spatial] tensors
 // with running statistics (inference). Grid: x over the plane's hw elements in
 // vectors of V elements, y over the N*C planes. Rounds like eager: the
-// normalised value, the sum and the ReLU are each stored in the dtype.
+// normalised value (fma((x - mean) * rstd, weight, bias) in float, as the
+// baseline computes it), the sum and the ReLU are each stored in the dtype.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -49,7 +50,7 @@ __device__ __forceinline__ void bn_add_relu_body(const T* __restrict__ x, const 
   Vec<T, V> o;
 #pragma unroll
   for (int k = 0; k < V; ++k) {
-    const float bn = __fadd_rn(__fmul_rn(__fmul_rn(__fsub_rn(to_f(xv.v[k]), m), rstd), w), b);
+    const float bn = __fmaf_rn(__fmul_rn(__fsub_rn(to_f(xv.v[k]), m), rstd), w, b);
     const float sum = __fadd_rn(to_f(from_f<T>(bn)), to_f(rv.v[k]));
     o.v[k] = from_f<T>(fmaxf(to_f(from_f<T>(sum)), 0.f));
   }

@@ -1,7 +1,7 @@
 // out[n, c] = mean over the plane of relu(batch_norm(x[n, c])) with running
 // statistics (inference), x contiguous [N, C, H, W], one warp per plane. The
 // normalised value is computed as the eager baseline does,
-// ((x - mean) * (1 / sqrt(var + eps))) * weight + bias in float, and rounded
+// fma((x - mean) * (1 / sqrt(var + eps)), weight, bias) in float, and rounded
 // to the tensor dtype (the stored intermediate) before the ReLU and the sum.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
@@ -40,7 +40,7 @@ __device__ __forceinline__ void bn_relu_pool(const T* __restrict__ x, const T* _
   const T* xp = x + plane * hw;
   float sum = 0.f;
   for (int i = lane; i < hw; i += 32) {
-    const float v = __fadd_rn(__fmul_rn(__fmul_rn(__fsub_rn(to_f(xp[i]), m), rstd), w), b);
+    const float v = __fmaf_rn(__fmul_rn(__fsub_rn(to_f(xp[i]), m), rstd), w, b);
     sum += fmaxf(to_f(from_f<T>(v)), 0.f);
   }
 #pragma unroll
