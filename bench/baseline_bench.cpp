@@ -57,11 +57,12 @@ Result<std::vector<std::pair<Task, fs::path>>> load_suite(const std::string& pat
 }
 
 json stats_us(const SampleStats& s) {
-  return {{"median", s.median * 1000}, {"q1", s.q1 * 1000}, {"q3", s.q3 * 1000}, {"min", s.min * 1000}};
+  return {
+      {"median", s.median * 1000}, {"q1", s.q1 * 1000}, {"q3", s.q3 * 1000}, {"min", s.min * 1000}};
 }
 
-Result<json> bench_variant(GpuRuntime& rt, TimingHarness& harness, const Task& task, const TaskVariant& v,
-                           const fs::path& task_dir, const Options& o) {
+Result<json> bench_variant(GpuRuntime& rt, TimingHarness& harness, const Task& task,
+                           const TaskVariant& v, const fs::path& task_dir, const Options& o) {
   json row = {{"task", task.id}, {"variant", v.name}};
   PF_ASSIGN(Graph graph, typed_variant_graph(v, OpRegistry::builtin()));
   auto missing = unsupported_ops(graph);
@@ -88,8 +89,10 @@ Result<json> bench_variant(GpuRuntime& rt, TimingHarness& harness, const Task& t
       for (size_t i = 0; i < host.size(); ++i) {
         fs::path file = dir / ("in_" + std::to_string(i) + ".npy");
         PF_TRY(write_npy(file, host[i]));
-        inputs.push_back({{"name", v.inputs[i].name}, {"dtype", dtype_name(host[i].dtype())},
-                          {"shape", host[i].shape()}, {"file", file.string()}});
+        inputs.push_back({{"name", v.inputs[i].name},
+                          {"dtype", dtype_name(host[i].dtype())},
+                          {"shape", host[i].shape()},
+                          {"file", file.string()}});
       }
       row["inputs"] = inputs;
       row["source"] = v.source;
@@ -136,30 +139,36 @@ int run(const Options& o) {
     std::fprintf(stderr, "pf_baseline_bench: %s\n", harness.error().message.c_str());
     return 2;
   }
-  json doc = {{"device", (*ctx)->properties().to_json()}, {"warmup", o.warmup}, {"trials", o.trials}};
+  json doc = {
+      {"device", (*ctx)->properties().to_json()}, {"warmup", o.warmup}, {"trials", o.trials}};
   json rows = json::array();
   for (const auto& path : o.tasks) {
     auto suite = load_suite(path);
     if (!suite.ok()) {
-      std::fprintf(stderr, "pf_baseline_bench: %s: %s\n", path.c_str(), suite.error().message.c_str());
+      std::fprintf(stderr, "pf_baseline_bench: %s: %s\n", path.c_str(),
+                   suite.error().message.c_str());
       return 2;
     }
     for (const auto& [task, dir] : *suite) {
       int taken = 0;
       for (const auto& v : task.variants) {
-        if (!o.filter.empty() && (task.id + "/" + v.name).find(o.filter) == std::string::npos) continue;
+        if (!o.filter.empty() && (task.id + "/" + v.name).find(o.filter) == std::string::npos)
+          continue;
         if (o.per_task > 0 && taken >= o.per_task) break;
         ++taken;
         auto row = bench_variant(**rt, **harness, task, v, dir, o);
         if (!row.ok()) {
-          rows.push_back({{"task", task.id}, {"variant", v.name}, {"status", "error"},
+          rows.push_back({{"task", task.id},
+                          {"variant", v.name},
+                          {"status", "error"},
                           {"reason", row.error().message}});
           if (!(*driver)->poisoned().empty()) break;
           continue;
         }
         std::fprintf(stderr, "%-60s %s\n", (task.id + "/" + v.name).c_str(),
-                     (*row)["status"] == "ok" ? std::to_string((*row)["device_us"]["median"].get<double>()).c_str()
-                                              : "skipped");
+                     (*row)["status"] == "ok"
+                         ? std::to_string((*row)["device_us"]["median"].get<double>()).c_str()
+                         : "skipped");
         rows.push_back(std::move(*row));
       }
     }

@@ -7,14 +7,20 @@
 namespace pf::gpu {
 namespace {
 
-bool fits_int(int64_t v) { return v >= 0 && v <= INT_MAX; }
+bool fits_int(int64_t v) {
+  return v >= 0 && v <= INT_MAX;
+}
 
 cudaDataType data_type(DType t) {
   switch (t) {
-    case DType::float16: return CUDA_R_16F;
-    case DType::bfloat16: return CUDA_R_16BF;
-    case DType::float64: return CUDA_R_64F;
-    default: return CUDA_R_32F;
+    case DType::float16:
+      return CUDA_R_16F;
+    case DType::bfloat16:
+      return CUDA_R_16BF;
+    case DType::float64:
+      return CUDA_R_64F;
+    default:
+      return CUDA_R_32F;
   }
 }
 
@@ -53,7 +59,8 @@ struct BlasProblem {
 
 Result<BlasProblem> blas_problem(const GemmSpec& s) {
   if (!fits_int(s.m) || !fits_int(s.n) || !fits_int(s.k) || !fits_int(s.batch)) {
-    return make_error(ErrorCode::unsupported, "matrix dims beyond 2^31 are not supported by cuBLAS");
+    return make_error(ErrorCode::unsupported,
+                      "matrix dims beyond 2^31 are not supported by cuBLAS");
   }
   BlasProblem p;
   p.ob = blas_operand(s.k, s.n, s.b);
@@ -73,7 +80,8 @@ Result<BlasProblem> blas_problem(const GemmSpec& s) {
 }  // namespace
 
 Result<bool> add_gemm_bias_epilogue(PlanBuilder& b, const GemmSpec& s) {
-  if (s.bias == nullptr || s.dtype == DType::float64 || s.batch != 1 || s.m == 0 || s.n == 0) return false;
+  if (s.bias == nullptr || s.dtype == DType::float64 || s.batch != 1 || s.m == 0 || s.n == 0)
+    return false;
   PF_ASSIGN(BlasState * blas, b.runtime().blas());
   PF_ASSIGN(BlasProblem bp, blas_problem(s));
   auto lib = blas->lib;
@@ -85,22 +93,30 @@ Result<bool> add_gemm_bias_epilogue(PlanBuilder& b, const GemmSpec& s) {
   // Any cuBLASLt refusal below means "no epilogue for this problem": the
   // caller falls back to a bias copy plus a beta = 1 GEMM.
   auto ok = [&](cublasStatus_t st, const char* what) {
-    if (st != CUBLAS_STATUS_SUCCESS) spdlog::debug("cuBLASLt bias epilogue: {}: {}", what, lib->error(st, what).message);
+    if (st != CUBLAS_STATUS_SUCCESS)
+      spdlog::debug("cuBLASLt bias epilogue: {}: {}", what, lib->error(st, what).message);
     return st == CUBLAS_STATUS_SUCCESS;
   };
   cublasLtMatmulDesc_t desc = nullptr;
-  if (!ok(fn.cublasLtMatmulDescCreate(&desc, bp.compute, CUDA_R_32F), "cublasLtMatmulDescCreate")) return false;
+  if (!ok(fn.cublasLtMatmulDescCreate(&desc, bp.compute, CUDA_R_32F), "cublasLtMatmulDescCreate"))
+    return false;
   std::shared_ptr<void> desc_owner(desc, [lib](void* d) {
     lib->api().cublasLtMatmulDescDestroy(static_cast<cublasLtMatmulDesc_t>(d));
   });
   cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;
   void* bias_ptr = reinterpret_cast<void*>(s.bias->data_ptr());
   cudaDataType bias_type = data_type(s.bias->dtype());
-  if (!ok(fn.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ob.op, sizeof(ob.op)), "TRANSA") ||
-      !ok(fn.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &oa.op, sizeof(oa.op)), "TRANSB") ||
-      !ok(fn.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue, sizeof(epilogue)),
+  if (!ok(fn.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ob.op,
+                                            sizeof(ob.op)),
+          "TRANSA") ||
+      !ok(fn.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSB, &oa.op,
+                                            sizeof(oa.op)),
+          "TRANSB") ||
+      !ok(fn.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_EPILOGUE, &epilogue,
+                                            sizeof(epilogue)),
           "EPILOGUE") ||
-      !ok(fn.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias_ptr, sizeof(bias_ptr)),
+      !ok(fn.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_POINTER, &bias_ptr,
+                                            sizeof(bias_ptr)),
           "BIAS_POINTER") ||
       !ok(fn.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_BIAS_DATA_TYPE, &bias_type,
                                             sizeof(bias_type)),
@@ -109,7 +125,8 @@ Result<bool> add_gemm_bias_epilogue(PlanBuilder& b, const GemmSpec& s) {
   }
   auto layout = [&](uint64_t rows, uint64_t cols, int64_t ld) -> std::shared_ptr<void> {
     cublasLtMatrixLayout_t l = nullptr;
-    if (!ok(fn.cublasLtMatrixLayoutCreate(&l, type, rows, cols, ld), "cublasLtMatrixLayoutCreate")) return nullptr;
+    if (!ok(fn.cublasLtMatrixLayoutCreate(&l, type, rows, cols, ld), "cublasLtMatrixLayoutCreate"))
+      return nullptr;
     return std::shared_ptr<void>(l, [lib](void* p) {
       lib->api().cublasLtMatrixLayoutDestroy(static_cast<cublasLtMatrixLayout_t>(p));
     });
@@ -125,7 +142,8 @@ Result<bool> add_gemm_bias_epilogue(PlanBuilder& b, const GemmSpec& s) {
     lib->api().cublasLtMatmulPreferenceDestroy(static_cast<cublasLtMatmulPreference_t>(p));
   });
   uint64_t ws = blas->workspace_bytes;
-  if (!ok(fn.cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &ws, sizeof(ws)),
+  if (!ok(fn.cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                                  &ws, sizeof(ws)),
           "MAX_WORKSPACE_BYTES")) {
     return false;
   }
@@ -147,18 +165,21 @@ Result<bool> add_gemm_bias_epilogue(PlanBuilder& b, const GemmSpec& s) {
   void* workspace = reinterpret_cast<void*>(blas->workspace->data());
   cublasLtMatmulAlgo_t algo = heuristic.algo;
   const float alpha = static_cast<float>(s.alpha);
-  b.add_library_call("cublasLtMatmul", [lib, lt, desc, al, bl, cl, A, B, C, algo, workspace, ws,
-                                        alpha](CUstream stream) -> Status {
-    const float zero = 0.0f;
-    return lib->check(lib->api().cublasLtMatmul(lt, desc, &alpha, A, al, B, bl, &zero, C, cl, C, cl, &algo,
-                                                workspace, ws, reinterpret_cast<cudaStream_t>(stream)),
-                      "cublasLtMatmul");
-  });
+  b.add_library_call(
+      "cublasLtMatmul",
+      [lib, lt, desc, al, bl, cl, A, B, C, algo, workspace, ws, alpha](CUstream stream) -> Status {
+        const float zero = 0.0f;
+        return lib->check(
+            lib->api().cublasLtMatmul(lt, desc, &alpha, A, al, B, bl, &zero, C, cl, C, cl, &algo,
+                                      workspace, ws, reinterpret_cast<cudaStream_t>(stream)),
+            "cublasLtMatmul");
+      });
   return true;
 }
 
 Status add_gemm(PlanBuilder& b, const GemmSpec& s) {
-  if (s.bias != nullptr) return make_error(ErrorCode::internal, "add_gemm takes no bias (add_gemm_bias_epilogue)");
+  if (s.bias != nullptr)
+    return make_error(ErrorCode::internal, "add_gemm takes no bias (add_gemm_bias_epilogue)");
   if (s.m == 0 || s.n == 0 || s.batch == 0) return ok_status();
   PF_ASSIGN(BlasState * blas, b.runtime().blas());
   PF_ASSIGN(BlasProblem bp, blas_problem(s));
@@ -176,25 +197,24 @@ Status add_gemm(PlanBuilder& b, const GemmSpec& s) {
   const int batch = static_cast<int>(s.batch);
   const double alpha = s.alpha, beta = s.beta;
   const cublasOperation_t ta = ob.op, tb = oa.op;
-  b.add_library_call(batch == 1 ? "cublasGemmEx" : "cublasGemmStridedBatchedEx",
-                     [=](CUstream stream) -> Status {
-                       const auto& fn = lib->api();
-                       PF_TRY(lib->check(fn.cublasSetStream_v2(handle, reinterpret_cast<cudaStream_t>(stream)),
-                                         "cublasSetStream"));
-                       const float falpha = static_cast<float>(alpha), fbeta = static_cast<float>(beta);
-                       const void* pa = f64 ? static_cast<const void*>(&alpha) : &falpha;
-                       const void* pb = f64 ? static_cast<const void*>(&beta) : &fbeta;
-                       if (batch == 1) {
-                         return lib->check(fn.cublasGemmEx(handle, ta, tb, M, N, K, pa, A, type, lda, B, type, ldb,
-                                                           pb, C, type, ldc, compute, CUBLAS_GEMM_DEFAULT),
-                                           "cublasGemmEx");
-                       }
-                       return lib->check(
-                           fn.cublasGemmStridedBatchedEx(handle, ta, tb, M, N, K, pa, A, type, lda, sa, B, type, ldb,
-                                                         sb, pb, C, type, ldc, sc, batch, compute,
-                                                         CUBLAS_GEMM_DEFAULT),
-                           "cublasGemmStridedBatchedEx");
-                     });
+  b.add_library_call(
+      batch == 1 ? "cublasGemmEx" : "cublasGemmStridedBatchedEx", [=](CUstream stream) -> Status {
+        const auto& fn = lib->api();
+        PF_TRY(lib->check(fn.cublasSetStream_v2(handle, reinterpret_cast<cudaStream_t>(stream)),
+                          "cublasSetStream"));
+        const float falpha = static_cast<float>(alpha), fbeta = static_cast<float>(beta);
+        const void* pa = f64 ? static_cast<const void*>(&alpha) : &falpha;
+        const void* pb = f64 ? static_cast<const void*>(&beta) : &fbeta;
+        if (batch == 1) {
+          return lib->check(fn.cublasGemmEx(handle, ta, tb, M, N, K, pa, A, type, lda, B, type, ldb,
+                                            pb, C, type, ldc, compute, CUBLAS_GEMM_DEFAULT),
+                            "cublasGemmEx");
+        }
+        return lib->check(fn.cublasGemmStridedBatchedEx(handle, ta, tb, M, N, K, pa, A, type, lda,
+                                                        sa, B, type, ldb, sb, pb, C, type, ldc, sc,
+                                                        batch, compute, CUBLAS_GEMM_DEFAULT),
+                          "cublasGemmStridedBatchedEx");
+      });
   return ok_status();
 }
 

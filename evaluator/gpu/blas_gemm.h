@@ -30,8 +30,8 @@ bool gemm_compatible(int64_t rows, int64_t cols, int64_t row_stride, int64_t col
 struct GemmSpec {
   DType dtype = DType::float32;
   int64_t m = 1, n = 1, k = 1, batch = 1;
-  MatrixView a;  // [m, k] per batch
-  MatrixView b;  // [k, n] per batch
+  MatrixView a;       // [m, k] per batch
+  MatrixView b;       // [k, n] per batch
   CUdeviceptr c = 0;  // [m, n] row-major contiguous per batch, batch stride m * n
   double alpha = 1, beta = 0;
   //! [n], contiguous, for add_gemm_bias_epilogue only.

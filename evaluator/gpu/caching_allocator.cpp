@@ -60,7 +60,8 @@ Result<std::shared_ptr<DeviceStorage>> CachingAllocator::allocate(size_t bytes,
       st.bytes_cached -= cls;
       st.bytes_in_use += cls;
       st.peak_bytes_in_use = std::max(st.peak_bytes_in_use, st.bytes_in_use);
-      return std::shared_ptr<DeviceStorage>(new DeviceStorage(pool_, std::move(buffer), bytes, name));
+      return std::shared_ptr<DeviceStorage>(
+          new DeviceStorage(pool_, std::move(buffer), bytes, name));
     }
   }
   auto buffer = cuda::DeviceBuffer::allocate(driver_, name, cls, options_.guard_bytes);

@@ -36,8 +36,8 @@ struct AllocatorStats {
   uint64_t cache_hits = 0;
   uint64_t device_allocs = 0;
   uint64_t device_frees = 0;
-  size_t bytes_in_use = 0;   // payload bytes of blocks held by storages (class sizes)
-  size_t bytes_cached = 0;   // payload bytes of free blocks in the bins
+  size_t bytes_in_use = 0;  // payload bytes of blocks held by storages (class sizes)
+  size_t bytes_cached = 0;  // payload bytes of free blocks in the bins
   size_t peak_bytes_in_use = 0;
 };
 

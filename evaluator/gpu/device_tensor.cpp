@@ -36,7 +36,9 @@ bool is_contiguous_layout(const Shape& shape, const Strides& strides) {
   return true;
 }
 
-bool DeviceTensor::is_contiguous() const { return is_contiguous_layout(shape_, strides_); }
+bool DeviceTensor::is_contiguous() const {
+  return is_contiguous_layout(shape_, strides_);
+}
 
 CUdeviceptr DeviceTensor::data_ptr() const {
   PF_CHECK(storage_ != nullptr);

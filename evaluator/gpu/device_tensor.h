@@ -25,7 +25,8 @@ class DeviceTensor {
   //! A contiguous tensor at the start of `storage`.
   static DeviceTensor contiguous(std::shared_ptr<DeviceStorage> storage, DType dtype, Shape shape);
   //! Another geometry over base's storage (no copy).
-  static DeviceTensor view_of(const DeviceTensor& base, Shape shape, Strides strides, int64_t offset);
+  static DeviceTensor view_of(const DeviceTensor& base, Shape shape, Strides strides,
+                              int64_t offset);
 
   bool defined() const { return storage_ != nullptr; }
   DType dtype() const { return dtype_; }

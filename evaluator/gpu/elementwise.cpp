@@ -23,7 +23,8 @@ Result<DeviceTensor> launch_elementwise(PlanBuilder& b, const EwLaunch& launch) 
 Status launch_elementwise_into(PlanBuilder& b, const EwLaunch& launch, const DeviceTensor& out) {
   const size_t nin = launch.inputs.size();
   if (nin < 1 || nin > 3 || out.shape() != launch.shape || out.dtype() != launch.out) {
-    return make_error(ErrorCode::internal, "elementwise launch '" + launch.kernel + "' is malformed");
+    return make_error(ErrorCode::internal,
+                      "elementwise launch '" + launch.kernel + "' is malformed");
   }
   b.use(out);
   const int64_t n = shape_numel(launch.shape);

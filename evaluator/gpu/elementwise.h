@@ -18,16 +18,16 @@ namespace pf::gpu {
 //! An input: a tensor (broadcast to the output shape) or a literal number.
 struct EwOperand {
   const DeviceTensor* tensor = nullptr;
-  double literal = 0;        // floating compute
-  int64_t literal_int = 0;   // integer and bool compute
+  double literal = 0;       // floating compute
+  int64_t literal_int = 0;  // integer and bool compute
 
   static EwOperand of(const DeviceTensor& t) { return EwOperand{&t, 0, 0}; }
   static EwOperand number(double v, int64_t i) { return EwOperand{nullptr, v, i}; }
 };
 
 struct EwLaunch {
-  std::string file;    // "ew_arith.cu"
-  std::string kernel;  // "add": launches pf_add_vec or pf_add_strided
+  std::string file;                // "ew_arith.cu"
+  std::string kernel;              // "add": launches pf_add_vec or pf_add_strided
   DType compute = DType::float32;  // the program dtype (scalar_t)
   DType out = DType::float32;      // compute, or bool for predicates
   std::vector<EwOperand> inputs;   // 1..3, in the functor's order

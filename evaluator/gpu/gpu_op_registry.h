@@ -32,18 +32,19 @@ namespace pf::gpu {
 //! Adds the node's work to `plan` and returns its outputs (views of inputs
 //! for view ops, fresh tensors otherwise). `out_types` are the inferred types.
 using GpuOpFn = std::function<Result<std::vector<DeviceTensor>>(
-    const BoundArgs<DeviceTensor>& args, const std::vector<TensorType>& out_types, PlanBuilder& plan)>;
+    const BoundArgs<DeviceTensor>& args, const std::vector<TensorType>& out_types,
+    PlanBuilder& plan)>;
 
 //! Optional: refuses argument forms the GPU op does not handle (an
 //! `unsupported` error saying which), so supports() answers for the call.
 using GpuArgsCheck = std::function<Status(const ArgReader& args)>;
 
 struct GpuOpInfo {
-  std::string name;          // the canonical op name (OpRegistry)
+  std::string name;  // the canonical op name (OpRegistry)
   GpuOpFn run;
   //! Every dtype a tensor input or output of the op may have on the GPU.
   std::set<DType> dtypes;
-  GpuArgsCheck accepts;      // optional
+  GpuArgsCheck accepts;  // optional
 };
 
 class GpuOpRegistry {

@@ -4,9 +4,9 @@
 
 namespace pf::gpu {
 
-Result<std::unique_ptr<GpuRuntime>> GpuRuntime::create(std::shared_ptr<const cuda::CudaDriver> driver,
-                                                       const cuda::DeviceProperties& props,
-                                                       GpuRuntimeOptions options) {
+Result<std::unique_ptr<GpuRuntime>> GpuRuntime::create(
+    std::shared_ptr<const cuda::CudaDriver> driver, const cuda::DeviceProperties& props,
+    GpuRuntimeOptions options) {
   std::unique_ptr<GpuRuntime> rt(new GpuRuntime());
   rt->driver_ = driver;
   rt->props_ = props;
@@ -19,7 +19,8 @@ Result<std::unique_ptr<GpuRuntime>> GpuRuntime::create(std::shared_ptr<const cud
     if (!dir.empty()) cache = std::make_shared<nvrtc::CompileCache>(dir);
   }
   rt->allocator_ = std::make_unique<CachingAllocator>(driver, options.allocator);
-  rt->kernels_ = std::make_unique<KernelLibrary>(driver, std::move(nvrtc), std::move(cache), props.arch());
+  rt->kernels_ =
+      std::make_unique<KernelLibrary>(driver, std::move(nvrtc), std::move(cache), props.arch());
   PF_ASSIGN(cuda::CudaStream stream, cuda::CudaStream::create(driver));
   rt->stream_ = std::make_unique<cuda::CudaStream>(std::move(stream));
   return rt;
@@ -32,10 +33,13 @@ Result<BlasState*> GpuRuntime::blas() {
   PF_ASSIGN(auto lib, cuda::CublasLibrary::load(options_.cublas));
   PF_ASSIGN(cuda::CublasHandle handle, cuda::CublasHandle::create(lib));
   PF_ASSIGN(cuda::CublasLtHandle lt, cuda::CublasLtHandle::create(lib));
-  PF_ASSIGN(auto workspace, allocator_->allocate(options_.blas_workspace_bytes, "cublas workspace"));
-  PF_TRY(handle.set_workspace(reinterpret_cast<void*>(workspace->data()), options_.blas_workspace_bytes));
-  blas_ = std::make_unique<BlasState>(BlasState{std::move(lib), std::move(handle), std::move(lt),
-                                                std::move(workspace), options_.blas_workspace_bytes});
+  PF_ASSIGN(auto workspace,
+            allocator_->allocate(options_.blas_workspace_bytes, "cublas workspace"));
+  PF_TRY(handle.set_workspace(reinterpret_cast<void*>(workspace->data()),
+                              options_.blas_workspace_bytes));
+  blas_ =
+      std::make_unique<BlasState>(BlasState{std::move(lib), std::move(handle), std::move(lt),
+                                            std::move(workspace), options_.blas_workspace_bytes});
   return blas_.get();
 }
 
@@ -72,7 +76,8 @@ Result<Tensor> GpuRuntime::download(const DeviceTensor& t) {
   auto [lo, hi] = t.extent();
   const size_t es = t.element_size();
   Tensor span = Tensor::zeros(t.dtype(), {hi - lo + 1});
-  PF_TRY(t.storage()->buffer().download(span.mutable_data(), span.nbytes(), static_cast<size_t>(lo) * es));
+  PF_TRY(t.storage()->buffer().download(span.mutable_data(), span.nbytes(),
+                                        static_cast<size_t>(lo) * es));
   if (t.is_contiguous() && lo == t.offset()) {
     return Tensor::view_of(span, t.shape(), contiguous_strides(t.shape()), 0);
   }

@@ -6,22 +6,24 @@
 
 namespace pf::gpu {
 
-Result<std::vector<DeviceTensor>> build_graph_plan(const Graph& graph, const std::vector<DeviceTensor>& inputs,
+Result<std::vector<DeviceTensor>> build_graph_plan(const Graph& graph,
+                                                   const std::vector<DeviceTensor>& inputs,
                                                    PlanBuilder& plan, const NodeHook& hook,
                                                    const GpuOpRegistry& registry) {
   if (inputs.size() != graph.inputs.size()) {
-    return make_error(ErrorCode::invalid_argument, "graph '" + graph.name + "' takes " +
-                                                       std::to_string(graph.inputs.size()) +
-                                                       " inputs, got " + std::to_string(inputs.size()));
+    return make_error(ErrorCode::invalid_argument,
+                      "graph '" + graph.name + "' takes " + std::to_string(graph.inputs.size()) +
+                          " inputs, got " + std::to_string(inputs.size()));
   }
   std::vector<std::vector<DeviceTensor>> env(graph.values.size());
   for (size_t k = 0; k < inputs.size(); ++k) {
     const Value& v = graph.values[graph.inputs[k]];
     if (v.types.size() != 1 || v.types[0] != inputs[k].type()) {
-      return make_error(ErrorCode::invalid_argument,
-                        "input '" + v.name + "' is " + tensor_type_str(inputs[k].type()) +
-                            ", the graph expects " +
-                            (v.types.empty() ? std::string("an untyped value") : tensor_type_str(v.types[0])));
+      return make_error(
+          ErrorCode::invalid_argument,
+          "input '" + v.name + "' is " + tensor_type_str(inputs[k].type()) +
+              ", the graph expects " +
+              (v.types.empty() ? std::string("an untyped value") : tensor_type_str(v.types[0])));
     }
     plan.use(inputs[k]);
     env[graph.inputs[k]] = {inputs[k]};
@@ -44,8 +46,9 @@ Result<std::vector<DeviceTensor>> build_graph_plan(const Graph& graph, const std
     bool types_ok = out->size() == types.size();
     for (size_t i = 0; types_ok && i < types.size(); ++i) types_ok = (*out)[i].type() == types[i];
     if (!types_ok) {
-      return make_error(ErrorCode::internal, describe_node(graph, index) +
-                                                 ": the GPU outputs do not match the inferred types");
+      return make_error(
+          ErrorCode::internal,
+          describe_node(graph, index) + ": the GPU outputs do not match the inferred types");
     }
     env[node.output] = std::move(*out);
   }

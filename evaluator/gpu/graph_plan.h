@@ -26,9 +26,9 @@ using NodeHook = std::function<Result<std::optional<std::vector<DeviceTensor>>>(
 //! `graph` must have been through infer_types; `inputs` must match its input
 //! types. Returns the graph outputs (views of inputs where the graph returns
 //! them). Errors name the node ("line 7, tmp_3 = ...: ...").
-Result<std::vector<DeviceTensor>> build_graph_plan(const Graph& graph, const std::vector<DeviceTensor>& inputs,
-                                                   PlanBuilder& plan, const NodeHook& hook = nullptr,
-                                                   const GpuOpRegistry& registry = GpuOpRegistry::builtin());
+Result<std::vector<DeviceTensor>> build_graph_plan(
+    const Graph& graph, const std::vector<DeviceTensor>& inputs, PlanBuilder& plan,
+    const NodeHook& hook = nullptr, const GpuOpRegistry& registry = GpuOpRegistry::builtin());
 
 //! The ops of `graph` the GPU baseline cannot run (with the dtype problem),
 //! one entry per distinct message; empty when it can run them all.

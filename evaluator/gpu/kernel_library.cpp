@@ -15,7 +15,9 @@ struct KernelLibrary::Module {
 KernelLibrary::KernelLibrary(std::shared_ptr<const cuda::CudaDriver> driver,
                              std::shared_ptr<const nvrtc::NvrtcLibrary> nvrtc,
                              std::shared_ptr<nvrtc::CompileCache> cache, std::string arch)
-    : driver_(std::move(driver)), compiler_(std::move(nvrtc), std::move(cache)), arch_(std::move(arch)) {}
+    : driver_(std::move(driver)),
+      compiler_(std::move(nvrtc), std::move(cache)),
+      arch_(std::move(arch)) {}
 
 KernelLibrary::~KernelLibrary() = default;
 
@@ -55,8 +57,8 @@ Result<const BaselineKernel*> KernelLibrary::get(std::string_view file, DType dt
     if (k.name == name) info = &k;
   }
   if (info == nullptr) {
-    return make_error(ErrorCode::internal, "baseline kernel '" + std::string(name) + "' is not in " +
-                                               kernel_program_name(file, dtype));
+    return make_error(ErrorCode::internal, "baseline kernel '" + std::string(name) +
+                                               "' is not in " + kernel_program_name(file, dtype));
   }
   PF_ASSIGN(cuda::CudaFunction fn, m->module->function(std::string(name)));
   PF_ASSIGN(cuda::FunctionAttributes attrs, fn.attributes());

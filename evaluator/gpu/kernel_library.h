@@ -23,11 +23,11 @@
 namespace pf::gpu {
 
 struct BaselineKernel {
-  std::string name;          // "pf_add_vec"
-  std::string program;       // "kernels/ew_arith.float32.cu"
+  std::string name;     // "pf_add_vec"
+  std::string program;  // "kernels/ew_arith.float32.cu"
   cuda::CudaFunction function;
   cuda::FunctionLimits limits;
-  size_t param_bytes = 0;    // the size of the kernel's single parameter
+  size_t param_bytes = 0;  // the size of the kernel's single parameter
 };
 
 struct KernelLibraryStats {

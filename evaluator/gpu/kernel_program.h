@@ -24,8 +24,8 @@
 namespace pf::gpu {
 
 struct KernelProgramInfo {
-  std::string file;                   // "ew_arith.cu"
-  std::vector<DType> dtypes;          // from `pf-dtypes:`
+  std::string file;                  // "ew_arith.cu"
+  std::vector<DType> dtypes;         // from `pf-dtypes:`
   std::vector<std::string> headers;  // from `pf-requires:`
 };
 

@@ -51,19 +51,22 @@ Strides broadcast_strides(const Shape& shape, const Strides& strides, const Shap
   return out;
 }
 
-Result<PfOffsetCalc> make_offset_calc(const Layout& layout, const std::vector<size_t>& element_sizes) {
-  PF_CHECK(layout.strides.size() == element_sizes.size() && element_sizes.size() <= PF_MAX_OPERANDS);
+Result<PfOffsetCalc> make_offset_calc(const Layout& layout,
+                                      const std::vector<size_t>& element_sizes) {
+  PF_CHECK(layout.strides.size() == element_sizes.size() &&
+           element_sizes.size() <= PF_MAX_OPERANDS);
   Layout c = coalesce(layout);
   if (c.shape.size() > PF_MAX_DIMS) {
     return make_error(ErrorCode::unsupported,
                       "the baseline's strided kernels take at most " + std::to_string(PF_MAX_DIMS) +
-                          " non-mergeable dims, got " + std::to_string(c.shape.size()) + " (shape " +
-                          shape_str(layout.shape) + ")");
+                          " non-mergeable dims, got " + std::to_string(c.shape.size()) +
+                          " (shape " + shape_str(layout.shape) + ")");
   }
   constexpr int64_t kLimit = int64_t{1} << 31;
   if (shape_numel(c.shape) >= kLimit) {
-    return make_error(ErrorCode::unsupported, "tensors of 2^31 or more elements are not supported "
-                                              "by the baseline's strided kernels");
+    return make_error(ErrorCode::unsupported,
+                      "tensors of 2^31 or more elements are not supported "
+                      "by the baseline's strided kernels");
   }
   PfOffsetCalc oc{};
   oc.dims = static_cast<int>(c.shape.size());
@@ -87,7 +90,8 @@ Result<PfOffsetCalc> make_offset_calc(const Layout& layout, const std::vector<si
     size_t src = c.shape.size() - 1 - static_cast<size_t>(d);
     oc.sizes[d] = make_divider(static_cast<uint32_t>(c.shape[src]));
     for (size_t k = 0; k < element_sizes.size(); ++k) {
-      oc.strides[d][k] = static_cast<uint32_t>(c.strides[k][src] * static_cast<int64_t>(element_sizes[k]));
+      oc.strides[d][k] =
+          static_cast<uint32_t>(c.strides[k][src] * static_cast<int64_t>(element_sizes[k]));
     }
   }
   return oc;

@@ -36,6 +36,7 @@ Strides broadcast_strides(const Shape& shape, const Strides& strides, const Shap
 //! operands with byte strides (element strides x element_sizes[k]). Errors
 //! (unsupported) for more than PF_MAX_DIMS dims after coalescing, negative
 //! strides, or 32-bit overflow of the element count or any byte offset.
-Result<PfOffsetCalc> make_offset_calc(const Layout& layout, const std::vector<size_t>& element_sizes);
+Result<PfOffsetCalc> make_offset_calc(const Layout& layout,
+                                      const std::vector<size_t>& element_sizes);
 
 }  // namespace pf::gpu

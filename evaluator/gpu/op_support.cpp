@@ -6,18 +6,24 @@ EwOperand operand(const GpuArgs& a, size_t i) {
   if (a.is_tensor(i)) return EwOperand::of(a.tensor(i));
   const Arg& arg = a.arg(i);
   switch (arg.kind) {
-    case Arg::Kind::boolean: return EwOperand::number(arg.b ? 1.0 : 0.0, arg.b ? 1 : 0);
-    case Arg::Kind::integer: return EwOperand::number(static_cast<double>(arg.i), arg.i);
-    default: return EwOperand::number(arg.f, static_cast<int64_t>(arg.f));
+    case Arg::Kind::boolean:
+      return EwOperand::number(arg.b ? 1.0 : 0.0, arg.b ? 1 : 0);
+    case Arg::Kind::integer:
+      return EwOperand::number(static_cast<double>(arg.i), arg.i);
+    default:
+      return EwOperand::number(arg.f, static_cast<int64_t>(arg.f));
   }
 }
 
 OperandType operand_type_of(const GpuArgs& a, size_t i) {
   if (a.is_tensor(i)) return OperandType{a.tensor(i).dtype(), a.tensor(i).dim() == 0, false};
   switch (a.arg(i).kind) {
-    case Arg::Kind::boolean: return OperandType{DType::boolean, true, true};
-    case Arg::Kind::integer: return OperandType{DType::int64, true, true};
-    default: return OperandType{DType::float64, true, true};
+    case Arg::Kind::boolean:
+      return OperandType{DType::boolean, true, true};
+    case Arg::Kind::integer:
+      return OperandType{DType::int64, true, true};
+    default:
+      return OperandType{DType::float64, true, true};
   }
 }
 
@@ -29,7 +35,8 @@ DType result_type_of(const GpuArgs& a, std::initializer_list<size_t> params) {
 
 Status expect_type(const GpuArgs& a, const TensorType& inferred, const DeviceTensor& got) {
   if (inferred == got.type()) return ok_status();
-  return make_error(ErrorCode::internal, a.op() + ": the GPU produced " + tensor_type_str(got.type()) +
+  return make_error(ErrorCode::internal, a.op() + ": the GPU produced " +
+                                             tensor_type_str(got.type()) +
                                              ", type inference says " + tensor_type_str(inferred));
 }
 

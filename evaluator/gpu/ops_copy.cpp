@@ -59,8 +59,8 @@ Result<std::vector<DeviceTensor>> run_reshape(const GpuArgs& a, const std::vecto
 void register_gpu_copy_ops(GpuOpRegistry& r) {
   r.add(GpuOpInfo{"to", run_to, all_dtypes()});
   r.add(GpuOpInfo{"type_as", run_cast, all_dtypes()});
-  for (const char* name : {"float", "half", "bfloat16", "double", "int", "long", "short", "char",
-                           "byte", "bool"}) {
+  for (const char* name :
+       {"float", "half", "bfloat16", "double", "int", "long", "short", "char", "byte", "bool"}) {
     r.add(GpuOpInfo{name, run_cast, all_dtypes()});
   }
   r.add(GpuOpInfo{"contiguous", run_contiguous, all_dtypes()});

@@ -24,7 +24,8 @@ Status add_fill(PlanBuilder& b, const DeviceTensor& out, double v, int64_t vi) {
   p.value_i = vi;
   if (p.n == 0) return ok_status();
   return b.add_kernel(kCopy, out.dtype(), "pf_fill",
-                      linear_launch(p.n, PF_EW_THREADS * vector_width(out.dtype()), PF_EW_THREADS), p);
+                      linear_launch(p.n, PF_EW_THREADS * vector_width(out.dtype()), PF_EW_THREADS),
+                      p);
 }
 
 // fill_op's parameter layout: [input] [size] [fill_value] dtype ...
@@ -48,8 +49,9 @@ GpuOpFn fill_fn(FillForm form) {
     if (form.fill) {
       const Arg& f = a.arg(form.fill_index());
       PF_ASSIGN(v, a.real(form.fill_index()));
-      vi = f.kind == Arg::Kind::integer ? f.i : f.kind == Arg::Kind::boolean ? (f.b ? 1 : 0)
-                                                                            : static_cast<int64_t>(v);
+      vi = f.kind == Arg::Kind::integer   ? f.i
+           : f.kind == Arg::Kind::boolean ? (f.b ? 1 : 0)
+                                          : static_cast<int64_t>(v);
     }
     PF_TRY(add_fill(b, y, v, vi));
     return std::vector<DeviceTensor>{y};
@@ -70,7 +72,8 @@ Result<std::vector<DeviceTensor>> run_arange(const GpuArgs& a, const std::vector
   p.value_i = exact ? a.arg(0).i : 0;
   p.step_i = exact ? a.arg(2).i : 0;
   if (p.n > 0) {
-    PF_TRY(b.add_kernel(kCopy, y.dtype(), "pf_arange", linear_launch(p.n, PF_EW_THREADS, PF_EW_THREADS), p));
+    PF_TRY(b.add_kernel(kCopy, y.dtype(), "pf_arange",
+                        linear_launch(p.n, PF_EW_THREADS, PF_EW_THREADS), p));
   }
   return std::vector<DeviceTensor>{y};
 }
@@ -93,7 +96,8 @@ Result<std::vector<DeviceTensor>> run_linspace(const GpuArgs& a, const std::vect
     }
   }
   if (p.n > 0) {
-    PF_TRY(b.add_kernel(kCopy, y.dtype(), "pf_linspace", linear_launch(p.n, PF_EW_THREADS, PF_EW_THREADS), p));
+    PF_TRY(b.add_kernel(kCopy, y.dtype(), "pf_linspace",
+                        linear_launch(p.n, PF_EW_THREADS, PF_EW_THREADS), p));
   }
   return std::vector<DeviceTensor>{y};
 }
@@ -107,7 +111,8 @@ Result<std::vector<DeviceTensor>> run_eye(const GpuArgs&, const std::vector<Tens
   p.rows = out[0].shape[0];
   p.cols = out[0].shape[1];
   if (p.n > 0) {
-    PF_TRY(b.add_kernel(kCopy, y.dtype(), "pf_eye", linear_launch(p.n, PF_EW_THREADS, PF_EW_THREADS), p));
+    PF_TRY(b.add_kernel(kCopy, y.dtype(), "pf_eye",
+                        linear_launch(p.n, PF_EW_THREADS, PF_EW_THREADS), p));
   }
   return std::vector<DeviceTensor>{y};
 }

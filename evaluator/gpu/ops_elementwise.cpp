@@ -20,9 +20,9 @@ using Binder = std::function<Status(const GpuArgs&, DType compute, EwLaunch&)>;
 using KernelPicker = std::function<Result<std::string>(const GpuArgs&)>;
 
 enum class Compute : uint8_t {
-  output,       // compute in the output dtype
-  common,       // compute in result_type of the operands (bool-valued ops)
-  input,        // compute in the first input's dtype (unary predicates)
+  output,  // compute in the output dtype
+  common,  // compute in result_type of the operands (bool-valued ops)
+  input,   // compute in the first input's dtype (unary predicates)
 };
 
 struct EwDef {
@@ -66,8 +66,9 @@ Binder alpha(double sign) {
   return [sign](const GpuArgs& a, DType, EwLaunch& l) -> Status {
     const Arg& arg = a.arg(2);
     PF_ASSIGN(double v, a.real(2));
-    int64_t vi = arg.kind == Arg::Kind::integer ? arg.i : arg.kind == Arg::Kind::boolean ? (arg.b ? 1 : 0)
-                                                                                         : 0;
+    int64_t vi = arg.kind == Arg::Kind::integer   ? arg.i
+                 : arg.kind == Arg::Kind::boolean ? (arg.b ? 1 : 0)
+                                                  : 0;
     l.s[0] = sign * v;
     l.si[0] = static_cast<int64_t>(sign) * vi;
     return ok_status();
@@ -97,10 +98,14 @@ Binder clamp_bounds(std::optional<double> lo, std::optional<double> hi, int lo_p
 
 double dtype_max(DType t) {
   switch (t) {
-    case DType::float16: return 65504.0;
-    case DType::bfloat16: return 3.3895313892515355e38;
-    case DType::float32: return 3.4028234663852886e38;
-    default: return 1.7976931348623157e308;
+    case DType::float16:
+      return 65504.0;
+    case DType::bfloat16:
+      return 3.3895313892515355e38;
+    case DType::float32:
+      return 3.4028234663852886e38;
+    default:
+      return 1.7976931348623157e308;
   }
 }
 
@@ -112,8 +117,12 @@ Result<std::vector<DeviceTensor>> run_ew(const EwDef& def, const GpuArgs& a,
   l.out = out[0].dtype;
   l.shape = out[0].shape;
   switch (def.compute) {
-    case Compute::output: l.compute = out[0].dtype; break;
-    case Compute::input: l.compute = a.tensor(def.operands[0]).dtype(); break;
+    case Compute::output:
+      l.compute = out[0].dtype;
+      break;
+    case Compute::input:
+      l.compute = a.tensor(def.operands[0]).dtype();
+      break;
     case Compute::common: {
       std::vector<OperandType> types;
       for (size_t p : def.operands) types.push_back(operand_type_of(a, p));
@@ -143,26 +152,47 @@ const char* kLogic = "ew_logic.cu";
 
 void add_math(GpuOpRegistry& r) {
   // Float-promoting math: integer inputs compute in float32.
-  for (const char* name : {"exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt",
-                           "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
-                           "sigmoid", "erf", "erfc", "reciprocal"}) {
+  for (const char* name : {"exp",   "exp2", "expm1",   "log", "log2", "log10",     "log1p", "sqrt",
+                           "rsqrt", "sin",  "cos",     "tan", "asin", "acos",      "atan",  "sinh",
+                           "cosh",  "tanh", "sigmoid", "erf", "erfc", "reciprocal"}) {
     add(r, {name, kMath, fixed(name), {0}, Compute::output, no_params(), all_dtypes()});
   }
   // Floating-only activations.
-  for (const char* name : {"silu", "hardswish", "hardsigmoid", "mish", "logsigmoid", "softsign", "selu"}) {
+  for (const char* name :
+       {"silu", "hardswish", "hardsigmoid", "mish", "logsigmoid", "softsign", "selu"}) {
     add(r, {name, kMath, fixed(name), {0}, Compute::output, no_params(), float_dtypes()});
   }
-  add(r, {"gelu", kMath,
+  add(r, {"gelu",
+          kMath,
           [](const GpuArgs& a) -> Result<std::string> {
             return std::string(a.arg(1).s == "tanh" ? "gelu_tanh" : "gelu");
           },
-          {0}, Compute::output, no_params(), float_dtypes()});
-  add(r, {"leaky_relu", kMath, fixed("leaky_relu"), {0}, Compute::output, reals({{0, 1}}), float_dtypes()});
+          {0},
+          Compute::output,
+          no_params(),
+          float_dtypes()});
+  add(r, {"leaky_relu",
+          kMath,
+          fixed("leaky_relu"),
+          {0},
+          Compute::output,
+          reals({{0, 1}}),
+          float_dtypes()});
   add(r, {"elu", kMath, fixed("elu"), {0}, Compute::output, reals({{0, 1}}), float_dtypes()});
   add(r, {"celu", kMath, fixed("celu"), {0}, Compute::output, reals({{0, 1}}), float_dtypes()});
-  add(r, {"softplus", kMath, fixed("softplus"), {0}, Compute::output, reals({{0, 1}, {1, 2}}),
+  add(r, {"softplus",
+          kMath,
+          fixed("softplus"),
+          {0},
+          Compute::output,
+          reals({{0, 1}, {1, 2}}),
           float_dtypes()});
-  add(r, {"threshold", kMath, fixed("threshold"), {0}, Compute::output, reals({{0, 1}, {1, 2}}),
+  add(r, {"threshold",
+          kMath,
+          fixed("threshold"),
+          {0},
+          Compute::output,
+          reals({{0, 1}, {1, 2}}),
           float_dtypes()});
 }
 
@@ -171,7 +201,8 @@ void add_arith(GpuOpRegistry& r) {
   add(r, {"sub", kArith, fixed("add"), {0, 1}, Compute::output, alpha(-1), all_dtypes()});
   add(r, {"rsub", kArith, fixed("add"), {1, 0}, Compute::output, alpha(-1), all_dtypes()});
   add(r, {"mul", kArith, fixed("mul"), {0, 1}, Compute::output, no_params(), all_dtypes()});
-  add(r, {"div", kArith,
+  add(r, {"div",
+          kArith,
           [](const GpuArgs& a) -> Result<std::string> {
             if (a.is_none(2)) return std::string("div");
             const std::string& m = a.arg(2).s;
@@ -179,9 +210,24 @@ void add_arith(GpuOpRegistry& r) {
             if (m == "floor") return std::string("div_floor");
             return a.error(2, "expected None, 'trunc' or 'floor'");
           },
-          {0, 1}, Compute::output, no_params(), all_dtypes()});
-  add(r, {"floor_divide", kArith, fixed("div_floor"), {0, 1}, Compute::output, no_params(), all_dtypes()});
-  add(r, {"remainder", kArith, fixed("remainder"), {0, 1}, Compute::output, no_params(), all_dtypes()});
+          {0, 1},
+          Compute::output,
+          no_params(),
+          all_dtypes()});
+  add(r, {"floor_divide",
+          kArith,
+          fixed("div_floor"),
+          {0, 1},
+          Compute::output,
+          no_params(),
+          all_dtypes()});
+  add(r, {"remainder",
+          kArith,
+          fixed("remainder"),
+          {0, 1},
+          Compute::output,
+          no_params(),
+          all_dtypes()});
   add(r, {"fmod", kArith, fixed("fmod"), {0, 1}, Compute::output, no_params(), all_dtypes()});
   add(r, {"pow", kArith, fixed("pow"), {0, 1}, Compute::output, no_params(), all_dtypes()});
   add(r, {"maximum", kArith, fixed("maximum"), {0, 1}, Compute::output, mode(1), all_dtypes()});
@@ -191,20 +237,38 @@ void add_arith(GpuOpRegistry& r) {
   for (const char* name : {"neg", "abs", "square", "sign"}) {
     add(r, {name, kArith, fixed(name), {0}, Compute::output, no_params(), all_dtypes()});
   }
-  add(r, {"relu", kArith, fixed("hardtanh"), {0}, Compute::output, clamp_bounds(0.0, std::nullopt),
+  add(r, {"relu",
+          kArith,
+          fixed("hardtanh"),
+          {0},
+          Compute::output,
+          clamp_bounds(0.0, std::nullopt),
           all_dtypes()});
-  add(r, {"relu6", kArith, fixed("hardtanh"), {0}, Compute::output, clamp_bounds(0.0, 6.0), all_dtypes()});
-  add(r, {"hardtanh", kArith, fixed("hardtanh"), {0}, Compute::output,
-          clamp_bounds(std::nullopt, std::nullopt, 1, 2), all_dtypes()});
+  add(r, {"relu6",
+          kArith,
+          fixed("hardtanh"),
+          {0},
+          Compute::output,
+          clamp_bounds(0.0, 6.0),
+          all_dtypes()});
+  add(r, {"hardtanh",
+          kArith,
+          fixed("hardtanh"),
+          {0},
+          Compute::output,
+          clamp_bounds(std::nullopt, std::nullopt, 1, 2),
+          all_dtypes()});
   add(r, {"ceil", kArith, fixed("rounding"), {0}, Compute::output, mode(0), all_dtypes()});
   add(r, {"floor", kArith, fixed("rounding"), {0}, Compute::output, mode(1), all_dtypes()});
   add(r, {"trunc", kArith, fixed("rounding"), {0}, Compute::output, mode(2), all_dtypes()});
-  add(r, {"round", kArith,
+  add(r, {"round",
+          kArith,
           [](const GpuArgs& a) -> Result<std::string> {
             PF_ASSIGN(int64_t d, a.integer(1));
             return std::string(d == 0 ? "rounding" : "round_decimals");
           },
-          {0}, Compute::output,
+          {0},
+          Compute::output,
           [](const GpuArgs& a, DType, EwLaunch& l) -> Status {
             PF_ASSIGN(int64_t d, a.integer(1));
             l.si[0] = d == 0 ? 3 : (d < 0 ? 1 : 0);
@@ -212,7 +276,11 @@ void add_arith(GpuOpRegistry& r) {
             return ok_status();
           },
           all_dtypes()});
-  add(r, {"nan_to_num", kArith, fixed("nan_to_num"), {0}, Compute::output,
+  add(r, {"nan_to_num",
+          kArith,
+          fixed("nan_to_num"),
+          {0},
+          Compute::output,
           [](const GpuArgs& a, DType compute, EwLaunch& l) -> Status {
             PF_ASSIGN(l.s[0], a.real(1));
             l.s[1] = dtype_max(compute);
@@ -231,18 +299,31 @@ void add_arith(GpuOpRegistry& r) {
 void add_logic(GpuOpRegistry& r) {
   const char* comparisons[] = {"eq", "ne", "lt", "le", "gt", "ge"};
   for (int i = 0; i < 6; ++i) {
-    add(r, {comparisons[i], kLogic, fixed("compare"), {0, 1}, Compute::common, mode(i), all_dtypes()});
+    add(r,
+        {comparisons[i], kLogic, fixed("compare"), {0, 1}, Compute::common, mode(i), all_dtypes()});
   }
   const char* logical[] = {"logical_and", "logical_or", "logical_xor"};
   for (int i = 0; i < 3; ++i) {
     add(r, {logical[i], kLogic, fixed("logical"), {0, 1}, Compute::common, mode(i), all_dtypes()});
   }
-  add(r, {"logical_not", kLogic, fixed("logical_not"), {0}, Compute::input, no_params(), all_dtypes()});
+  add(r, {"logical_not",
+          kLogic,
+          fixed("logical_not"),
+          {0},
+          Compute::input,
+          no_params(),
+          all_dtypes()});
   const char* bitwise[] = {"bitwise_and", "bitwise_or", "bitwise_xor"};
   for (int i = 0; i < 3; ++i) {
     add(r, {bitwise[i], kLogic, fixed("bitwise"), {0, 1}, Compute::output, mode(i), all_dtypes()});
   }
-  add(r, {"bitwise_not", kLogic, fixed("bitwise_not"), {0}, Compute::output, no_params(), all_dtypes()});
+  add(r, {"bitwise_not",
+          kLogic,
+          fixed("bitwise_not"),
+          {0},
+          Compute::output,
+          no_params(),
+          all_dtypes()});
   const char* predicates[] = {"isnan", "isinf", "isfinite", "isposinf", "isneginf"};
   for (int i = 0; i < 5; ++i) {
     add(r, {predicates[i], kLogic, fixed("predicate"), {0}, Compute::input, mode(i), all_dtypes()});
@@ -259,8 +340,9 @@ Result<std::vector<DeviceTensor>> run_glu(const GpuArgs& a, const std::vector<Te
   DeviceTensor first = DeviceTensor::view_of(x, shape, x.strides(), x.offset());
   DeviceTensor second =
       DeviceTensor::view_of(x, shape, x.strides(), x.offset() + shape[dim] * x.strides()[dim]);
-  EwLaunch l{kMath, "glu", out[0].dtype, out[0].dtype, {EwOperand::of(first), EwOperand::of(second)},
-             0, {}, {}, shape};
+  EwLaunch l{
+      kMath, "glu", out[0].dtype, out[0].dtype, {EwOperand::of(first), EwOperand::of(second)},
+      0,     {},    {},           shape};
   PF_ASSIGN(DeviceTensor y, launch_elementwise(b, l));
   return std::vector<DeviceTensor>{y};
 }
@@ -278,7 +360,7 @@ Result<std::vector<DeviceTensor>> run_prelu(const GpuArgs& a, const std::vector<
   }
   DeviceTensor wv = DeviceTensor::view_of(w, wshape, wstrides, w.offset());
   EwLaunch l{kMath, "prelu", out[0].dtype, out[0].dtype, {EwOperand::of(x), EwOperand::of(wv)},
-             0, {}, {}, out[0].shape};
+             0,     {},      {},           out[0].shape};
   PF_ASSIGN(DeviceTensor y, launch_elementwise(b, l));
   return std::vector<DeviceTensor>{y};
 }

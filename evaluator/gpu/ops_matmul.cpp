@@ -148,7 +148,8 @@ Status add_product_with_bias(PlanBuilder& b, Product& p, const DeviceTensor& bia
 }
 
 // addmm / baddbmm: beta * input + alpha * (m1 @ m2).
-Result<std::vector<DeviceTensor>> run_add_product(const GpuArgs& a, const std::vector<TensorType>& out,
+Result<std::vector<DeviceTensor>> run_add_product(const GpuArgs& a,
+                                                  const std::vector<TensorType>& out,
                                                   PlanBuilder& b) {
   const DeviceTensor& input = a.tensor(0);
   PF_ASSIGN(double beta, a.real(3));
@@ -168,9 +169,10 @@ Result<std::vector<DeviceTensor>> run_linear(const GpuArgs& a, const std::vector
                                              PlanBuilder& b) {
   const DeviceTensor& x = a.tensor(0);
   const DeviceTensor& w = a.tensor(1);
-  DeviceTensor wt = w.dim() == 2 ? DeviceTensor::view_of(w, {w.shape()[1], w.shape()[0]},
-                                                         {w.strides()[1], w.strides()[0]}, w.offset())
-                                 : as_matrix(w, false);
+  DeviceTensor wt = w.dim() == 2
+                        ? DeviceTensor::view_of(w, {w.shape()[1], w.shape()[0]},
+                                                {w.strides()[1], w.strides()[0]}, w.offset())
+                        : as_matrix(w, false);
   PF_ASSIGN(Product p, plan_product(b, as_matrix(x, true), wt, out[0].dtype));
   if (a.is_tensor(2)) {
     PF_TRY(add_product_with_bias(b, p, a.tensor(2), 1.0, out[0].shape));
@@ -183,8 +185,10 @@ Result<std::vector<DeviceTensor>> run_linear(const GpuArgs& a, const std::vector
 }  // namespace
 
 void register_gpu_matmul_ops(GpuOpRegistry& r) {
-  for (const char* name : {"matmul", "mm", "bmm"}) r.add(GpuOpInfo{name, run_matmul, float_dtypes()});
-  for (const char* name : {"addmm", "baddbmm"}) r.add(GpuOpInfo{name, run_add_product, float_dtypes()});
+  for (const char* name : {"matmul", "mm", "bmm"})
+    r.add(GpuOpInfo{name, run_matmul, float_dtypes()});
+  for (const char* name : {"addmm", "baddbmm"})
+    r.add(GpuOpInfo{name, run_add_product, float_dtypes()});
   r.add(GpuOpInfo{"linear", run_linear, float_dtypes()});
 }
 

@@ -47,10 +47,18 @@ GpuOpFn row_norm(bool rms) {
     double eps = 1e-5;
     if (rms) {
       switch (x.dtype()) {
-        case DType::float16: eps = 0.0009765625; break;
-        case DType::bfloat16: eps = 0.0078125; break;
-        case DType::float64: eps = 2.220446049250313e-16; break;
-        default: eps = 1.1920928955078125e-07; break;
+        case DType::float16:
+          eps = 0.0009765625;
+          break;
+        case DType::bfloat16:
+          eps = 0.0078125;
+          break;
+        case DType::float64:
+          eps = 2.220446049250313e-16;
+          break;
+        default:
+          eps = 1.1920928955078125e-07;
+          break;
       }
       if (!a.is_none(3)) {
         PF_ASSIGN(eps, a.real(3));
@@ -80,7 +88,7 @@ GpuOpFn row_norm(bool rms) {
 }
 
 struct StatLayout {
-  int64_t groups = 0;      // stat groups
+  int64_t groups = 0;  // stat groups
   int64_t chunks = 1;
   int64_t chunk_len = 0;
   int64_t chunk_stride = 0;
@@ -130,7 +138,8 @@ Result<DeviceTensor> add_transform(PlanBuilder& b, const DeviceTensor& x, const 
   const int64_t inner = n * c == 0 ? 0 : x.numel() / (n * c);
   if (x.numel() == 0) return y;
   if (x.numel() >= (int64_t{1} << 31)) {
-    return make_error(ErrorCode::unsupported, "normalisation of 2^31 or more elements is not supported");
+    return make_error(ErrorCode::unsupported,
+                      "normalisation of 2^31 or more elements is not supported");
   }
   b.use(*t.mean);
   b.use(*t.rstd);
@@ -156,7 +165,8 @@ Result<DeviceTensor> add_transform(PlanBuilder& b, const DeviceTensor& x, const 
                         linear_launch(p.numel, PF_EW_THREADS * vec, PF_EW_THREADS), p));
   } else {
     PF_TRY(b.add_kernel(kNorm, x.dtype(), "pf_norm_transform",
-                        linear_launch(p.numel, PF_EW_THREADS * PF_EW_STRIDED_WORK, PF_EW_THREADS), p));
+                        linear_launch(p.numel, PF_EW_THREADS * PF_EW_STRIDED_WORK, PF_EW_THREADS),
+                        p));
   }
   return y;
 }
@@ -190,7 +200,8 @@ Result<std::vector<DeviceTensor>> run_batch_norm(const GpuArgs& a, const std::ve
 }
 
 // instance_norm(input, running_mean, running_var, weight, bias, use_input_stats, momentum, eps).
-Result<std::vector<DeviceTensor>> run_instance_norm(const GpuArgs& a, const std::vector<TensorType>&,
+Result<std::vector<DeviceTensor>> run_instance_norm(const GpuArgs& a,
+                                                    const std::vector<TensorType>&,
                                                     PlanBuilder& b) {
   PF_ASSIGN(DeviceTensor x, contiguous(b, a.tensor(0)));
   b.use(x);

@@ -66,9 +66,10 @@ Status launch_reduce(PlanBuilder& b, const DeviceTensor& in, const std::vector<b
     p.aux_dtype = static_cast<int>(call.aux->dtype());
   }
   if (c.grid_y > 1) {
-    PF_ASSIGN(auto scratch, b.allocate_bytes(static_cast<size_t>(c.n_out * c.grid_y) * 32,
-                                             "reduction partials"));
-    PF_ASSIGN(auto sems, b.allocate_bytes(static_cast<size_t>(c.grid_x) * 4, "reduction semaphores"));
+    PF_ASSIGN(auto scratch,
+              b.allocate_bytes(static_cast<size_t>(c.n_out * c.grid_y) * 32, "reduction partials"));
+    PF_ASSIGN(auto sems,
+              b.allocate_bytes(static_cast<size_t>(c.grid_x) * 4, "reduction semaphores"));
     PF_TRY(b.fill_now(*sems, 0));
     p.scratch = scratch->data();
     p.semaphores = sems->data();
@@ -205,26 +206,36 @@ Result<std::vector<DeviceTensor>> run_norm(const GpuArgs& a, const std::vector<T
 }
 
 // F.normalize: x / clamp_min(norm(x, p, dim, keepdim=True), eps).
-Result<std::vector<DeviceTensor>> run_normalize(const GpuArgs& a, const std::vector<TensorType>& out,
+Result<std::vector<DeviceTensor>> run_normalize(const GpuArgs& a,
+                                                const std::vector<TensorType>& out,
                                                 PlanBuilder& b) {
   const DeviceTensor& x = a.tensor(0);
   PF_ASSIGN(Reduction r, plan_dim(a, 2, x.shape(), true));
   PF_ASSIGN(ReduceCall call, norm_call(a, 1));
   PF_ASSIGN(double eps, a.real(3));
   PF_ASSIGN(auto norm, reduce_into_new(b, x, r, TensorType{x.dtype(), r.out_shape}, call));
-  EwLaunch clamp{"ew_arith.cu", "hardtanh", x.dtype(), x.dtype(), {EwOperand::of(norm[0])}, 0, {}, {},
-                 r.out_shape};
+  EwLaunch clamp{
+      "ew_arith.cu", "hardtanh", x.dtype(), x.dtype(), {EwOperand::of(norm[0])}, 0, {}, {},
+      r.out_shape};
   clamp.s[0] = eps;
   clamp.si[2] = 1;
   PF_ASSIGN(DeviceTensor denom, launch_elementwise(b, clamp));
-  EwLaunch div{"ew_arith.cu", "div", x.dtype(), x.dtype(), {EwOperand::of(x), EwOperand::of(denom)}, 0,
-               {}, {}, out[0].shape};
+  EwLaunch div{"ew_arith.cu",
+               "div",
+               x.dtype(),
+               x.dtype(),
+               {EwOperand::of(x), EwOperand::of(denom)},
+               0,
+               {},
+               {},
+               out[0].shape};
   PF_ASSIGN(DeviceTensor y, launch_elementwise(b, div));
   return std::vector<DeviceTensor>{y};
 }
 
 // logsumexp: an amax pass (kept dims, opmath dtype) then sum(exp(x - max)).
-Result<std::vector<DeviceTensor>> run_logsumexp(const GpuArgs& a, const std::vector<TensorType>& out,
+Result<std::vector<DeviceTensor>> run_logsumexp(const GpuArgs& a,
+                                                const std::vector<TensorType>& out,
                                                 PlanBuilder& b) {
   PF_ASSIGN(Reduction r, reduction_of(a, 1, 2));
   DeviceTensor x = a.tensor(0);

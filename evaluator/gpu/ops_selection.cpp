@@ -22,7 +22,8 @@ Result<std::vector<DeviceTensor>> run_where(const GpuArgs& a, const std::vector<
   return std::vector<DeviceTensor>{y};
 }
 
-Result<std::vector<DeviceTensor>> run_masked_fill(const GpuArgs& a, const std::vector<TensorType>& out,
+Result<std::vector<DeviceTensor>> run_masked_fill(const GpuArgs& a,
+                                                  const std::vector<TensorType>& out,
                                                   PlanBuilder& b) {
   EwLaunch l;
   l.file = kArith;

@@ -31,13 +31,13 @@ struct PlanStep {
   std::array<unsigned, 3> grid{1, 1, 1};
   std::array<unsigned, 3> block{1, 1, 1};
   unsigned smem = 0;
-  std::vector<uint64_t> param_storage;   // one struct parameter (baseline kernels)
-  std::shared_ptr<cuda::ArgPack> args;   // marshalled arguments (candidate kernels); never copied
+  std::vector<uint64_t> param_storage;  // one struct parameter (baseline kernels)
+  std::shared_ptr<cuda::ArgPack> args;  // marshalled arguments (candidate kernels); never copied
   // memset
   CUdeviceptr ptr = 0;
   size_t count = 0;  // elements of `width` bytes
   uint32_t value = 0;
-  int width = 1;     // 1 or 4
+  int width = 1;  // 1 or 4
   // library
   std::function<Status(CUstream)> call;
 };

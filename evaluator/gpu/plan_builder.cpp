@@ -23,7 +23,8 @@ Status PlanBuilder::fill_now(DeviceStorage& storage, uint8_t value) {
 
 // A new device block's guards are written on the legacy stream: wait for
 // them so no kernel of this plan can overrun a guard before it exists.
-Result<std::shared_ptr<DeviceStorage>> PlanBuilder::allocate_storage(size_t bytes, const std::string& name) {
+Result<std::shared_ptr<DeviceStorage>> PlanBuilder::allocate_storage(size_t bytes,
+                                                                     const std::string& name) {
   PF_TRY(settle_stream());
   const uint64_t before = runtime_.allocator().stats().device_allocs;
   PF_ASSIGN(auto storage, runtime_.allocator().allocate(bytes, name));
@@ -50,11 +51,21 @@ Result<std::shared_ptr<DeviceStorage>> PlanBuilder::allocate_bytes(size_t bytes,
 Status PlanBuilder::poison(DeviceStorage& storage, DType dtype) {
   cuda::PoisonFill fill;
   switch (dtype) {
-    case DType::float16: fill.kind = cuda::PoisonKind::nan_f16; break;
-    case DType::bfloat16: fill.kind = cuda::PoisonKind::nan_bf16; break;
-    case DType::float32: fill.kind = cuda::PoisonKind::nan_f32; break;
-    case DType::float64: fill.kind = cuda::PoisonKind::nan_f64; break;
-    default: fill.byte = options_.poison_byte; break;
+    case DType::float16:
+      fill.kind = cuda::PoisonKind::nan_f16;
+      break;
+    case DType::bfloat16:
+      fill.kind = cuda::PoisonKind::nan_bf16;
+      break;
+    case DType::float32:
+      fill.kind = cuda::PoisonKind::nan_f32;
+      break;
+    case DType::float64:
+      fill.kind = cuda::PoisonKind::nan_f64;
+      break;
+    default:
+      fill.byte = options_.poison_byte;
+      break;
   }
   PF_TRY(storage.buffer().poison(fill));
   return runtime_.synchronize_device();
@@ -105,8 +116,9 @@ Status PlanBuilder::add_kernel_bytes(std::string_view file, DType dtype, std::st
   return ok_status();
 }
 
-Status PlanBuilder::add_launch(const cuda::CudaFunction& function, const cuda::FunctionLimits& limits,
-                               const cuda::LaunchConfig& config, cuda::ArgPack args) {
+Status PlanBuilder::add_launch(const cuda::CudaFunction& function,
+                               const cuda::FunctionLimits& limits, const cuda::LaunchConfig& config,
+                               cuda::ArgPack args) {
   PF_TRY(cuda::validate_launch(function.name(), config, properties().limits, limits));
   if (config.dynamic_smem_bytes > properties().limits.max_smem_per_block) {
     PF_TRY(function.set_max_dynamic_smem(config.dynamic_smem_bytes));

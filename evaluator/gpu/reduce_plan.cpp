@@ -13,7 +13,9 @@ int64_t next_pow2(int64_t v) {
   return p;
 }
 
-int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+int64_t ceil_div(int64_t a, int64_t b) {
+  return (a + b - 1) / b;
+}
 
 }  // namespace
 
@@ -28,7 +30,8 @@ Result<ReduceConfig> plan_reduce_launch(const ReduceGeometry& g) {
   c.n_out = shape_numel(kept);
   c.n_red = shape_numel(red);
   if (c.n_out * std::max<int64_t>(c.n_red, 1) >= (int64_t{1} << 31)) {
-    return make_error(ErrorCode::unsupported, "reductions over 2^31 or more elements are not supported");
+    return make_error(ErrorCode::unsupported,
+                      "reductions over 2^31 or more elements are not supported");
   }
   Strides out_strides = contiguous_strides(kept);
   PF_ASSIGN(c.out_calc, make_offset_calc(Layout{kept, {out_strides, kept_in, out_strides}},
@@ -47,7 +50,8 @@ Result<ReduceConfig> plan_reduce_launch(const ReduceGeometry& g) {
   if (c.inner && rc.shape.size() == 1 && red_fast == 1 && g.vec > 1 &&
       g.in_address % (static_cast<uint64_t>(g.vec) * g.in_size) == 0) {
     bool aligned = true;
-    for (int64_t s : kc.strides.empty() ? Strides{} : kc.strides[0]) aligned = aligned && s % g.vec == 0;
+    for (int64_t s : kc.strides.empty() ? Strides{} : kc.strides[0])
+      aligned = aligned && s % g.vec == 0;
     if (aligned && c.n_red >= g.vec) {
       c.vectorize = true;
       work = g.vec;
@@ -55,7 +59,8 @@ Result<ReduceConfig> plan_reduce_launch(const ReduceGeometry& g) {
   }
   constexpr int64_t kMaxThreads = 512;  // PF_REDUCE_MAX_THREADS (reduce.cuh)
   if (c.inner) {
-    c.bx = static_cast<int>(std::clamp<int64_t>(next_pow2(ceil_div(c.n_red, work)), 32, kMaxThreads));
+    c.bx =
+        static_cast<int>(std::clamp<int64_t>(next_pow2(ceil_div(c.n_red, work)), 32, kMaxThreads));
     c.by = static_cast<int>(std::clamp<int64_t>(next_pow2(c.n_out), 1, kMaxThreads / c.bx));
     c.grid_x = ceil_div(c.n_out, c.by);
   } else {
@@ -69,7 +74,8 @@ Result<ReduceConfig> plan_reduce_launch(const ReduceGeometry& g) {
   const int64_t target_blocks = 4 * int64_t{g.sm_count};
   c.red_per_block = std::max<int64_t>(c.n_red, 1);
   if (c.grid_x < target_blocks && values_per_thread > 16) {
-    int64_t gy = std::min({ceil_div(target_blocks, c.grid_x), values_per_thread / 16, int64_t{65535}});
+    int64_t gy =
+        std::min({ceil_div(target_blocks, c.grid_x), values_per_thread / 16, int64_t{65535}});
     c.red_per_block = ceil_div(ceil_div(c.n_red, gy), per_pass) * per_pass;
     c.grid_y = ceil_div(c.n_red, c.red_per_block);
   }

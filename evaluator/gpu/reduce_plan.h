@@ -14,18 +14,18 @@
 namespace pf::gpu {
 
 struct ReduceGeometry {
-  Shape shape;                 // input shape
-  Strides strides;             // input strides (elements)
-  size_t in_size = 4;          // input element size
-  size_t out_size = 4;         // output element size
-  std::vector<bool> reduced;   // per input dim
-  uint64_t in_address = 0;     // the input's first element (vectorisation alignment)
-  int64_t vec = 4;             // elements per 16-byte vector of the input dtype
-  int sm_count = 132;          // the device's SMs (splitting heuristics)
+  Shape shape;                // input shape
+  Strides strides;            // input strides (elements)
+  size_t in_size = 4;         // input element size
+  size_t out_size = 4;        // output element size
+  std::vector<bool> reduced;  // per input dim
+  uint64_t in_address = 0;    // the input's first element (vectorisation alignment)
+  int64_t vec = 4;            // elements per 16-byte vector of the input dtype
+  int sm_count = 132;         // the device's SMs (splitting heuristics)
 };
 
 struct ReduceConfig {
-  bool inner = true;       // threads along x share one output's row
+  bool inner = true;  // threads along x share one output's row
   bool vectorize = false;
   int64_t n_out = 1, n_red = 1;
   int bx = 32, by = 1;

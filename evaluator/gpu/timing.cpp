@@ -40,9 +40,11 @@ TimingHarness::~TimingHarness() = default;
 Result<std::unique_ptr<TimingHarness>> TimingHarness::create(GpuRuntime& runtime) {
   PF_ASSIGN(cuda::CudaEvent start, cuda::CudaEvent::create(runtime.driver_ptr()));
   PF_ASSIGN(cuda::CudaEvent end, cuda::CudaEvent::create(runtime.driver_ptr()));
-  PF_ASSIGN(cuda::L2Flusher flusher, cuda::L2Flusher::create(runtime.driver_ptr(), runtime.properties()));
-  auto impl = std::unique_ptr<Impl>(new Impl{runtime, std::move(start), std::move(end),
-                                             std::make_unique<cuda::L2Flusher>(std::move(flusher))});
+  PF_ASSIGN(cuda::L2Flusher flusher,
+            cuda::L2Flusher::create(runtime.driver_ptr(), runtime.properties()));
+  auto impl =
+      std::unique_ptr<Impl>(new Impl{runtime, std::move(start), std::move(end),
+                                     std::make_unique<cuda::L2Flusher>(std::move(flusher))});
   return std::unique_ptr<TimingHarness>(new TimingHarness(std::move(impl)));
 }
 
@@ -50,9 +52,12 @@ bool side_unstable(const SideTiming& side, const TimingOptions& options) {
   bool e2e = is_unstable(side.e2e, options.max_iqr_ratio);
   bool device = is_unstable(side.device, options.max_iqr_ratio);
   switch (options.stability) {
-    case StabilityMetric::end_to_end: return e2e;
-    case StabilityMetric::device: return device;
-    case StabilityMetric::both: return e2e || device;
+    case StabilityMetric::end_to_end:
+      return e2e;
+    case StabilityMetric::device:
+      return device;
+    case StabilityMetric::both:
+      return e2e || device;
   }
   return e2e;
 }
@@ -61,7 +66,8 @@ namespace {
 
 Status check_runnable(const Runnable& r) {
   if (r.plans.empty()) {
-    return make_error(ErrorCode::invalid_argument, "runnable '" + r.name + "' has no plans to time");
+    return make_error(ErrorCode::invalid_argument,
+                      "runnable '" + r.name + "' has no plans to time");
   }
   return ok_status();
 }
@@ -103,8 +109,8 @@ Result<TimingResult> TimingHarness::time_interleaved(const Runnable& a, const Ru
           ++result.checks;
           auto checked = checker(k, t, static_cast<size_t>(t) % sides[k]->plans.size());
           if (!checked.ok()) {
-            return checked.error().with_context("re-check of " + sides[k]->name + " after timed trial " +
-                                                std::to_string(t));
+            return checked.error().with_context("re-check of " + sides[k]->name +
+                                                " after timed trial " + std::to_string(t));
           }
         }
       }
@@ -120,7 +126,8 @@ Result<TimingResult> TimingHarness::time_interleaved(const Runnable& a, const Ru
 
 Result<SideTiming> TimingHarness::time_single(const Runnable& a, const TimingOptions& options) {
   PF_TRY(check_runnable(a));
-  for (int w = 0; w < options.warmup; ++w) PF_TRY(impl_->trial(a, w, options.flush_l2, nullptr, nullptr));
+  for (int w = 0; w < options.warmup; ++w)
+    PF_TRY(impl_->trial(a, w, options.flush_l2, nullptr, nullptr));
   SideTiming side;
   for (int attempt = 0; attempt <= options.remeasures; ++attempt) {
     side = SideTiming{};
@@ -149,7 +156,10 @@ nlohmann::json TimingResult::to_json(bool with_samples) const {
     }
     return j;
   };
-  return {{"a", side_json(a)}, {"b", side_json(b)}, {"attempts", attempts}, {"checks", checks},
+  return {{"a", side_json(a)},
+          {"b", side_json(b)},
+          {"attempts", attempts},
+          {"checks", checks},
           {"unstable", unstable()}};
 }
 

@@ -15,10 +15,9 @@
 
 #include <functional>
 #include <memory>
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "common/result.h"
 #include "evaluator/gpu/gpu_runtime.h"
@@ -79,7 +78,8 @@ class TimingHarness {
   static Result<std::unique_ptr<TimingHarness>> create(GpuRuntime& runtime);
   ~TimingHarness();
 
-  Result<TimingResult> time_interleaved(const Runnable& a, const Runnable& b, const TimingOptions& options,
+  Result<TimingResult> time_interleaved(const Runnable& a, const Runnable& b,
+                                        const TimingOptions& options,
                                         const TrialChecker& checker = nullptr);
   //! One runnable alone (benchmarks): the same protocol without a partner.
   Result<SideTiming> time_single(const Runnable& a, const TimingOptions& options);

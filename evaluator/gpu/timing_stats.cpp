@@ -31,7 +31,9 @@ SampleStats summarize(std::vector<double> samples) {
   return s;
 }
 
-bool is_unstable(const SampleStats& s, double max_ratio) { return s.iqr_ratio() > max_ratio; }
+bool is_unstable(const SampleStats& s, double max_ratio) {
+  return s.iqr_ratio() > max_ratio;
+}
 
 nlohmann::json to_json(const SampleStats& s) {
   return {{"n", s.n},     {"median", s.median}, {"q1", s.q1},   {"q3", s.q3},

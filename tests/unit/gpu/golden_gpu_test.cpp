@@ -40,7 +40,9 @@ double json_number(const json& v) {
   return v.get<double>();
 }
 
-DType json_dtype(const json& v) { return parse_dtype(v.get<std::string>()).value_or(DType::float32); }
+DType json_dtype(const json& v) {
+  return parse_dtype(v.get<std::string>()).value_or(DType::float32);
+}
 
 // The fixture's input with its layout (permuted or strided view of a storage).
 HostInput make_input(const json& j) {
@@ -59,7 +61,8 @@ HostInput make_input(const json& j) {
     in = input_view(Tensor::zeros(dtype, {l["storage_size"].get<int64_t>()}), shape,
                     l["strides"].get<Strides>(), l["offset"].get<int64_t>());
   } else {
-    in = input_view(Tensor::zeros(dtype, {shape_numel(shape)}), shape, contiguous_strides(shape), 0);
+    in =
+        input_view(Tensor::zeros(dtype, {shape_numel(shape)}), shape, contiguous_strides(shape), 0);
   }
   const json& values = j["values"];
   for (size_t i = 0; i < values.size(); ++i) {
@@ -118,8 +121,10 @@ std::optional<Graph> case_graph(const json& c, std::vector<HostInput>& inputs) {
   std::vector<Arg> positional;
   for (const auto& a : c["args"]) positional.push_back(make_arg(a, g.inputs));
   std::vector<std::pair<std::string, Arg>> keywords;
-  for (const auto& [key, a] : c["kwargs"].items()) keywords.emplace_back(key, make_arg(a, g.inputs));
-  if (c.contains("spelling")) op = &reg.resolve(*op, c["spelling"].get<std::string>(), positional, keywords);
+  for (const auto& [key, a] : c["kwargs"].items())
+    keywords.emplace_back(key, make_arg(a, g.inputs));
+  if (c.contains("spelling"))
+    op = &reg.resolve(*op, c["spelling"].get<std::string>(), positional, keywords);
   auto args = reg.normalize(*op, std::move(positional), std::move(keywords));
   if (!args.ok()) return std::nullopt;
   Node node;
@@ -137,7 +142,9 @@ std::optional<Graph> case_graph(const json& c, std::vector<HostInput>& inputs) {
   for (size_t k = 0; k < n; ++k) {
     Node get;
     get.op = "tuple_get";
-    auto get_args = reg.normalize(*reg.find("tuple_get"), {Arg::make_value(node.output), Arg::make_int(static_cast<int64_t>(k))}, {});
+    auto get_args =
+        reg.normalize(*reg.find("tuple_get"),
+                      {Arg::make_value(node.output), Arg::make_int(static_cast<int64_t>(k))}, {});
     if (!get_args.ok()) return std::nullopt;
     get.args = std::move(*get_args);
     get.output = g.add_value("out_" + std::to_string(k), false, static_cast<int>(g.nodes.size()));
@@ -175,15 +182,18 @@ TEST(GoldenGpuCases, FixturesBuildAndRunOnTheCpuReference) {
       std::vector<Tensor> host;
       for (const auto& i : inputs) host.push_back(i.view);
       auto out = run_graph_cpu(*g, host, OpRegistry::builtin());
-      EXPECT_TRUE(out.ok()) << c.value("name", "?") << ": " << (out.ok() ? "" : out.error().message);
+      EXPECT_TRUE(out.ok()) << c.value("name", "?") << ": "
+                            << (out.ok() ? "" : out.error().message);
       bool ok = true;
-      for (const auto& node : g->nodes) ok = ok && GpuOpRegistry::builtin().supports_node(*g, node).ok();
+      for (const auto& node : g->nodes)
+        ok = ok && GpuOpRegistry::builtin().supports_node(*g, node).ok();
       supported += ok ? 1 : 0;
     }
   }
   EXPECT_GT(built, 500);
   EXPECT_GT(supported, built / 3);
-  std::printf("[golden-gpu] %d fixture cases build, %d use only GPU-supported ops\n", built, supported);
+  std::printf("[golden-gpu] %d fixture cases build, %d use only GPU-supported ops\n", built,
+              supported);
 }
 
 class GoldenGpu : public ::testing::TestWithParam<fs::path> {};
@@ -201,7 +211,8 @@ TEST_P(GoldenGpu, GpuMatchesCpuOnFixtureInputs) {
     auto g = case_graph(c, inputs);
     if (!g) continue;
     bool supported = true;
-    for (const auto& node : g->nodes) supported = supported && GpuOpRegistry::builtin().supports_node(*g, node).ok();
+    for (const auto& node : g->nodes)
+      supported = supported && GpuOpRegistry::builtin().supports_node(*g, node).ok();
     if (!supported) {
       ++unsupported;
       continue;

@@ -8,6 +8,7 @@
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/scoring/output_compare.h"
 #include "tests/support/gpu.h"
+#include "tests/support/paths.h"
 
 namespace pf::gpu::test {
 
@@ -20,7 +21,7 @@ GpuRuntime* runtime() {
     cuda::CudaContext* ctx = pf::test::gpu_context();
     if (ctx == nullptr) return nullptr;
     GpuRuntimeOptions options;
-    options.kernel_cache_dir = std::filesystem::path(PF_BINARY_DIR) / "nvrtc-cache";
+    options.kernel_cache_dir = pf::test::binary_dir() / "nvrtc-cache";
     auto r = GpuRuntime::create(ctx->driver_ptr(), ctx->properties(), options);
     if (r.ok()) {
       rt = std::move(*r);
@@ -45,10 +46,12 @@ HostInput random_input(DType dtype, const Shape& shape, Layout layout, double lo
   HostInput in;
   switch (layout) {
     case Layout::contiguous:
-      in = input_view(Tensor::zeros(dtype, {shape_numel(shape)}), shape, contiguous_strides(shape), 0);
+      in = input_view(Tensor::zeros(dtype, {shape_numel(shape)}), shape, contiguous_strides(shape),
+                      0);
       break;
     case Layout::offset:
-      in = input_view(Tensor::zeros(dtype, {shape_numel(shape) + 1}), shape, contiguous_strides(shape), 1);
+      in = input_view(Tensor::zeros(dtype, {shape_numel(shape) + 1}), shape,
+                      contiguous_strides(shape), 1);
       break;
     case Layout::transposed: {
       Shape base = shape;
@@ -120,13 +123,16 @@ std::string compare_outputs(const GraphRun& run) {
   for (size_t k = 0; k < run.gpu.size(); ++k) {
     OutputComparison c = compare_output(run.gpu[k], run.cpu[k]);
     if (c.correct_at(kBaselineToleranceLevel)) continue;
-    out << "output " << k << " (" << tensor_type_str({run.cpu[k].dtype(), run.cpu[k].shape()}) << "): ";
+    out << "output " << k << " (" << tensor_type_str({run.cpu[k].dtype(), run.cpu[k].shape()})
+        << "): ";
     if (!c.shape_ok || !c.dtype_ok) {
-      out << "shape/dtype differ (gpu " << tensor_type_str({run.gpu[k].dtype(), run.gpu[k].shape()}) << ")";
+      out << "shape/dtype differ (gpu " << tensor_type_str({run.gpu[k].dtype(), run.gpu[k].shape()})
+          << ")";
     } else {
-      out << "max abs diff " << c.max_abs_diff << ", max rel diff " << c.max_rel_diff << ", first mismatch at "
-          << format_index(c.first_mismatch, run.cpu[k].shape()) << ": gpu " << c.first_mismatch_candidate
-          << " vs cpu " << c.first_mismatch_expected << " (passes from t = " << c.first_passing_level << ")";
+      out << "max abs diff " << c.max_abs_diff << ", max rel diff " << c.max_rel_diff
+          << ", first mismatch at " << format_index(c.first_mismatch, run.cpu[k].shape())
+          << ": gpu " << c.first_mismatch_candidate << " vs cpu " << c.first_mismatch_expected
+          << " (passes from t = " << c.first_passing_level << ")";
     }
     out << "; plan: " << run.plan << "\n";
   }

@@ -85,13 +85,15 @@ TEST_P(CorpusTask, VariantsMatchCpuReference) {
     std::string diff = compare_outputs(*result);
     EXPECT_EQ(diff, "") << ti.task->id << " / " << v.name;
     if (diff.empty()) ++totals().passed;
-    std::printf("  %s %s (%s)\n", diff.empty() ? "ok  " : "FAIL", v.name.c_str(), result->plan.c_str());
+    std::printf("  %s %s (%s)\n", diff.empty() ? "ok  " : "FAIL", v.name.c_str(),
+                result->plan.c_str());
   }
   std::printf("[coverage] %s: %d variants run, %d skipped\n", ti.task->id.c_str(), run, skipped);
 }
 
 std::string task_name(const ::testing::TestParamInfo<fs::path>& info) {
-  std::string n = info.param.parent_path().filename().string() + "_" + info.param.filename().string();
+  std::string n =
+      info.param.parent_path().filename().string() + "_" + info.param.filename().string();
   for (char& ch : n) {
     if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
   }
@@ -122,7 +124,8 @@ TEST(CorpusCoverage, VariantsTypeCheckAndMissingOpsAreListed) {
       }
     }
   }
-  std::printf("[coverage] corpus: %d of %d variants use only GPU-supported ops\n", supported, variants);
+  std::printf("[coverage] corpus: %d of %d variants use only GPU-supported ops\n", supported,
+              variants);
   for (const auto& [msg, n] : missing) std::printf("[coverage]   %4d x %s\n", n, msg.c_str());
 }
 
@@ -130,7 +133,8 @@ TEST(CorpusCoverage, VariantsTypeCheckAndMissingOpsAreListed) {
 TEST(CorpusTotals, PrintCoverage) {
   PF_REQUIRE_GPU();
   const Totals& t = totals();
-  std::printf("[coverage] corpus: %d variants run (%d passed), %d skipped\n", t.run, t.passed, t.skipped);
+  std::printf("[coverage] corpus: %d variants run (%d passed), %d skipped\n", t.run, t.passed,
+              t.skipped);
   for (const auto& [msg, n] : t.missing) std::printf("[coverage]   %4d x %s\n", n, msg.c_str());
 }
 

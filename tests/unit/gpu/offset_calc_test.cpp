@@ -1,11 +1,11 @@
 // Host-side indexing of the baseline kernels: the fast divider, dim
 // coalescing, broadcast strides and offset calculators, checked against
 // naive strided indexing (the device runs the same arithmetic).
+#include "evaluator/gpu/offset_calc.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
-
-#include "evaluator/gpu/offset_calc.h"
 
 namespace pf::gpu {
 namespace {
@@ -34,8 +34,8 @@ int64_t naive_offset(const Shape& shape, const Strides& strides, int64_t i, size
 
 TEST(Divider, MatchesIntegerDivision) {
   std::mt19937 rng(7);
-  std::vector<uint32_t> divisors = {1, 2, 3, 5, 7, 31, 32, 33, 768, 1000, 65535, 65536, 123457,
-                                    (1u << 30) + 3, (1u << 31) - 1};
+  std::vector<uint32_t> divisors = {
+      1, 2, 3, 5, 7, 31, 32, 33, 768, 1000, 65535, 65536, 123457, (1u << 30) + 3, (1u << 31) - 1};
   for (uint32_t d : divisors) {
     PfDivider div = make_divider(d);
     std::vector<uint32_t> ns = {0, 1, d - 1, d, d + 1, (1u << 31) - 1};
@@ -74,7 +74,8 @@ TEST(OffsetCalc, ReproducesStridedIndexing) {
   for (int64_t i = 0; i < shape_numel(shape); ++i) {
     auto off = offsets(*oc, static_cast<uint32_t>(i), 4);
     for (size_t k = 0; k < 4; ++k) {
-      ASSERT_EQ(off[k], naive_offset(shape, strides[k], i, sizes[k])) << "element " << i << " operand " << k;
+      ASSERT_EQ(off[k], naive_offset(shape, strides[k], i, sizes[k]))
+          << "element " << i << " operand " << k;
     }
   }
 }

@@ -4,21 +4,23 @@ namespace pf::gpu::test {
 namespace {
 
 const std::vector<DType> kFloat = {DType::float16, DType::bfloat16, DType::float32, DType::float64};
-const std::vector<DType> kNum = {DType::uint8,   DType::int8,     DType::int16,   DType::int32, DType::int64,
-                                 DType::float16, DType::bfloat16, DType::float32, DType::float64};
-const std::vector<DType> kAll = {DType::boolean, DType::uint8,    DType::int8,    DType::int16,
-                                 DType::int32,   DType::int64,    DType::float16, DType::bfloat16,
+const std::vector<DType> kNum = {DType::uint8,    DType::int8,    DType::int16,
+                                 DType::int32,    DType::int64,   DType::float16,
+                                 DType::bfloat16, DType::float32, DType::float64};
+const std::vector<DType> kAll = {DType::boolean, DType::uint8,  DType::int8,    DType::int16,
+                                 DType::int32,   DType::int64,  DType::float16, DType::bfloat16,
                                  DType::float32, DType::float64};
-const std::vector<DType> kInt = {DType::boolean, DType::uint8, DType::int8, DType::int16, DType::int32,
-                                 DType::int64};
-const std::vector<DType> kFloatAndLong = {DType::float16, DType::bfloat16, DType::float32, DType::float64,
-                                          DType::int64};
+const std::vector<DType> kInt = {DType::boolean, DType::uint8, DType::int8,
+                                 DType::int16,   DType::int32, DType::int64};
+const std::vector<DType> kFloatAndLong = {DType::float16, DType::bfloat16, DType::float32,
+                                          DType::float64, DType::int64};
 const std::vector<DType> kHalves = {DType::float16, DType::bfloat16};
 
 CaseInput in(Shape shape, double lo = -2, double hi = 2, int64_t ilo = -3, int64_t ihi = 3) {
   return CaseInput{std::move(shape), 'T', lo, hi, ilo, ihi};
 }
-CaseInput typed(char dtype, Shape shape, double lo = -2, double hi = 2, int64_t ilo = -3, int64_t ihi = 3) {
+CaseInput typed(char dtype, Shape shape, double lo = -2, double hi = 2, int64_t ilo = -3,
+                int64_t ihi = 3) {
   return CaseInput{std::move(shape), dtype, lo, hi, ilo, ihi};
 }
 
@@ -46,12 +48,33 @@ void add_arith_cases(std::vector<OpCase>& c) {
   c.push_back({"mul", "x, y", "x * y", {in({4, 33, 9}), in({33, 1})}, kAll});
   c.push_back({"mul", "x", "x * 2.5", {in({1001})}, kAll});
   c.push_back({"div", "x, y", "x / y", {in({37, 65}), in({65}, 0.5, 2, 1, 3)}, kNum});
-  c.push_back({"div", "x, y", "torch.div(x, y, rounding_mode='trunc')", {in({37, 65}, -9, 9, -20, 20), in({65}, 0.5, 2, 1, 4)}, kNum});
-  c.push_back({"div", "x, y", "torch.div(x, y, rounding_mode='floor')", {in({37, 65}, -9, 9, -20, 20), in({65}, -2, -0.5, 1, 4)}, kNum});
-  c.push_back({"floor_divide", "x, y", "x // y", {in({37, 65}, -9, 9, -20, 20), in({37, 65}, 0.5, 2, 1, 4)}, kNum});
-  c.push_back({"remainder", "x, y", "x % y", {in({37, 65}, -9, 9, -20, 20), in({65}, 0.5, 2, 1, 4)}, kNum});
-  c.push_back({"fmod", "x, y", "torch.fmod(x, y)", {in({37, 65}, -9, 9, -20, 20), in({65}, 0.5, 2, 1, 4)}, kNum});
-  c.push_back({"pow", "x, y", "torch.pow(x, y)", {in({37, 65}, 0.1, 2, 0, 3), in({37, 65}, -2, 2, 0, 3)}, kNum});
+  c.push_back({"div",
+               "x, y",
+               "torch.div(x, y, rounding_mode='trunc')",
+               {in({37, 65}, -9, 9, -20, 20), in({65}, 0.5, 2, 1, 4)},
+               kNum});
+  c.push_back({"div",
+               "x, y",
+               "torch.div(x, y, rounding_mode='floor')",
+               {in({37, 65}, -9, 9, -20, 20), in({65}, -2, -0.5, 1, 4)},
+               kNum});
+  c.push_back({"floor_divide",
+               "x, y",
+               "x // y",
+               {in({37, 65}, -9, 9, -20, 20), in({37, 65}, 0.5, 2, 1, 4)},
+               kNum});
+  c.push_back(
+      {"remainder", "x, y", "x % y", {in({37, 65}, -9, 9, -20, 20), in({65}, 0.5, 2, 1, 4)}, kNum});
+  c.push_back({"fmod",
+               "x, y",
+               "torch.fmod(x, y)",
+               {in({37, 65}, -9, 9, -20, 20), in({65}, 0.5, 2, 1, 4)},
+               kNum});
+  c.push_back({"pow",
+               "x, y",
+               "torch.pow(x, y)",
+               {in({37, 65}, 0.1, 2, 0, 3), in({37, 65}, -2, 2, 0, 3)},
+               kNum});
   c.push_back({"pow", "x", "x ** 2", {in({999})}, kNum});
   c.push_back({"maximum", "x, y", "torch.maximum(x, y)", {in({37, 65}), in({65})}, kAll});
   c.push_back({"minimum", "x, y", "torch.minimum(x, y)", {in({37, 65}), in({65})}, kAll});
@@ -63,15 +86,19 @@ void add_arith_cases(std::vector<OpCase>& c) {
   c.push_back({"sign", "x", "torch.sign(x)", {in({37, 65})}, kAll});
   c.push_back({"relu", "x", "torch.relu(x)", {in({37, 65})}, kNum});
   c.push_back({"relu6", "x", "torch.nn.functional.relu6(x)", {in({37, 65}, -3, 9, -3, 9)}, kNum});
-  c.push_back({"hardtanh", "x", "torch.nn.functional.hardtanh(x, -0.5, 1.5)", {in({37, 65})}, kFloat});
+  c.push_back(
+      {"hardtanh", "x", "torch.nn.functional.hardtanh(x, -0.5, 1.5)", {in({37, 65})}, kFloat});
   c.push_back({"ceil", "x", "torch.ceil(x)", {in({37, 65}, -5, 5)}, kNum});
   c.push_back({"floor", "x", "torch.floor(x)", {in({37, 65}, -5, 5)}, kNum});
   c.push_back({"trunc", "x", "torch.trunc(x)", {in({37, 65}, -5, 5)}, kNum});
   c.push_back({"round", "x", "torch.round(x)", {in({37, 65}, -5, 5)}, kNum});
   c.push_back({"round", "x", "torch.round(x, decimals=2)", {in({37, 65}, -5, 5)}, kFloat});
   c.push_back({"round", "x", "torch.round(x, decimals=-1)", {in({37, 65}, -90, 90)}, kFloat});
-  c.push_back({"nan_to_num", "x", "torch.nan_to_num(torch.log(x), nan=0.5)", {in({37, 65}, -1, 1)}, kFloat});
-
+  c.push_back({"nan_to_num",
+               "x",
+               "torch.nan_to_num(torch.log(x), nan=0.5)",
+               {in({37, 65}, -1, 1)},
+               kFloat});
 }
 
 void add_math_cases(std::vector<OpCase>& c) {
@@ -81,15 +108,21 @@ void add_math_cases(std::vector<OpCase>& c) {
     double lo, hi;
     int64_t ilo, ihi;
   };
-  for (Math m : {Math{"exp", -3, 3, -3, 3}, Math{"exp2", -3, 3, -3, 3}, Math{"expm1", -3, 3, -3, 3},
-                 Math{"log", 0.1, 4, 1, 5}, Math{"log2", 0.1, 4, 1, 5}, Math{"log10", 0.1, 4, 1, 5},
-                 Math{"log1p", -0.5, 3, 0, 5}, Math{"sqrt", 0.1, 4, 0, 9}, Math{"rsqrt", 0.1, 4, 1, 9},
-                 Math{"sin", -3, 3, -3, 3}, Math{"cos", -3, 3, -3, 3}, Math{"tan", -1.2, 1.2, -1, 1},
-                 Math{"asin", -0.95, 0.95, 0, 0}, Math{"acos", -0.95, 0.95, 0, 0}, Math{"atan", -3, 3, -3, 3},
-                 Math{"sinh", -3, 3, -3, 3}, Math{"cosh", -3, 3, -3, 3}, Math{"tanh", -3, 3, -3, 3},
-                 Math{"sigmoid", -5, 5, -5, 5}, Math{"erf", -2, 2, -2, 2}, Math{"erfc", -2, 2, -2, 2},
-                 Math{"reciprocal", 0.5, 3, 1, 4}}) {
-    c.push_back({m.name, "x", std::string("torch.") + m.name + "(x)", {in({37, 65}, m.lo, m.hi, m.ilo, m.ihi)},
+  for (Math m : {Math{"exp", -3, 3, -3, 3},       Math{"exp2", -3, 3, -3, 3},
+                 Math{"expm1", -3, 3, -3, 3},     Math{"log", 0.1, 4, 1, 5},
+                 Math{"log2", 0.1, 4, 1, 5},      Math{"log10", 0.1, 4, 1, 5},
+                 Math{"log1p", -0.5, 3, 0, 5},    Math{"sqrt", 0.1, 4, 0, 9},
+                 Math{"rsqrt", 0.1, 4, 1, 9},     Math{"sin", -3, 3, -3, 3},
+                 Math{"cos", -3, 3, -3, 3},       Math{"tan", -1.2, 1.2, -1, 1},
+                 Math{"asin", -0.95, 0.95, 0, 0}, Math{"acos", -0.95, 0.95, 0, 0},
+                 Math{"atan", -3, 3, -3, 3},      Math{"sinh", -3, 3, -3, 3},
+                 Math{"cosh", -3, 3, -3, 3},      Math{"tanh", -3, 3, -3, 3},
+                 Math{"sigmoid", -5, 5, -5, 5},   Math{"erf", -2, 2, -2, 2},
+                 Math{"erfc", -2, 2, -2, 2},      Math{"reciprocal", 0.5, 3, 1, 4}}) {
+    c.push_back({m.name,
+                 "x",
+                 std::string("torch.") + m.name + "(x)",
+                 {in({37, 65}, m.lo, m.hi, m.ilo, m.ihi)},
                  kFloatAndLong});
   }
   c.push_back({"silu", "x", F + "silu(x)", {in({37, 65}, -5, 5)}, kFloat});
@@ -104,28 +137,49 @@ void add_math_cases(std::vector<OpCase>& c) {
   c.push_back({"leaky_relu", "x", F + "leaky_relu(x, 0.2)", {in({37, 65})}, kFloat});
   c.push_back({"elu", "x", F + "elu(x, alpha=0.5)", {in({37, 65})}, kFloat});
   c.push_back({"celu", "x", F + "celu(x, 1.5)", {in({37, 65})}, kFloat});
-  c.push_back({"softplus", "x", F + "softplus(x, beta=2, threshold=5)", {in({37, 65}, -5, 5)}, kFloat});
+  c.push_back(
+      {"softplus", "x", F + "softplus(x, beta=2, threshold=5)", {in({37, 65}, -5, 5)}, kFloat});
   c.push_back({"threshold", "x", F + "threshold(x, 0.5, -1.0)", {in({37, 65})}, kFloat});
   c.push_back({"glu", "x", F + "glu(x, dim=-1)", {in({6, 64})}, kFloat});
   c.push_back({"glu", "x", F + "glu(x, dim=0)", {in({8, 33})}, kFloat});
   c.push_back({"prelu", "x, w", F + "prelu(x, w)", {in({4, 8, 5}), in({8})}, kFloat});
-
 }
 
 void add_logic_cases(std::vector<OpCase>& c) {
   // Comparisons, logic, predicates.
-  const char* cmp_ops[][2] = {{"eq", "=="}, {"ne", "!="}, {"lt", "<"}, {"le", "<="}, {"gt", ">"}, {"ge", ">="}};
+  const char* cmp_ops[][2] = {{"eq", "=="}, {"ne", "!="}, {"lt", "<"},
+                              {"le", "<="}, {"gt", ">"},  {"ge", ">="}};
   for (auto& [name, sym] : cmp_ops) {
-    c.push_back({name, "x, y", std::string("x ") + sym + " y", {in({37, 65}, -2, 2, 0, 3), in({65}, -2, 2, 0, 3)}, kAll});
+    c.push_back({name,
+                 "x, y",
+                 std::string("x ") + sym + " y",
+                 {in({37, 65}, -2, 2, 0, 3), in({65}, -2, 2, 0, 3)},
+                 kAll});
   }
   c.push_back({"lt", "x", "x < 0.5", {in({1000})}, kAll});
   for (const char* name : {"logical_and", "logical_or", "logical_xor"}) {
-    c.push_back({name, "x, y", std::string("torch.") + name + "(x, y)", {in({37, 65}, -1, 1, 0, 1), in({65}, -1, 1, 0, 1)}, kAll});
+    c.push_back({name,
+                 "x, y",
+                 std::string("torch.") + name + "(x, y)",
+                 {in({37, 65}, -1, 1, 0, 1), in({65}, -1, 1, 0, 1)},
+                 kAll});
   }
   c.push_back({"logical_not", "x", "torch.logical_not(x)", {in({37, 65}, -1, 1, -1, 1)}, kAll});
-  c.push_back({"bitwise_and", "x, y", "x & y", {in({37, 65}, 0, 0, -50, 50), in({65}, 0, 0, -50, 50)}, kInt});
-  c.push_back({"bitwise_or", "x, y", "x | y", {in({37, 65}, 0, 0, -50, 50), in({65}, 0, 0, -50, 50)}, kInt});
-  c.push_back({"bitwise_xor", "x, y", "x ^ y", {in({37, 65}, 0, 0, -50, 50), in({65}, 0, 0, -50, 50)}, kInt});
+  c.push_back({"bitwise_and",
+               "x, y",
+               "x & y",
+               {in({37, 65}, 0, 0, -50, 50), in({65}, 0, 0, -50, 50)},
+               kInt});
+  c.push_back({"bitwise_or",
+               "x, y",
+               "x | y",
+               {in({37, 65}, 0, 0, -50, 50), in({65}, 0, 0, -50, 50)},
+               kInt});
+  c.push_back({"bitwise_xor",
+               "x, y",
+               "x ^ y",
+               {in({37, 65}, 0, 0, -50, 50), in({65}, 0, 0, -50, 50)},
+               kInt});
   c.push_back({"bitwise_not", "x", "~x", {in({37, 65}, 0, 0, -50, 50)}, kInt});
   c.push_back({"isnan", "x", "torch.isnan(torch.log(x))", {in({37, 65}, -1, 1)}, kFloat});
   c.push_back({"isnan", "x", "torch.isnan(x)", {in({37, 65})}, kNum});
@@ -135,23 +189,34 @@ void add_logic_cases(std::vector<OpCase>& c) {
   c.push_back({"isneginf", "x", "torch.isneginf(x * 1e38)", {in({37, 65}, -4, 4)}, kFloat});
 
   // Selection.
-  c.push_back({"where", "m, x, y", "torch.where(m, x, y)", {typed('b', {37, 1}), in({37, 65}), in({65})}, kAll});
-  c.push_back({"where", "m, x", "torch.where(m, x, 0.0)", {typed('b', {37, 65}), in({37, 65})}, kFloat});
-  c.push_back({"masked_fill", "x, m", "x.masked_fill(m, -1.5)", {in({37, 65}), typed('b', {65})}, kFloat});
-  c.push_back({"masked_fill", "x, m", "x.masked_fill(m, 3)", {in({37, 65}), typed('b', {37, 65})}, kNum});
+  c.push_back({"where",
+               "m, x, y",
+               "torch.where(m, x, y)",
+               {typed('b', {37, 1}), in({37, 65}), in({65})},
+               kAll});
+  c.push_back(
+      {"where", "m, x", "torch.where(m, x, 0.0)", {typed('b', {37, 65}), in({37, 65})}, kFloat});
+  c.push_back(
+      {"masked_fill", "x, m", "x.masked_fill(m, -1.5)", {in({37, 65}), typed('b', {65})}, kFloat});
+  c.push_back(
+      {"masked_fill", "x, m", "x.masked_fill(m, 3)", {in({37, 65}), typed('b', {37, 65})}, kNum});
   c.push_back({"clamp", "x", "torch.clamp(x, min=-0.5, max=0.5)", {in({37, 65})}, kFloat});
   c.push_back({"clamp", "x", "torch.clamp(x, 0, 2)", {in({37, 65})}, kNum});
-  c.push_back({"clamp", "x, y, z", "torch.clamp(x, y, z)", {in({37, 65}), in({65}, -1, 0), in({37, 1}, 0, 1)}, kFloat});
+  c.push_back({"clamp",
+               "x, y, z",
+               "torch.clamp(x, y, z)",
+               {in({37, 65}), in({65}, -1, 0), in({37, 1}, 0, 1)},
+               kFloat});
   c.push_back({"clamp_min", "x", "torch.clamp_min(x, 0.25)", {in({37, 65})}, kFloat});
   c.push_back({"clamp_max", "x", "x.clamp_max(0.25)", {in({37, 65})}, kFloat});
-
 }
 
 void add_copy_cases(std::vector<OpCase>& c) {
   // Casts, copies, reshapes.
-  for (const char* to : {"torch.float16", "torch.bfloat16", "torch.float32", "torch.float64", "torch.int64",
-                         "torch.int32", "torch.uint8", "torch.bool"}) {
-    c.push_back({"to", "x", std::string("x.to(") + to + ")", {in({37, 65}, -100, 300, -100, 300)}, kAll});
+  for (const char* to : {"torch.float16", "torch.bfloat16", "torch.float32", "torch.float64",
+                         "torch.int64", "torch.int32", "torch.uint8", "torch.bool"}) {
+    c.push_back(
+        {"to", "x", std::string("x.to(") + to + ")", {in({37, 65}, -100, 300, -100, 300)}, kAll});
   }
   c.push_back({"to", "x", "x.to(torch.float32, copy=True)", {in({129})}, kFloat});
   c.push_back({"type_as", "x, y", "x.type_as(y)", {in({37, 65}), typed('h', {2})}, kAll});
@@ -161,7 +226,6 @@ void add_copy_cases(std::vector<OpCase>& c) {
   c.push_back({"flatten", "x", "torch.flatten(x, 1)", {in({3, 11, 13})}, kAll});
   c.push_back({"unflatten", "x", "x.unflatten(1, (5, 13))", {in({7, 65})}, kAll});
   c.push_back({"reshape_as", "x, y", "x.reshape_as(y)", {in({6, 10}), in({3, 20})}, kAll});
-
 }
 
 void add_creation_cases(std::vector<OpCase>& c) {
@@ -185,11 +249,11 @@ void add_creation_cases(std::vector<OpCase>& c) {
   c.push_back({"linspace", "", "torch.linspace(-1.0, 2.0, 1001, dtype={T})", {}, kFloat});
   c.push_back({"linspace", "", "torch.linspace(0, 10, 7)", {}, {DType::float32}});
   c.push_back({"eye", "", "torch.eye(5, 7, dtype={T})", {}, kAll});
-  c.push_back({"tensor", "", "torch.tensor([[1.5, 2.0, -3.25], [3.0, -1.0, 0.5]], dtype={T})", {}, kFloat});
+  c.push_back(
+      {"tensor", "", "torch.tensor([[1.5, 2.0, -3.25], [3.0, -1.0, 0.5]], dtype={T})", {}, kFloat});
   c.push_back({"tensor", "", "torch.tensor([1, 2, 3])", {}, {DType::int64}});
   c.push_back({"triu", "x", "torch.triu(x, 1)", {in({3, 9, 11})}, kAll});
   c.push_back({"tril", "x", "torch.tril(x, -2)", {in({3, 9, 11})}, kAll});
-
 }
 
 void add_reduction_cases(std::vector<OpCase>& c) {
@@ -198,7 +262,11 @@ void add_reduction_cases(std::vector<OpCase>& c) {
   c.push_back({"sum", "x", "x.sum()", {in({3001})}, kAll});
   c.push_back({"sum", "x", "torch.sum(x, dim=(0, 2), keepdim=True)", {in({33, 13, 70})}, kFloat});
   c.push_back({"sum", "x", "torch.sum(x, dim=-1, dtype=torch.float32)", {in({17, 300})}, kHalves});
-  c.push_back({"sum", "x", "torch.sum(x, dim=-1)", {in({5, 70000}, -1, 1)}, {DType::float32, DType::float64}});
+  c.push_back({"sum",
+               "x",
+               "torch.sum(x, dim=-1)",
+               {in({5, 70000}, -1, 1)},
+               {DType::float32, DType::float64}});
   c.push_back({"nansum", "x", "torch.nansum(x, 1)", {in({33, 130})}, kFloat});
   c.push_back({"prod", "x", "torch.prod(x, 1)", {in({13, 20}, 0.5, 1.5, -2, 2)}, kNum});
   c.push_back({"amax", "x", "torch.amax(x, dim=(1,))", {in({33, 130, 7})}, kAll});
@@ -208,11 +276,20 @@ void add_reduction_cases(std::vector<OpCase>& c) {
   c.push_back({"mean", "x", "torch.mean(x, dim=-1)", {in({33, 130})}, kFloat});
   c.push_back({"mean", "x", "x.mean(dim=(2, 3), keepdim=True)", {in({2, 8, 5, 7})}, kFloat});
   c.push_back({"mean", "x", "x.mean()", {in({100000}, -1, 1)}, {DType::float32}});
-  c.push_back({"mean", "x", "torch.mean(x, dim=1, dtype=torch.float32)", {in({9, 50})}, {DType::int64}});
+  c.push_back(
+      {"mean", "x", "torch.mean(x, dim=1, dtype=torch.float32)", {in({9, 50})}, {DType::int64}});
   c.push_back({"max", "x", "torch.max(x)", {in({3001})}, kAll});
   c.push_back({"min", "x", "x.min()", {in({3001})}, kAll});
-  c.push_back({"max_dim", "x", "v = torch.max(x, 1)\n    return (v[0], v[1])", {in({33, 130}, -2, 2, -3, 3)}, kAll});
-  c.push_back({"min_dim", "x", "v = torch.min(x, dim=0, keepdim=True)\n    return (v[0], v[1])", {in({130, 33}, -2, 2, -3, 3)}, kAll});
+  c.push_back({"max_dim",
+               "x",
+               "v = torch.max(x, 1)\n    return (v[0], v[1])",
+               {in({33, 130}, -2, 2, -3, 3)},
+               kAll});
+  c.push_back({"min_dim",
+               "x",
+               "v = torch.min(x, dim=0, keepdim=True)\n    return (v[0], v[1])",
+               {in({130, 33}, -2, 2, -3, 3)},
+               kAll});
   c.push_back({"argmax", "x", "torch.argmax(x, dim=1)", {in({33, 130}, -2, 2, -3, 3)}, kNum});
   c.push_back({"argmax", "x", "torch.argmax(x)", {in({33, 130})}, kNum});
   c.push_back({"argmin", "x", "x.argmin(-1, keepdim=True)", {in({33, 130}, -2, 2, -3, 3)}, kNum});
@@ -221,8 +298,13 @@ void add_reduction_cases(std::vector<OpCase>& c) {
   c.push_back({"std", "x", "torch.std(x, -1, keepdim=True)", {in({33, 130})}, kFloat});
   c.push_back({"std", "x", "torch.std(x, dim=0, correction=0)", {in({5000, 3})}, kFloat});
   c.push_back({"norm", "x", "torch.norm(x, dim=-1)", {in({33, 130})}, kFloat});
-  c.push_back({"vector_norm", "x", "torch.linalg.vector_norm(x, ord=1, dim=0)", {in({130, 33})}, kFloat});
-  c.push_back({"vector_norm", "x", "torch.linalg.vector_norm(x, 3.0, dim=1)", {in({33, 130}, 0.1, 2)}, kFloat});
+  c.push_back(
+      {"vector_norm", "x", "torch.linalg.vector_norm(x, ord=1, dim=0)", {in({130, 33})}, kFloat});
+  c.push_back({"vector_norm",
+               "x",
+               "torch.linalg.vector_norm(x, 3.0, dim=1)",
+               {in({33, 130}, 0.1, 2)},
+               kFloat});
   c.push_back({"normalize", "x", F + "normalize(x, dim=-1)", {in({33, 130})}, kFloat});
   c.push_back({"logsumexp", "x", "torch.logsumexp(x, dim=1)", {in({33, 130}, -5, 5)}, kFloat});
 
@@ -230,47 +312,97 @@ void add_reduction_cases(std::vector<OpCase>& c) {
   c.push_back({"softmax", "x", "torch.softmax(x, dim=-1)", {in({64, 100}, -5, 5)}, kFloat});
   c.push_back({"softmax", "x", "torch.softmax(x, dim=-1)", {in({8, 3000}, -5, 5)}, kFloat});
   c.push_back({"softmax", "x", "torch.softmax(x, dim=1)", {in({4, 50, 6}, -5, 5)}, kFloat});
-  c.push_back({"softmax", "x", "torch.softmax(x, -1, dtype=torch.float32)", {in({16, 77}, -5, 5)}, kHalves});
+  c.push_back({"softmax",
+               "x",
+               "torch.softmax(x, -1, dtype=torch.float32)",
+               {in({16, 77}, -5, 5)},
+               kHalves});
   c.push_back({"log_softmax", "x", F + "log_softmax(x, dim=-1)", {in({64, 100}, -5, 5)}, kFloat});
   c.push_back({"log_softmax", "x", F + "log_softmax(x, dim=-1)", {in({3, 5000}, -5, 5)}, kFloat});
-
 }
 
 void add_norm_cases(std::vector<OpCase>& c) {
   // Normalisation.
-  c.push_back({"layer_norm", "x, w, b", F + "layer_norm(x, (256,), w, b, 1e-5)", {in({16, 256}), in({256}), in({256})}, kFloat});
+  c.push_back({"layer_norm",
+               "x, w, b",
+               F + "layer_norm(x, (256,), w, b, 1e-5)",
+               {in({16, 256}), in({256}), in({256})},
+               kFloat});
   c.push_back({"layer_norm", "x", F + "layer_norm(x, (100,))", {in({10, 100})}, kFloat});
-  c.push_back({"layer_norm", "x, w", F + "layer_norm(x, (3, 33), w)", {in({4, 3, 33}), in({3, 33})}, kFloat});
+  c.push_back({"layer_norm",
+               "x, w",
+               F + "layer_norm(x, (3, 33), w)",
+               {in({4, 3, 33}), in({3, 33})},
+               kFloat});
   c.push_back({"rms_norm", "x, w", F + "rms_norm(x, (64,), w)", {in({12, 64}), in({64})}, kFloat});
-  c.push_back({"batch_norm", "x, rm, rv, w, b", F + "batch_norm(x, rm, rv, w, b, False, 0.1, 1e-5)",
-               {in({4, 8, 6, 5}), in({8}, -1, 1), in({8}, 0.5, 2), in({8}), in({8})}, kFloat});
-  c.push_back({"batch_norm", "x, rm, rv", F + "batch_norm(x, rm, rv)",
-               {in({2, 8, 4, 8}), in({8}, -1, 1), in({8}, 0.5, 2)}, kFloat});
-  c.push_back({"batch_norm", "x, w, b", F + "batch_norm(x, None, None, w, b, True)",
-               {in({4, 8, 6, 5}), in({8}), in({8})}, kFloat});
-  c.push_back({"group_norm", "x, w, b", F + "group_norm(x, 4, w, b)", {in({2, 8, 5, 6}), in({8}), in({8})}, kFloat});
+  c.push_back({"batch_norm",
+               "x, rm, rv, w, b",
+               F + "batch_norm(x, rm, rv, w, b, False, 0.1, 1e-5)",
+               {in({4, 8, 6, 5}), in({8}, -1, 1), in({8}, 0.5, 2), in({8}), in({8})},
+               kFloat});
+  c.push_back({"batch_norm",
+               "x, rm, rv",
+               F + "batch_norm(x, rm, rv)",
+               {in({2, 8, 4, 8}), in({8}, -1, 1), in({8}, 0.5, 2)},
+               kFloat});
+  c.push_back({"batch_norm",
+               "x, w, b",
+               F + "batch_norm(x, None, None, w, b, True)",
+               {in({4, 8, 6, 5}), in({8}), in({8})},
+               kFloat});
+  c.push_back({"group_norm",
+               "x, w, b",
+               F + "group_norm(x, 4, w, b)",
+               {in({2, 8, 5, 6}), in({8}), in({8})},
+               kFloat});
   c.push_back({"instance_norm", "x", F + "instance_norm(x)", {in({2, 4, 9, 7})}, kFloat});
   c.push_back({"group_norm", "x", F + "group_norm(x, 2)", {in({3, 4, 4, 4})}, kFloat});
-
 }
 
 void add_matmul_cases(std::vector<OpCase>& c) {
   // Matrix products.
-  c.push_back({"matmul", "x, y", "torch.matmul(x, y)", {in({3, 17, 33}, -1, 1), in({33, 21}, -1, 1)}, kFloat});
-  c.push_back({"matmul", "x, y", "x @ y", {in({2, 3, 17, 33}, -1, 1), in({3, 33, 21}, -1, 1)}, kFloat});
-  c.push_back({"matmul", "x, y", "torch.matmul(x, y)", {in({33}, -1, 1), in({33, 5}, -1, 1)}, kFloat});
-  c.push_back({"matmul", "x, y", "torch.matmul(x, y)", {in({4, 33}, -1, 1), in({33}, -1, 1)}, kFloat});
+  c.push_back({"matmul",
+               "x, y",
+               "torch.matmul(x, y)",
+               {in({3, 17, 33}, -1, 1), in({33, 21}, -1, 1)},
+               kFloat});
+  c.push_back(
+      {"matmul", "x, y", "x @ y", {in({2, 3, 17, 33}, -1, 1), in({3, 33, 21}, -1, 1)}, kFloat});
+  c.push_back(
+      {"matmul", "x, y", "torch.matmul(x, y)", {in({33}, -1, 1), in({33, 5}, -1, 1)}, kFloat});
+  c.push_back(
+      {"matmul", "x, y", "torch.matmul(x, y)", {in({4, 33}, -1, 1), in({33}, -1, 1)}, kFloat});
   c.push_back({"matmul", "x, y", "torch.matmul(x, y)", {in({33}, -1, 1), in({33}, -1, 1)}, kFloat});
   c.push_back({"mm", "x, y", "torch.mm(x, y)", {in({17, 33}, -1, 1), in({33, 21}, -1, 1)}, kFloat});
-  c.push_back({"bmm", "x, y", "torch.bmm(x, y)", {in({4, 17, 33}, -1, 1), in({4, 33, 21}, -1, 1)}, kFloat});
-  c.push_back({"addmm", "b, x, y", "torch.addmm(b, x, y)", {in({21}, -1, 1), in({17, 33}, -1, 1), in({33, 21}, -1, 1)}, kFloat});
-  c.push_back({"addmm", "b, x, y", "torch.addmm(b, x, y, beta=0.5, alpha=2.0)",
-               {in({17, 21}, -1, 1), in({17, 33}, -1, 1), in({33, 21}, -1, 1)}, kFloat});
-  c.push_back({"baddbmm", "b, x, y", "torch.baddbmm(b, x, y)",
-               {in({4, 17, 21}, -1, 1), in({4, 17, 33}, -1, 1), in({4, 33, 21}, -1, 1)}, kFloat});
-  c.push_back({"linear", "x, w, b", F + "linear(x, w, b)", {in({8, 12, 64}, -1, 1), in({48, 64}, -1, 1), in({48}, -1, 1)}, kFloat});
-  c.push_back({"linear", "x, w", F + "linear(x, w)", {in({12, 64}, -1, 1), in({48, 64}, -1, 1)}, kFloat});
-  c.push_back({"linear", "x, w, b", F + "linear(x, w, b)", {in({64}, -1, 1), in({48, 64}, -1, 1), in({48}, -1, 1)}, kFloat});
+  c.push_back(
+      {"bmm", "x, y", "torch.bmm(x, y)", {in({4, 17, 33}, -1, 1), in({4, 33, 21}, -1, 1)}, kFloat});
+  c.push_back({"addmm",
+               "b, x, y",
+               "torch.addmm(b, x, y)",
+               {in({21}, -1, 1), in({17, 33}, -1, 1), in({33, 21}, -1, 1)},
+               kFloat});
+  c.push_back({"addmm",
+               "b, x, y",
+               "torch.addmm(b, x, y, beta=0.5, alpha=2.0)",
+               {in({17, 21}, -1, 1), in({17, 33}, -1, 1), in({33, 21}, -1, 1)},
+               kFloat});
+  c.push_back({"baddbmm",
+               "b, x, y",
+               "torch.baddbmm(b, x, y)",
+               {in({4, 17, 21}, -1, 1), in({4, 17, 33}, -1, 1), in({4, 33, 21}, -1, 1)},
+               kFloat});
+  c.push_back({"linear",
+               "x, w, b",
+               F + "linear(x, w, b)",
+               {in({8, 12, 64}, -1, 1), in({48, 64}, -1, 1), in({48}, -1, 1)},
+               kFloat});
+  c.push_back(
+      {"linear", "x, w", F + "linear(x, w)", {in({12, 64}, -1, 1), in({48, 64}, -1, 1)}, kFloat});
+  c.push_back({"linear",
+               "x, w, b",
+               F + "linear(x, w, b)",
+               {in({64}, -1, 1), in({48, 64}, -1, 1), in({48}, -1, 1)},
+               kFloat});
 
   // Views (no kernels of their own) feeding kernels, and aliasing ops.
   c.push_back({"getitem", "x", "x[1:, ::2] + 1", {in({9, 20})}, kNum});
@@ -279,7 +411,8 @@ void add_matmul_cases(std::vector<OpCase>& c) {
   c.push_back({"transpose", "x", "x.transpose(0, 1) * 2", {in({37, 65})}, kAll});
   c.push_back({"permute", "x", "x.permute(2, 0, 1).contiguous()", {in({3, 5, 7})}, kAll});
   c.push_back({"expand", "x", "x.unsqueeze(1).expand(4, 3, 5) * 1", {in({4, 5})}, kNum});
-  c.push_back({"chunk", "x", "a = torch.chunk(x, 2, 1)\n    return (a[0] + a[1],)", {in({6, 10})}, kNum});
+  c.push_back(
+      {"chunk", "x", "a = torch.chunk(x, 2, 1)\n    return (a[0] + a[1],)", {in({6, 10})}, kNum});
   c.push_back({"dropout", "x", F + "dropout(x, 0.1, False) * 1", {in({40})}, kFloat});
 }
 
@@ -303,11 +436,16 @@ const std::vector<OpCase>& op_cases() {
 
 DType input_dtype(const CaseInput& in, DType t) {
   switch (in.dtype) {
-    case 'b': return DType::boolean;
-    case 'l': return DType::int64;
-    case 'f': return DType::float32;
-    case 'h': return DType::float16;
-    default: return t;
+    case 'b':
+      return DType::boolean;
+    case 'l':
+      return DType::int64;
+    case 'f':
+      return DType::float32;
+    case 'h':
+      return DType::float16;
+    default:
+      return t;
   }
 }
 

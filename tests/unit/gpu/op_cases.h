@@ -17,7 +17,7 @@ struct CaseInput {
   Shape shape;
   //! 'T' the swept dtype; 'b' bool; 'l' int64; 'f' float32; 'h' float16.
   char dtype = 'T';
-  double lo = -2, hi = 2;   // floating values: uniform in [lo, hi]
+  double lo = -2, hi = 2;     // floating values: uniform in [lo, hi]
   int64_t ilo = -3, ihi = 3;  // integer values: uniform in [ilo, ihi]
 };
 

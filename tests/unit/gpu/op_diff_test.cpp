@@ -54,7 +54,8 @@ TEST(OpDiffCases, EveryGpuOpHasACase) {
   std::set<std::string> unreachable(unreachable_ops().begin(), unreachable_ops().end());
   for (const auto& op : GpuOpRegistry::builtin().names()) {
     if (unreachable.count(op)) continue;
-    EXPECT_TRUE(covered.count(op)) << "GPU op '" << op << "' has no case in tests/unit/gpu/op_cases.cpp";
+    EXPECT_TRUE(covered.count(op))
+        << "GPU op '" << op << "' has no case in tests/unit/gpu/op_cases.cpp";
   }
 }
 
@@ -75,9 +76,11 @@ TEST_P(OpDiff, GpuMatchesCpuReference) {
     }
     if (HasFailure()) return;
     std::vector<Layout> layouts = {Layout::contiguous};
-    if (!c.inputs.empty()) layouts = {Layout::contiguous, Layout::transposed, Layout::strided, Layout::offset};
+    if (!c.inputs.empty())
+      layouts = {Layout::contiguous, Layout::transposed, Layout::strided, Layout::offset};
     for (Layout layout : layouts) {
-      std::mt19937_64 rng(GetParam() * 1000 + static_cast<size_t>(t) * 10 + static_cast<size_t>(layout));
+      std::mt19937_64 rng(GetParam() * 1000 + static_cast<size_t>(t) * 10 +
+                          static_cast<size_t>(layout));
       std::vector<HostInput> inputs;
       for (size_t i = 0; i < c.inputs.size(); ++i) {
         const CaseInput& ci = c.inputs[i];

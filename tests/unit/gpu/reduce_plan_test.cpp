@@ -1,12 +1,13 @@
 // Launch configuration of the reduction kernels: thread layout choice,
 // vectorisation and block splitting, and the index mapping the kernel
 // derives from it (emulated here) against naive reductions' element sets.
+#include "evaluator/gpu/reduce_plan.h"
+
 #include <gtest/gtest.h>
 
 #include <set>
 
 #include "evaluator/gpu/offset_calc.h"
-#include "evaluator/gpu/reduce_plan.h"
 
 namespace pf::gpu {
 namespace {

@@ -66,7 +66,8 @@ TEST(GpuRuntime, KernelLibraryMemoisesModules) {
   ASSERT_TRUE(k2.ok());
   EXPECT_EQ(*k1, *k2);
   auto after = rt->kernels().stats();
-  EXPECT_EQ(before.programs_compiled + before.programs_cached, after.programs_compiled + after.programs_cached);
+  EXPECT_EQ(before.programs_compiled + before.programs_cached,
+            after.programs_compiled + after.programs_cached);
   EXPECT_EQ((*k1)->param_bytes, sizeof(PfElementwiseParams));
   auto missing = rt->kernels().get("ew_arith.cu", DType::float32, "pf_nope");
   EXPECT_FALSE(missing.ok());
@@ -76,8 +77,9 @@ TEST(GpuRuntime, PlansRerunAndViewsAddNoSteps) {
   PF_REQUIRE_GPU();
   GpuRuntime* rt = runtime();
   ASSERT_NE(rt, nullptr);
-  Graph g = typed_graph("def f(x):\n    y = x.transpose(0, 1)\n    z = y.unsqueeze(0)\n    return (z * 2,)\n",
-                        {{DType::float32, {3, 4}}});
+  Graph g = typed_graph(
+      "def f(x):\n    y = x.transpose(0, 1)\n    z = y.unsqueeze(0)\n    return (z * 2,)\n",
+      {{DType::float32, {3, 4}}});
   std::mt19937_64 rng(1);
   HostInput x = random_input(DType::float32, {3, 4}, Layout::contiguous, -1, 1, rng);
   auto dx = upload_input(*rt, x);
@@ -110,13 +112,21 @@ TEST(GpuRuntime, GraphPlanChecksInputsAndHonoursTheHook) {
   auto x = rt->upload(Tensor::from_doubles(DType::float32, {8}, {-1, 2, -3, 4, -5, 6, -7, 8}), "x");
   ASSERT_TRUE(x.ok());
   int hooked = 0;
-  NodeHook hook = [&](const Graph& graph, int index, const std::vector<std::vector<DeviceTensor>>& env,
+  NodeHook hook = [&](const Graph& graph, int index,
+                      const std::vector<std::vector<DeviceTensor>>& env,
                       PlanBuilder& plan) -> Result<std::optional<std::vector<DeviceTensor>>> {
     const Node& n = graph.nodes[index];
     if (n.op != "relu") return std::optional<std::vector<DeviceTensor>>{};
     ++hooked;  // replace relu by neg, as a candidate's replacement would
-    EwLaunch l{"ew_arith.cu", "neg", DType::float32, DType::float32,
-               {EwOperand::of(env[n.args[0].value][0])}, 0, {}, {}, {8}};
+    EwLaunch l{"ew_arith.cu",
+               "neg",
+               DType::float32,
+               DType::float32,
+               {EwOperand::of(env[n.args[0].value][0])},
+               0,
+               {},
+               {},
+               {8}};
     PF_ASSIGN(DeviceTensor y, launch_elementwise(plan, l));
     return std::optional<std::vector<DeviceTensor>>{std::vector<DeviceTensor>{y}};
   };
@@ -136,7 +146,8 @@ TEST(TimingHarness, InterleavesRotatesAndRechecks) {
   PF_REQUIRE_GPU();
   GpuRuntime* rt = runtime();
   ASSERT_NE(rt, nullptr);
-  Graph g = typed_graph("def f(x):\n    return (torch.exp(x) * 2,)\n", {{DType::float32, {1 << 20}}});
+  Graph g =
+      typed_graph("def f(x):\n    return (torch.exp(x) * 2,)\n", {{DType::float32, {1 << 20}}});
   std::mt19937_64 rng(3);
   std::vector<Plan> plans;
   std::vector<DeviceTensor> outs;

@@ -1,10 +1,11 @@
 // The timing harness's statistics and stability rule on given samples (the
 // device part of the harness is exercised by the GPU suite).
+#include "evaluator/gpu/timing_stats.h"
+
 #include <gtest/gtest.h>
 
 #include "evaluator/gpu/caching_allocator.h"
 #include "evaluator/gpu/timing.h"
-#include "evaluator/gpu/timing_stats.h"
 
 namespace pf::gpu {
 namespace {
@@ -13,7 +14,7 @@ TEST(TimingStats, MedianAndQuartilesInterpolateLikeNumpy) {
   SampleStats s = summarize({7, 1, 3, 5});
   EXPECT_EQ(s.n, 4u);
   EXPECT_DOUBLE_EQ(s.median, 4.0);
-  EXPECT_DOUBLE_EQ(s.q1, 2.5);   // numpy.percentile([1,3,5,7], 25)
+  EXPECT_DOUBLE_EQ(s.q1, 2.5);  // numpy.percentile([1,3,5,7], 25)
   EXPECT_DOUBLE_EQ(s.q3, 5.5);
   EXPECT_DOUBLE_EQ(s.iqr, 3.0);
   EXPECT_DOUBLE_EQ(s.mean, 4.0);
