@@ -36,6 +36,27 @@ Status check_tools(const nlohmann::json& tools, const std::string& where) {
 
 }  // namespace
 
+std::string collapse_blank_lines(std::string_view text) {
+  std::string out, indent;
+  out.reserve(text.size());
+  size_t newlines = 0;  // newlines since the last visible character
+  for (char c : text) {
+    if (c == '\n') {
+      indent.clear();  // whitespace on a blank line is dropped
+      if (++newlines > 2) continue;
+      out.push_back(c);
+    } else if ((c == ' ' || c == '\t') && newlines > 0) {
+      indent.push_back(c);  // kept only if the line turns out not to be blank
+    } else {
+      out += indent;
+      indent.clear();
+      newlines = 0;
+      out.push_back(c);
+    }
+  }
+  return out;
+}
+
 std::string hash_files(const std::map<std::string, std::string>& files) {
   Sha256 h;
   for (const auto& [name, content] : files) {
@@ -125,7 +146,8 @@ Result<std::string> PromptVariant::render(const std::string& file,
     return make_error(ErrorCode::not_found,
                       "prompt variant '" + name_ + "' has no file " + file);
   }
-  return render_template(it->second, context, partials_, name_ + "/" + file);
+  PF_ASSIGN(std::string text, render_template(it->second, context, partials_, name_ + "/" + file));
+  return collapse_blank_lines(text);
 }
 
 Result<std::string> PromptVariant::message(const std::string& key,

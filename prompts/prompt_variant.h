@@ -52,7 +52,8 @@ class PromptVariant {
   std::vector<std::string> tool_names() const;
 
   //! Renders one of the .md templates with `context`; the other .md files
-  //! are available as partials by their stem.
+  //! are available as partials by their stem. Runs of blank lines that
+  //! empty sections leave behind are collapsed to one (collapse_blank_lines).
   Result<std::string> render(const std::string& file, const nlohmann::json& context) const;
   //! Renders the messages.json entry `key`.
   Result<std::string> message(const std::string& key, const nlohmann::json& context = {}) const;
@@ -66,6 +67,10 @@ class PromptVariant {
   nlohmann::json tools_;
   std::map<std::string, std::string> messages_;
 };
+
+//! At most one blank line in a row (whitespace-only lines count as blank and
+//! lose their whitespace); indentation of other lines is kept.
+std::string collapse_blank_lines(std::string_view text);
 
 //! The SHA-256 of a set of files as PromptVariant::hash() computes it.
 std::string hash_files(const std::map<std::string, std::string>& files);

@@ -109,6 +109,16 @@ TEST(PromptVariant, HashCoversEveryFileNameAndByte) {
   EXPECT_NE(PromptVariant::from_files("t", renamed)->hash(), h0);
 }
 
+TEST(PromptVariant, EmptySectionsLeaveAtMostOneBlankLine) {
+  EXPECT_EQ(collapse_blank_lines("a\n\n\n  \n\t\nb\n    c\n\n\n"), "a\n\nb\n    c\n\n");
+  EXPECT_EQ(collapse_blank_lines("  x"), "  x");
+  auto files = minimal_files();
+  files["feedback.md"] = "head\n{{#a}}\n\nA\n{{/a}}\n{{#b}}\n\nB\n{{/b}}\n\ntail\n";
+  auto v = PromptVariant::from_files("t", files);
+  ASSERT_TRUE(v.ok());
+  EXPECT_EQ(*v->render(kFeedbackFile, {{"a", false}, {"b", true}}), "head\n\nB\n\ntail\n");
+}
+
 TEST(PromptVariant, UnknownMessageIsAnError) {
   auto v = PromptVariant::from_files("t", minimal_files());
   EXPECT_FALSE(v->message("nope").ok());
