@@ -249,7 +249,7 @@ EpisodeResult Episode::finish(ExitReason reason, std::string detail) {
   r.evaluations = state_.evaluations;
   r.best_as = state_.best_as;
   r.best_compile_share = state_.best_compile_share;
-  r.correct = sv_.evaluator->settings().mode == traj::EvalMode::full
+  r.correct = sv_.evaluator->mode() == traj::EvalMode::full
                   ? state_.best_as.has_value() && state_.best_as_correct
                   : state_.best_compile_share.value_or(0) >= 1.0;
   r.wall_s = state_.previous_wall_s + elapsed_s();

@@ -17,15 +17,35 @@ nlohmann::json failed_result(traj::EvalMode mode, const std::string& failure_cla
   return r;
 }
 
-EvaluationOutcome EvaluatorClient::evaluate(const nlohmann::json& task,
-                                            const traj::Workspace& files, traj::EvalKind kind) {
-  const traj::EvalMode mode = mode_for(kind);
+sandbox::WorkerReply EvaluatorClient::request(const nlohmann::json& task,
+                                              const traj::Workspace& files, traj::EvalMode mode) {
+  nlohmann::json options = settings_.options.is_object() ? settings_.options
+                                                         : nlohmann::json::object();
+  options["arch"] = mode == traj::EvalMode::compile_only && settings_.mode != traj::EvalMode::full
+                        ? nlohmann::json(settings_.compile_only_arch)
+                        : nlohmann::json(nullptr);
   nlohmann::json body = {{"task", task},
                          {"files", files},
                          {"mode", traj::to_string(mode)},
-                         {"options", settings_.options}};
+                         {"options", std::move(options)}};
+  return pool_.call(kEvaluateRequest, body, settings_.timeout);
+}
+
+EvaluationOutcome EvaluatorClient::evaluate(const nlohmann::json& task,
+                                            const traj::Workspace& files, traj::EvalKind kind) {
+  traj::EvalMode mode = mode_for(kind);
   const auto start = std::chrono::steady_clock::now();
-  sandbox::WorkerReply reply = pool_.call(kEvaluateRequest, body, settings_.timeout);
+  sandbox::WorkerReply reply = request(task, files, mode);
+  if (mode == traj::EvalMode::full && reply.status == sandbox::ReplyStatus::error &&
+      reply.error.code == ErrorCode::unsupported) {
+    if (!full_unsupported_.exchange(true)) {
+      spdlog::error("the evaluation workers cannot evaluate on the GPU ({}); FALLING BACK TO "
+                    "COMPILE-ONLY for the rest of this run (each evaluation records its mode)",
+                    reply.error.message);
+    }
+    mode = traj::EvalMode::compile_only;
+    reply = request(task, files, mode);
+  }
   EvaluationOutcome out;
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 

@@ -292,6 +292,7 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
       static_cast<int64_t>(config.evaluator.worker_timeout_s * 1000.0));
   es.options = config_to_json(config)["evaluator"];
   es.failure_score = config.evaluator.b;
+  es.compile_only_arch = config.evaluator.gpu_arch;
   EvaluatorClient evaluator(*pool, es);
 
   nlohmann::json system_context = {{"tools_mode", config.agent.mode == AgentMode::tools},
@@ -331,8 +332,13 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
   if (cancel.cancelled()) outcome.interrupted = true;
   PF_TRY(store->finish_run(outcome.run_id, outcome.interrupted ? traj::RunState::interrupted
                                                                : traj::RunState::finished));
+  if (evaluator.fell_back()) {
+    outcome.mode = evaluator.mode();
+    request.notice("evaluation: the workers could not evaluate on the GPU, so this run FELL "
+                   "BACK TO COMPILE-ONLY (see the log above)");
+  }
   PF_ASSIGN(auto reader, store->reader());
-  PF_ASSIGN(outcome.summary, summarize_run(reader, outcome.run_id, gpus.mode));
+  PF_ASSIGN(outcome.summary, summarize_run(reader, outcome.run_id, outcome.mode));
   outcome.episodes = outcome.summary.total.episodes;
   return outcome;
 }
