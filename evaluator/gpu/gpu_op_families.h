@@ -7,14 +7,32 @@ namespace pf::gpu {
 
 class GpuOpRegistry;
 
-void register_gpu_elementwise_ops(GpuOpRegistry& r);  // arithmetic, math, activations, logic
-void register_gpu_selection_ops(GpuOpRegistry& r);    // where, masked_fill, clamp
-void register_gpu_copy_ops(GpuOpRegistry& r);         // casts, contiguous, clone, reshape copies
-void register_gpu_creation_ops(GpuOpRegistry& r);     // zeros/ones/full, arange, linspace, eye, tensor, triu/tril
-void register_gpu_reduction_ops(GpuOpRegistry& r);    // sum, mean, amax, max/min, var/std, norm, ...
-void register_gpu_softmax_ops(GpuOpRegistry& r);      // softmax, log_softmax
-void register_gpu_norm_ops(GpuOpRegistry& r);         // layer/rms/group/batch/instance norm
-void register_gpu_matmul_ops(GpuOpRegistry& r);       // linear, matmul, mm, bmm, addmm, baddbmm
-void register_gpu_view_ops(GpuOpRegistry& r);         // getitem, positive and other aliasing ops
+// Arithmetic, math, activations, logic.
+void register_gpu_elementwise_ops(GpuOpRegistry& r);
+// where, masked_fill, clamp.
+void register_gpu_selection_ops(GpuOpRegistry& r);
+// Casts, contiguous, clone, reshape copies.
+void register_gpu_copy_ops(GpuOpRegistry& r);
+// zeros/ones/full (+ _like, new_), arange, linspace, eye, tensor, triu/tril.
+void register_gpu_creation_ops(GpuOpRegistry& r);
+// sum, mean, prod, amax/amin, max/min, argmax/argmin, any/all, var/std, norms, logsumexp.
+void register_gpu_reduction_ops(GpuOpRegistry& r);
+// softmax, log_softmax.
+void register_gpu_softmax_ops(GpuOpRegistry& r);
+// layer/rms/group/batch/instance norm.
+void register_gpu_norm_ops(GpuOpRegistry& r);
+// linear, matmul, mm, bmm, addmm, baddbmm.
+void register_gpu_matmul_ops(GpuOpRegistry& r);
+// getitem (basic indexing), positive and other aliasing ops.
+void register_gpu_view_ops(GpuOpRegistry& r);
+// cat, stack, pad, roll, flip, repeat, tile, repeat_interleave.
+void register_gpu_layout_ops(GpuOpRegistry& r);
+// index_select, gather, scatter, scatter_add, embedding; getitem with tensor
+// indices (registered after the views: replaces their basic-only getitem).
+void register_gpu_index_ops(GpuOpRegistry& r);
+// max/avg pool 1d/2d, adaptive avg/max pool 1d/2d.
+void register_gpu_pool_ops(GpuOpRegistry& r);
+// interpolate.
+void register_gpu_interpolate_ops(GpuOpRegistry& r);
 
 }  // namespace pf::gpu

@@ -61,8 +61,9 @@ Status GpuOpRegistry::supports(std::string_view op, const std::vector<DType>& dt
   }
   for (DType t : dtypes) {
     if (info->dtypes.count(t) == 0) {
-      return make_error(ErrorCode::unsupported, "op '" + std::string(op) + "' has no GPU baseline for " +
-                                                    dtype_name(t) + " tensors");
+      return make_error(
+          ErrorCode::unsupported,
+          "op '" + std::string(op) + "' has no GPU baseline for " + dtype_name(t) + " tensors");
     }
   }
   return ok_status();
@@ -82,9 +83,9 @@ Status GpuOpRegistry::supports_node(const Graph& graph, const Node& node) const 
   return ok_status();
 }
 
-Result<std::vector<DeviceTensor>> GpuOpRegistry::run(const Graph& graph, const Node& node,
-                                                     const std::vector<std::vector<DeviceTensor>>& env,
-                                                     PlanBuilder& plan) const {
+Result<std::vector<DeviceTensor>> GpuOpRegistry::run(
+    const Graph& graph, const Node& node, const std::vector<std::vector<DeviceTensor>>& env,
+    PlanBuilder& plan) const {
   PF_TRY(supports_node(graph, node));
   const auto& out_types = graph.values[node.output].types;
   BoundArgs<DeviceTensor> args(node, OpRegistry::builtin().param_names(node.op), env);
@@ -108,6 +109,10 @@ void register_all_gpu_ops(GpuOpRegistry& r) {
   register_gpu_norm_ops(r);
   register_gpu_matmul_ops(r);
   register_gpu_view_ops(r);
+  register_gpu_layout_ops(r);
+  register_gpu_index_ops(r);
+  register_gpu_pool_ops(r);
+  register_gpu_interpolate_ops(r);
 }
 
 }  // namespace pf::gpu

@@ -14,6 +14,7 @@
 
 #include "evaluator/gpu/kernel_program.h"
 #include "evaluator/gpu/kernels/pf_abi.cuh"
+#include "evaluator/gpu/kernels/pf_ops_abi.cuh"
 #include "sandbox/nvrtc/nvrtc_compiler.h"
 #include "tests/support/paths.h"
 
@@ -59,6 +60,16 @@ const std::vector<ParamStruct>& param_structs() {
       {"pf_linspace", "PfFillParams", sizeof(PfFillParams)},
       {"pf_eye", "PfFillParams", sizeof(PfFillParams)},
       {"pf_triangle", "PfFillParams", sizeof(PfFillParams)},
+      {"pf_cat", "PfCatParams", sizeof(PfCatParams)},
+      {"pf_remap", "PfRemapParams", sizeof(PfRemapParams)},
+      {"pf_index", "PfIndexParams", sizeof(PfIndexParams)},
+      {"pf_scatter", "PfScatterParams", sizeof(PfScatterParams)},
+      {"pf_max_pool", "PfPoolParams", sizeof(PfPoolParams)},
+      {"pf_avg_pool", "PfPoolParams", sizeof(PfPoolParams)},
+      {"pf_adaptive_", "PfPoolParams", sizeof(PfPoolParams)},
+      {"pf_upsample_", "PfInterpParams", sizeof(PfInterpParams)},
+      {"pf_conv", "PfConvParams", sizeof(PfConvParams)},
+      {"pf_attention", "PfAttentionParams", sizeof(PfAttentionParams)},
   };
   return structs;
 }

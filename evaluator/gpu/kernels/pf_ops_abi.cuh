@@ -1,0 +1,210 @@
+// Parameter structs of the layout, indexing, pooling, interpolation,
+// convolution and attention kernels (ops_layout.cpp ... ops_attention.cpp),
+// shared verbatim by the host and the device like pf_abi.cuh (which comes
+// first in every program and defines PF_MAX_DIMS, PfDivider, PfOffsetCalc).
+// Kernel files that use them say `// pf-requires: pf_ops_abi.cuh`; host
+// files include pf_abi.cuh before this file.
+#pragma once
+
+#ifndef PF_MAX_DIMS
+#error "pf_abi.cuh must come before pf_ops_abi.cuh"
+#endif
+
+// --- data movement (layout.cu: programs per element width) ------------------
+
+#define PF_CAT_BATCH 64  // inputs per batched cat launch (PyTorch: CAT_ARRAY_BATCH_SIZE)
+#define PF_CAT_THREADS 512
+
+// One input of a batched cat, in units of the launch (elements, or 16-byte
+// vectors when every input is aligned): its `numel` units are `numel / chunk`
+// rows of `chunk` units, and row r goes to out + r * out_row + out_offset.
+struct PfCatEntry {
+  unsigned long long ptr;
+  unsigned int numel;
+  unsigned int out_offset;
+  PfDivider chunk;
+  unsigned int pad_;
+};
+
+struct PfCatParams {
+  unsigned long long out;
+  unsigned int out_row;  // units between consecutive rows of the output
+  int count;             // entries used
+  PfCatEntry in[PF_CAT_BATCH];
+};
+
+// Per-dim source index maps of pf_remap (output coordinate i, input size n).
+#define PF_REMAP_IDENTITY 0  // i
+#define PF_REMAP_FLIP 1      // n - 1 - i
+#define PF_REMAP_SHIFT 2     // (i - a) mod n            (roll; circular pad with a = lo)
+#define PF_REMAP_REFLECT 3   // reflect(i - a)           (reflect pad)
+#define PF_REMAP_REPLICATE 4 // clamp(i - a, 0, n - 1)   (replicate pad)
+#define PF_REMAP_CONSTANT 5  // i - a inside [0, n), else the fill value
+
+// out (contiguous, n elements) = in at the remapped coordinates. Dims are
+// innermost first.
+struct PfRemapParams {
+  unsigned long long out;
+  unsigned long long in;  // the input view's first element
+  unsigned long long fill;  // constant mode: the fill value's bit pattern
+  long long n;
+  int dims;
+  int pad_;
+  PfDivider out_sizes[PF_MAX_DIMS];
+  int in_sizes[PF_MAX_DIMS];
+  int modes[PF_MAX_DIMS];
+  int shift[PF_MAX_DIMS];
+  long long in_strides[PF_MAX_DIMS];  // elements
+};
+
+#define PF_INDEX_MAX 3  // index tensors of one pf_index launch
+
+// Gather by up to three index tensors (index_select, gather, embedding,
+// advanced getitem): out[o] (contiguous) = src[base(o) + sum_k idx_k(o) *
+// strides[k]], base and the index elements through the offset calculator
+// (operand 0: src without the indexed dims, operand k + 1: index k; bytes).
+// An index outside [-size, size) (or [0, size) without wrap) gives zero.
+struct PfIndexParams {
+  unsigned long long out;
+  unsigned long long src;
+  unsigned long long index[PF_INDEX_MAX];
+  long long n;
+  long long sizes[PF_INDEX_MAX];
+  long long strides[PF_INDEX_MAX];  // src elements per index step
+  int index_dtype[PF_INDEX_MAX];
+  int count;
+  int wrap;  // negative indices count from the end (getitem)
+  int pad_;
+  PfOffsetCalc oc;
+};
+
+// --- scatter (scatter.cu) ----------------------------------------------------------
+
+#define PF_SCATTER_ASSIGN 0
+#define PF_SCATTER_ADD 1
+#define PF_SCATTER_MULTIPLY 2
+
+// For each index element e (iterated through the offset calculator over the
+// index shape: operand 0: out without dim, 1: index, 2: src; bytes):
+// out[base(e) + idx(e) * dim_stride] (op)= src(e) or the scalar value.
+struct PfScatterParams {
+  unsigned long long out;
+  unsigned long long src;  // 0: the scalar value
+  unsigned long long index;
+  long long n;
+  long long dim_size;
+  long long dim_stride;  // out elements
+  double value;
+  long long value_i;
+  int index_dtype;
+  int src_dtype;
+  int reduce;
+  int pad_;
+  PfOffsetCalc oc;
+};
+
+// --- pooling (pool.cu) ----------------------------------------------------------------
+
+// Windowed and adaptive pooling over contiguous [planes, d, h, w] (2-d
+// pooling has d = 1, 1-d also h = 1). Per spatial dim s: kernel k, stride,
+// padding, dilation (windowed) or the adaptive rule.
+struct PfPoolParams {
+  unsigned long long in;
+  unsigned long long out;
+  unsigned long long indices;  // int64 argmax per output (max pooling); 0: none
+  long long planes;
+  long long n;                 // outputs
+  int in_size[3];
+  int out_size[3];
+  int k[3];
+  int stride[3];
+  int pad[3];
+  int dil[3];
+  int count_include_pad;
+  int divisor;                 // avg divisor_override; 0: none
+  PfDivider out_div[3];        // out_size[s]
+};
+
+// --- interpolation (interpolate.cu) ------------------------------------------------
+
+#define PF_INTERP_NEAREST 0
+#define PF_INTERP_NEAREST_EXACT 1
+#define PF_INTERP_LINEAR 2
+#define PF_INTERP_CUBIC 3
+
+// Resampling of contiguous [planes, d, h, w] (fewer spatial dims as size 1,
+// leading). scale[s]: the source scale PyTorch computes on the host
+// (area_pixel_compute_scale in opmath; nearest modes in float).
+struct PfInterpParams {
+  unsigned long long in;
+  unsigned long long out;
+  long long planes;
+  long long n;  // output elements per plane (linear/cubic) or in total (nearest)
+  int in_size[3];
+  int out_size[3];
+  int mode;
+  int align_corners;
+  double scale[3];
+  PfDivider out_div[3];
+};
+
+// --- convolution (conv.cu: the fallback / depthwise direct kernels) ---------------
+
+// out[n, oc, oh, ow] over contiguous NCHW input, [C_out, C_in / groups, kh,
+// kw] weight (transposed: [C_in, C_out / groups, kh, kw]); 1-d as height 1.
+struct PfConvParams {
+  unsigned long long in;
+  unsigned long long weight;
+  unsigned long long bias;  // 0: none
+  unsigned long long out;
+  long long n_out;  // output elements
+  int batch;
+  int c_in;
+  int c_out;
+  int groups;
+  int in_size[2];
+  int out_size[2];
+  int k[2];
+  int stride[2];
+  int pad[2];
+  int dil[2];
+  PfDivider ow_div;
+  PfDivider oh_div;
+  PfDivider c_div;
+};
+
+// --- attention (attention.cu) ----------------------------------------------------------
+
+#define PF_ATTN_MASK_NONE 0
+#define PF_ATTN_MASK_BOOL 1   // true: may attend
+#define PF_ATTN_MASK_ADD 2    // added to the scores
+#define PF_ATTN_MAX_HEAD 256  // query/key and value head dims
+
+// Fused attention over `batch` independent problems (the broadcast batch
+// dims, flattened): out[b, i, :] = softmax_j(q_i . k_j * scale (+ mask)) v_j.
+// Batch offsets of q, k, v and the mask come from the offset calculator
+// (operands 0..3, bytes); within a problem rows are l_stride / s_stride apart
+// and the last dim is contiguous. out is contiguous [batch, L, Ev].
+struct PfAttentionParams {
+  unsigned long long q;
+  unsigned long long k;
+  unsigned long long v;
+  unsigned long long mask;
+  unsigned long long out;
+  long long batch;
+  int l;
+  int s;
+  int e;
+  int ev;
+  long long q_row;  // elements between query rows
+  long long k_row;
+  long long v_row;
+  long long mask_row;  // mask elements between query rows (0: broadcast)
+  long long mask_col;  // mask elements between key columns (0: broadcast)
+  int mask_kind;
+  int mask_dtype;
+  int causal;
+  int key_tile;  // keys staged in shared memory per step
+  double scale;
+  PfOffsetCalc oc;
+};

@@ -1,0 +1,125 @@
+#include "evaluator/gpu/movement.h"
+
+#include <cstring>
+
+#include "evaluator/core/tensor.h"
+#include "evaluator/gpu/kernels/pf_abi.cuh"
+#include "evaluator/gpu/kernels/pf_ops_abi.cuh"
+#include "evaluator/gpu/offset_calc.h"
+
+namespace pf::gpu {
+
+namespace {
+constexpr const char* kLayout = "layout.cu";
+constexpr int64_t kIntLimit = int64_t{1} << 31;
+}  // namespace
+
+DType movement_dtype(DType t) {
+  switch (dtype_size(t)) {
+    case 1:
+      return DType::uint8;
+    case 2:
+      return DType::int16;
+    case 4:
+      return DType::int32;
+    default:
+      return DType::int64;
+  }
+}
+
+uint64_t fill_bits(DType dtype, double value) {
+  Tensor t = Tensor::from_doubles(dtype, {1}, {value});
+  uint64_t bits = 0;
+  std::memcpy(&bits, t.data(), dtype_size(dtype));
+  return bits;
+}
+
+Status add_remap(PlanBuilder& b, const DeviceTensor& in, const DeviceTensor& out,
+                 const std::vector<RemapDim>& dims, uint64_t fill) {
+  const int64_t rank = out.dim();
+  if (in.dim() != rank || static_cast<int64_t>(dims.size()) != rank || !out.is_contiguous() ||
+      in.dtype() != out.dtype()) {
+    return make_error(ErrorCode::internal, "malformed remap of " + tensor_type_str(in.type()));
+  }
+  if (rank > PF_MAX_DIMS) {
+    return make_error(ErrorCode::unsupported, "the baseline's remap kernel takes at most " +
+                                                  std::to_string(PF_MAX_DIMS) + " dims");
+  }
+  b.use(in);
+  b.use(out);
+  const int64_t n = out.numel();
+  if (n == 0) return ok_status();
+  if (n >= kIntLimit) {
+    return make_error(ErrorCode::unsupported,
+                      "layout copies of 2^31 or more elements are not supported");
+  }
+  PfRemapParams p{};
+  p.out = out.data_ptr();
+  p.in = in.numel() > 0 ? in.data_ptr() : out.data_ptr();
+  p.fill = fill;
+  p.n = n;
+  p.dims = static_cast<int>(rank);
+  for (int64_t d = 0; d < rank; ++d) {
+    const size_t src = static_cast<size_t>(rank - 1 - d);  // innermost first
+    if (in.shape()[src] >= kIntLimit || out.shape()[src] >= kIntLimit) {
+      return make_error(ErrorCode::unsupported, "a dim of 2^31 or more is not supported");
+    }
+    p.out_sizes[d] = make_divider(static_cast<uint32_t>(out.shape()[src]));
+    p.in_sizes[d] = static_cast<int>(in.shape()[src]);
+    p.modes[d] = dims[src].mode;
+    p.shift[d] = static_cast<int>(dims[src].shift);
+    p.in_strides[d] = in.strides()[src];
+  }
+  return b.add_kernel(kLayout, movement_dtype(out.dtype()), "pf_remap",
+                      linear_launch(n, PF_EW_THREADS * PF_EW_STRIDED_WORK, PF_EW_THREADS), p);
+}
+
+Status add_index_gather(PlanBuilder& b, const DeviceTensor& src, const Strides& src_strides,
+                        const std::vector<GatherIndex>& indices, bool wrap,
+                        const DeviceTensor& out) {
+  if (indices.empty() || indices.size() > PF_INDEX_MAX) {
+    return make_error(ErrorCode::unsupported, "indexing with " + std::to_string(indices.size()) +
+                                                  " index tensors; the baseline handles 1 to " +
+                                                  std::to_string(PF_INDEX_MAX));
+  }
+  if (!out.is_contiguous() || src.dtype() != out.dtype() ||
+      src_strides.size() != out.shape().size()) {
+    return make_error(ErrorCode::internal, "malformed gather into " + tensor_type_str(out.type()));
+  }
+  b.use(src);
+  b.use(out);
+  const int64_t n = out.numel();
+  if (n == 0) return ok_status();
+  PfIndexParams p{};
+  p.out = out.data_ptr();
+  p.src = src.data_ptr();
+  p.n = n;
+  p.count = static_cast<int>(indices.size());
+  p.wrap = wrap ? 1 : 0;
+  Layout layout{out.shape(), {src_strides}};
+  std::vector<size_t> sizes = {src.element_size()};
+  for (size_t k = 0; k < indices.size(); ++k) {
+    const GatherIndex& g = indices[k];
+    const DeviceTensor& idx = *g.index;
+    if (!is_integral(idx.dtype()) || idx.dtype() == DType::boolean) {
+      return make_error(ErrorCode::unsupported, std::string("index tensors of dtype ") +
+                                                    dtype_name(idx.dtype()) + " are not supported");
+    }
+    b.use(idx);
+    p.index[k] = idx.data_ptr();
+    p.index_dtype[k] = static_cast<int>(idx.dtype());
+    p.sizes[k] = g.size;
+    p.strides[k] = g.src_stride;
+    layout.strides.push_back(g.strides);
+    sizes.push_back(idx.element_size());
+  }
+  for (size_t k = indices.size(); k < PF_INDEX_MAX; ++k) {
+    layout.strides.push_back(Strides(out.shape().size(), 0));
+    sizes.push_back(1);
+  }
+  PF_ASSIGN(p.oc, make_offset_calc(layout, sizes));
+  return b.add_kernel(kLayout, movement_dtype(out.dtype()), "pf_index",
+                      linear_launch(n, PF_EW_THREADS * PF_EW_STRIDED_WORK, PF_EW_THREADS), p);
+}
+
+}  // namespace pf::gpu

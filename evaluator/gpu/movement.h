@@ -1,0 +1,51 @@
+// Launch helpers for exact data movement (kernels/layout.cu), shared by the
+// layout and indexing families: source-coordinate remaps (flip, roll,
+// padding) and gathers by index tensors. Elements move bit for bit, so the
+// kernels run in the program of the element's width (movement_dtype).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "common/result.h"
+#include "evaluator/gpu/device_tensor.h"
+#include "evaluator/gpu/plan_builder.h"
+
+namespace pf::gpu {
+
+//! The layout.cu program that moves elements of `t`: uint8, int16, int32 or
+//! int64 by element size.
+DType movement_dtype(DType t);
+
+//! The bit pattern of `value` stored as `dtype` (as the CPU reference's
+//! fill rounds it), in the low bytes.
+uint64_t fill_bits(DType dtype, double value);
+
+//! How one output dim reads the input (PF_REMAP_* in pf_ops_abi.cuh).
+struct RemapDim {
+  int mode = 0;       // PF_REMAP_IDENTITY ...
+  int64_t shift = 0;  // roll shift (normalised into [0, n)), pad before
+};
+
+//! out (contiguous, its own shape) = in at the per-dim remapped coordinates;
+//! dims.size() == rank of out == rank of in (0-d: a single copy).
+Status add_remap(PlanBuilder& b, const DeviceTensor& in, const DeviceTensor& out,
+                 const std::vector<RemapDim>& dims, uint64_t fill = 0);
+
+//! One index tensor of a gather: it is read at out coordinates through
+//! `strides` (elements of the index tensor, 0 where broadcast; out's rank).
+struct GatherIndex {
+  const DeviceTensor* index = nullptr;
+  Strides strides;
+  int64_t size = 0;        // the indexed dim's size
+  int64_t src_stride = 0;  // src elements per index step
+};
+
+//! out (contiguous) = src[base + sum_k idx_k * src_stride_k], base walking
+//! src through `src_strides` (out's rank; 0 on dims the indices supply).
+//! Up to PF_INDEX_MAX indices; `wrap`: negative indices count from the end.
+Status add_index_gather(PlanBuilder& b, const DeviceTensor& src, const Strides& src_strides,
+                        const std::vector<GatherIndex>& indices, bool wrap,
+                        const DeviceTensor& out);
+
+}  // namespace pf::gpu
