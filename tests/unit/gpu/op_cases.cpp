@@ -3,27 +3,6 @@
 namespace pf::gpu::test {
 namespace {
 
-const std::vector<DType> kFloat = {DType::float16, DType::bfloat16, DType::float32, DType::float64};
-const std::vector<DType> kNum = {DType::uint8,    DType::int8,    DType::int16,
-                                 DType::int32,    DType::int64,   DType::float16,
-                                 DType::bfloat16, DType::float32, DType::float64};
-const std::vector<DType> kAll = {DType::boolean, DType::uint8,  DType::int8,    DType::int16,
-                                 DType::int32,   DType::int64,  DType::float16, DType::bfloat16,
-                                 DType::float32, DType::float64};
-const std::vector<DType> kInt = {DType::boolean, DType::uint8, DType::int8,
-                                 DType::int16,   DType::int32, DType::int64};
-const std::vector<DType> kFloatAndLong = {DType::float16, DType::bfloat16, DType::float32,
-                                          DType::float64, DType::int64};
-const std::vector<DType> kHalves = {DType::float16, DType::bfloat16};
-
-CaseInput in(Shape shape, double lo = -2, double hi = 2, int64_t ilo = -3, int64_t ihi = 3) {
-  return CaseInput{std::move(shape), 'T', lo, hi, ilo, ihi};
-}
-CaseInput typed(char dtype, Shape shape, double lo = -2, double hi = 2, int64_t ilo = -3,
-                int64_t ihi = 3) {
-  return CaseInput{std::move(shape), dtype, lo, hi, ilo, ihi};
-}
-
 const std::string F = "torch.nn.functional.";
 
 void add_arith_cases(std::vector<OpCase>& c) {
@@ -429,6 +408,10 @@ const std::vector<OpCase>& op_cases() {
     add_reduction_cases(c);
     add_norm_cases(c);
     add_matmul_cases(c);
+    add_layout_cases(c);
+    add_index_cases(c);
+    add_pool_cases(c);
+    add_interpolate_cases(c);
     return c;
   }();
   return cases;

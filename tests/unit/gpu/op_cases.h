@@ -31,6 +31,35 @@ struct OpCase {
   std::vector<DType> dtypes;
 };
 
+// Dtype sweeps and input helpers for the case lists.
+inline const std::vector<DType> kFloat = {DType::float16, DType::bfloat16, DType::float32,
+                                          DType::float64};
+inline const std::vector<DType> kNum = {DType::uint8,    DType::int8,    DType::int16,
+                                        DType::int32,    DType::int64,   DType::float16,
+                                        DType::bfloat16, DType::float32, DType::float64};
+inline const std::vector<DType> kAll = {
+    DType::boolean, DType::uint8,   DType::int8,     DType::int16,   DType::int32,
+    DType::int64,   DType::float16, DType::bfloat16, DType::float32, DType::float64};
+inline const std::vector<DType> kInt = {DType::boolean, DType::uint8, DType::int8,
+                                        DType::int16,   DType::int32, DType::int64};
+inline const std::vector<DType> kFloatAndLong = {DType::float16, DType::bfloat16, DType::float32,
+                                                 DType::float64, DType::int64};
+inline const std::vector<DType> kHalves = {DType::float16, DType::bfloat16};
+
+inline CaseInput in(Shape shape, double lo = -2, double hi = 2, int64_t ilo = -3, int64_t ihi = 3) {
+  return CaseInput{std::move(shape), 'T', lo, hi, ilo, ihi};
+}
+inline CaseInput typed(char dtype, Shape shape, double lo = -2, double hi = 2, int64_t ilo = -3,
+                       int64_t ihi = 3) {
+  return CaseInput{std::move(shape), dtype, lo, hi, ilo, ihi};
+}
+
+// The case lists of the op families (op_cases*.cpp).
+void add_layout_cases(std::vector<OpCase>& c);
+void add_index_cases(std::vector<OpCase>& c);
+void add_pool_cases(std::vector<OpCase>& c);
+void add_interpolate_cases(std::vector<OpCase>& c);
+
 //! Every case, in registry order of the families.
 const std::vector<OpCase>& op_cases();
 
