@@ -129,7 +129,7 @@ ReplayReply ReplayResponder::chat_completion(std::string_view body,
   const bool tools =
       request.contains("tools") && request["tools"].is_array() && !request["tools"].empty();
   const std::string mode = tools ? "tools" : "chat";
-  const ScriptEntry* entry = script_.find(task, mode);
+  const ScriptEntry* entry = script_.find(task, mode, string_at(request, "model"));
   if (entry == nullptr) {
     auto modes = script_.modes_of(task);
     if (!modes.empty()) {

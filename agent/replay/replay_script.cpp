@@ -50,9 +50,9 @@ Result<ScriptEntry> parse_line(std::string_view line) {
   if (j.is_discarded()) return make_error(ErrorCode::parse_error, "not valid JSON");
   if (!j.is_object()) return make_error(ErrorCode::parse_error, "expected a JSON object");
   for (const auto& [key, value] : j.items()) {
-    if (key != "task" && key != "mode" && key != "responses") {
+    if (key != "task" && key != "mode" && key != "model" && key != "responses") {
       return make_error(ErrorCode::parse_error,
-                        "unknown key '" + key + "' (expected task, mode, responses)");
+                        "unknown key '" + key + "' (expected task, mode, model, responses)");
     }
   }
   ScriptEntry e;
@@ -63,6 +63,12 @@ Result<ScriptEntry> parse_line(std::string_view line) {
   e.mode = j.contains("mode") && j["mode"].is_string() ? j["mode"].get<std::string>() : "";
   if (e.mode != "tools" && e.mode != "chat") {
     return make_error(ErrorCode::parse_error, "\"mode\" must be \"tools\" or \"chat\"");
+  }
+  if (j.contains("model")) {
+    if (!j["model"].is_string() || j["model"].get<std::string>().empty()) {
+      return make_error(ErrorCode::parse_error, "\"model\" must be a non-empty string");
+    }
+    e.model = j["model"].get<std::string>();
   }
   if (!j.contains("responses") || !j["responses"].is_array() || j["responses"].empty()) {
     return make_error(ErrorCode::parse_error, "\"responses\" must be a non-empty array");
@@ -95,12 +101,13 @@ Result<ReplayScript> ReplayScript::parse(std::string_view text, const std::strin
                         source + ":" + std::to_string(line_no) + ": " + entry.error().message);
     }
     entry->line = line_no;
-    auto key = std::make_pair(entry->task, entry->mode);
+    auto key = std::make_tuple(entry->task, entry->mode, entry->model);
     if (auto it = script.entries_.find(key); it != script.entries_.end()) {
-      return make_error(ErrorCode::parse_error, source + ":" + std::to_string(line_no) +
-                                                    ": task '" + entry->task + "' in mode " +
-                                                    entry->mode + " is already scripted on line " +
-                                                    std::to_string(it->second.line));
+      return make_error(ErrorCode::parse_error,
+                        source + ":" + std::to_string(line_no) + ": task '" + entry->task +
+                            "' in mode " + entry->mode +
+                            (entry->model.empty() ? "" : " for model " + entry->model) +
+                            " is already scripted on line " + std::to_string(it->second.line));
     }
     script.entries_.emplace(std::move(key), std::move(entry).value());
   }
@@ -110,23 +117,25 @@ Result<ReplayScript> ReplayScript::parse(std::string_view text, const std::strin
   return script;
 }
 
-const ScriptEntry* ReplayScript::find(const std::string& task, const std::string& mode) const {
-  auto it = entries_.find({task, mode});
+const ScriptEntry* ReplayScript::find(const std::string& task, const std::string& mode,
+                                      const std::string& model) const {
+  auto it = entries_.find({task, mode, model});
+  if (it == entries_.end() && !model.empty()) it = entries_.find({task, mode, std::string()});
   return it == entries_.end() ? nullptr : &it->second;
 }
 
 std::vector<std::string> ReplayScript::task_ids() const {
   std::set<std::string> ids;
-  for (const auto& [key, entry] : entries_) ids.insert(key.first);
+  for (const auto& [key, entry] : entries_) ids.insert(std::get<0>(key));
   return {ids.begin(), ids.end()};
 }
 
 std::vector<std::string> ReplayScript::modes_of(const std::string& task) const {
-  std::vector<std::string> modes;
+  std::set<std::string> modes;
   for (const auto& [key, entry] : entries_) {
-    if (key.first == task) modes.push_back(key.second);
+    if (std::get<0>(key) == task) modes.insert(std::get<1>(key));
   }
-  return modes;
+  return {modes.begin(), modes.end()};
 }
 
 }  // namespace pf::replay

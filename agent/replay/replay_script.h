@@ -6,6 +6,7 @@
 #include <map>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -21,7 +22,8 @@ struct ScriptedResponse {
 
 struct ScriptEntry {
   std::string task;
-  std::string mode;  // "tools" | "chat"
+  std::string mode;   // "tools" | "chat"
+  std::string model;  // "" = any model; else only requests naming this model
   std::vector<ScriptedResponse> responses;
   int line = 0;  // where it was defined, for messages
 };
@@ -33,7 +35,11 @@ class ReplayScript {
   //! `source` names the text in errors ("<source>:<line>: ...").
   static Result<ReplayScript> parse(std::string_view text, const std::string& source);
 
-  const ScriptEntry* find(const std::string& task, const std::string& mode) const;
+  //! The entry for (task, mode, model), else the model-less entry for (task,
+  //! mode): a script can answer one model differently (e.g. the model a
+  //! self-improvement round trained) and every other model alike.
+  const ScriptEntry* find(const std::string& task, const std::string& mode,
+                          const std::string& model = "") const;
   //! Sorted, unique task ids.
   std::vector<std::string> task_ids() const;
   //! Modes scripted for a task ("" list when the task is unknown).
@@ -41,7 +47,7 @@ class ReplayScript {
   size_t size() const { return entries_.size(); }
 
  private:
-  std::map<std::pair<std::string, std::string>, ScriptEntry> entries_;
+  std::map<std::tuple<std::string, std::string, std::string>, ScriptEntry> entries_;
 };
 
 }  // namespace pf::replay

@@ -147,4 +147,20 @@ TEST(ReplayResponder, ModelsListsTheConfiguredId) {
 }
 
 }  // namespace
+TEST(ReplayResponder, AnswersPerRequestedModel) {
+  auto script = ReplayScript::parse(
+      R"({"task": "gelu", "mode": "chat", "responses": [{"content": "base answer"}]}
+{"task": "gelu", "mode": "chat", "model": "tuned", "responses": [{"content": "tuned answer"}]})",
+      "demo.jsonl");
+  ASSERT_TRUE(script.ok()) << script.error().message;
+  ReplayResponder responder(*script, {});
+  auto request = chat_request(0, false, "Task id: gelu");
+  auto base = responder.chat_completion(request.dump(), "");
+  EXPECT_EQ(base.body["choices"][0]["message"]["content"], "base answer");
+  request["model"] = "tuned";
+  auto tuned = responder.chat_completion(request.dump(), "");
+  EXPECT_EQ(tuned.body["choices"][0]["message"]["content"], "tuned answer");
+  EXPECT_EQ(tuned.body["model"], "tuned");
+}
+
 }  // namespace pf::replay

@@ -52,7 +52,7 @@ TEST(ReplayScript, ErrorsNameFileAndLine) {
             "demo.jsonl:1: \"responses\" must be a non-empty array");
   EXPECT_EQ(
       error_of(R"({"task": "a", "mode": "chat", "responses": [{"content": "x"}], "extra": 1})"),
-      "demo.jsonl:1: unknown key 'extra' (expected task, mode, responses)");
+      "demo.jsonl:1: unknown key 'extra' (expected task, mode, model, responses)");
   EXPECT_EQ(error_of(R"({"task": "a", "mode": "chat", "responses": [{"content": 3}]})"),
             "demo.jsonl:1: responses[0].content must be a string or null");
   EXPECT_EQ(error_of(R"({"task": "a", "mode": "chat", "responses": [{"content": "x"}, {}]})"),
@@ -86,4 +86,24 @@ TEST(ReplayScript, LoadReadsAFile) {
 }
 
 }  // namespace
+TEST(ReplayScript, ModelSpecificEntriesWinOverTheModelLessOne) {
+  auto s = ReplayScript::parse(
+      R"({"task": "t", "mode": "chat", "responses": [{"content": "any model"}]}
+{"task": "t", "mode": "chat", "model": "tuned-r2", "responses": [{"content": "tuned"}]}
+{"task": "u", "mode": "chat", "model": "tuned-r2", "responses": [{"content": "only tuned"}]})",
+      "demo.jsonl");
+  ASSERT_TRUE(s.ok()) << s.error().message;
+  EXPECT_EQ(s->find("t", "chat")->responses[0].message.content, "any model");
+  EXPECT_EQ(s->find("t", "chat", "base")->responses[0].message.content, "any model");
+  EXPECT_EQ(s->find("t", "chat", "tuned-r2")->responses[0].message.content, "tuned");
+  EXPECT_EQ(s->find("u", "chat", "base"), nullptr);
+  EXPECT_EQ(s->find("u", "chat", "tuned-r2")->model, "tuned-r2");
+  EXPECT_EQ(s->modes_of("t"), (std::vector<std::string>{"chat"}));
+  EXPECT_EQ(error_of(R"({"task": "t", "mode": "chat", "model": "", "responses": [{"content": "x"}]})"),
+            "demo.jsonl:1: \"model\" must be a non-empty string");
+  EXPECT_EQ(error_of(R"({"task": "t", "mode": "chat", "model": "m", "responses": [{"content": "x"}]}
+{"task": "t", "mode": "chat", "model": "m", "responses": [{"content": "y"}]})"),
+            "demo.jsonl:2: task 't' in mode chat for model m is already scripted on line 1");
+}
+
 }  // namespace pf::replay
