@@ -3,6 +3,7 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "cli/cmd_ab.h"
 #include "cli/cmd_doctor.h"
 #include "cli/cmd_export.h"
 #include "cli/cmd_merge.h"
@@ -39,7 +40,7 @@ int main(int argc, char** argv) {
   add_export_command(app, ctx);
   add_stats_command(app, ctx);
   add_merge_command(app, ctx);
-  add_not_implemented_command(app, ctx, "ab", "prompt/model A/B experiments", "issue 8");
+  add_ab_command(app, ctx);
   add_not_implemented_command(app, ctx, "improve", "self-improvement rounds", "issue 8");
   add_not_implemented_command(app, ctx, "serve", "OpenAI-compatible replay server", "issue 6");
   add_doctor_command(app, ctx);

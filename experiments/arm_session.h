@@ -1,0 +1,63 @@
+// Runs the episodes of several "arms" (configurations that differ in
+// endpoint, prompts or agent settings) on the same tasks with the same seeds,
+// interleaved (task 1 arm A, task 1 arm B, ..., then task 2), in one store:
+// each arm is one run record there, so every episode names its arm through
+// its run id (and carries the arm's prompt variant and model). A/B
+// experiments run their arms this way; a self-improvement round runs its
+// training and evaluation episodes as one-arm sessions.
+//
+// Resumable like `passforge run`: episodes the store has finished are not
+// run again, unfinished ones continue from their last committed turn.
+#pragma once
+
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "agent/llm/cancel_token.h"
+#include "agent/llm/llm_options.h"
+#include "common/result.h"
+#include "config/config.h"
+#include "evaluator/tasks/task.h"
+#include "trajectories/records.h"
+
+namespace pf::experiments {
+
+struct ArmPlan {
+  std::string name;
+  std::string run_id;  // its run record in the store (created when missing)
+  Config config;       // the arm's effective configuration
+  std::string config_toml;
+  llm::LlmOptions llm;  // base_url "" = the built-in replay endpoint
+  //! Text appended to a task's prompt (task id -> text), e.g. solved
+  //! examples of similar tasks; tasks not listed get the plain prompt.
+  std::map<std::string, std::string> prompt_suffix;
+};
+
+struct SessionRequest {
+  std::filesystem::path store_dir;  // the store's directory (created when missing)
+  std::vector<ArmPlan> arms;        // >= 1; [evaluator] and [run] come from arms[0]
+  std::vector<Task> tasks;          // the same for every arm
+  bool terminal = false;
+  std::function<void(const std::string&)> notice = [](const std::string&) {};
+};
+
+struct SessionOutcome {
+  traj::EvalMode mode = traj::EvalMode::compile_only;
+  bool interrupted = false;
+  int64_t failed_episodes = 0;  // endpoint or store failures
+  int64_t episodes_run = 0;     // in this session
+};
+
+//! Runs every arm's tasks x run.samples_per_task episodes to their end (or
+//! until `cancel`). Errors: problems found before any episode ran.
+Result<SessionOutcome> run_arm_session(const SessionRequest& request,
+                                       const llm::CancelToken& cancel);
+
+//! The tasks stored in `store_dir` with these ids, in this order (resume).
+Result<std::vector<Task>> stored_tasks(const std::filesystem::path& store_dir,
+                                       const std::vector<std::string>& ids);
+
+}  // namespace pf::experiments
