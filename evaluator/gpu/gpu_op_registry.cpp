@@ -113,6 +113,7 @@ void register_all_gpu_ops(GpuOpRegistry& r) {
   register_gpu_index_ops(r);
   register_gpu_pool_ops(r);
   register_gpu_interpolate_ops(r);
+  register_gpu_conv_ops(r);
 }
 
 }  // namespace pf::gpu

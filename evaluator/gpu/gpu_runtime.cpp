@@ -43,6 +43,29 @@ Result<BlasState*> GpuRuntime::blas() {
   return blas_.get();
 }
 
+Result<CudnnState*> GpuRuntime::cudnn() {
+  if (cudnn_) return cudnn_.get();
+  if (cudnn_error_) return *cudnn_error_;
+  if (!options_.use_cudnn) {
+    cudnn_error_ =
+        make_error(ErrorCode::unsupported, "cuDNN is disabled (GpuRuntimeOptions::use_cudnn)");
+    return *cudnn_error_;
+  }
+  auto lib = cuda::CudnnLibrary::load(options_.cudnn);
+  if (!lib.ok()) {
+    cudnn_error_ = lib.error();
+    return *cudnn_error_;
+  }
+  auto handle = cuda::CudnnHandle::create(*lib);
+  if (!handle.ok()) {
+    cudnn_error_ = handle.error();
+    return *cudnn_error_;
+  }
+  cudnn_ = std::make_unique<CudnnState>(
+      CudnnState{std::move(*lib), std::move(*handle), options_.cudnn_allow_tf32});
+  return cudnn_.get();
+}
+
 Status GpuRuntime::synchronize_device() const {
   return driver_->check(driver_->api().cuCtxSynchronize(), "cuCtxSynchronize");
 }

@@ -1,11 +1,12 @@
 // Everything one worker needs to build and run baseline plans on its GPU:
-// the caching allocator, the kernel library, a stream, and cuBLAS/cuBLASLt
-// (loaded on first use). The caller owns the CUDA context and keeps it
+// the caching allocator, the kernel library, a stream, cuBLAS/cuBLASLt and
+// cuDNN (loaded on first use). The caller owns the CUDA context and keeps it
 // current on the thread that uses the runtime (one thread per runtime).
 #pragma once
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 
 #include "common/result.h"
@@ -14,6 +15,7 @@
 #include "evaluator/gpu/device_tensor.h"
 #include "evaluator/gpu/kernel_library.h"
 #include "sandbox/cuda/cublas.h"
+#include "sandbox/cuda/cudnn.h"
 #include "sandbox/cuda/device_properties.h"
 #include "sandbox/cuda/stream.h"
 
@@ -29,6 +31,15 @@ struct GpuRuntimeOptions {
   size_t blas_workspace_bytes = size_t{32} << 20;
   nvrtc::NvrtcLibraryOptions nvrtc;
   cuda::CublasOptions cublas;
+  //! Convolutions through cuDNN as PyTorch runs them; false (or cuDNN
+  //! absent): the baseline's direct convolution kernels.
+  bool use_cudnn = true;
+  cuda::CudnnOptions cudnn;
+  //! TF32 tensor cores in fp32 cuDNN convolutions. PyTorch's default
+  //! (torch.backends.cudnn.allow_tf32) is True; ours is false because every
+  //! output is judged against the baseline at t = -5 (fp32 rtol 1.3e-6),
+  //! which TF32's 10-bit mantissa cannot meet (docs/gpu-executor.md).
+  bool cudnn_allow_tf32 = false;
 };
 
 //! cuBLAS state for the matmul family (GpuRuntime::blas()).
@@ -38,6 +49,13 @@ struct BlasState {
   cuda::CublasLtHandle lt;
   std::shared_ptr<DeviceStorage> workspace;
   size_t workspace_bytes = 0;
+};
+
+//! cuDNN state for the convolution family (GpuRuntime::cudnn()).
+struct CudnnState {
+  std::shared_ptr<const cuda::CudnnLibrary> lib;
+  cuda::CudnnHandle handle;
+  bool allow_tf32 = false;
 };
 
 class GpuRuntime {
@@ -61,6 +79,9 @@ class GpuRuntime {
   Status synchronize_device() const;
   //! cuBLAS / cuBLASLt handles and workspace, created on first use.
   Result<BlasState*> blas();
+  //! The cuDNN handle, created on first use; an `unsupported` error (the
+  //! same one every time) when cuDNN is disabled or cannot be loaded.
+  Result<CudnnState*> cudnn();
 
   //! A contiguous device copy of a host tensor (synchronous).
   Result<DeviceTensor> upload(const Tensor& host, const std::string& name);
@@ -78,6 +99,8 @@ class GpuRuntime {
   std::unique_ptr<KernelLibrary> kernels_;
   std::unique_ptr<cuda::CudaStream> stream_;
   std::unique_ptr<BlasState> blas_;
+  std::unique_ptr<CudnnState> cudnn_;
+  std::optional<Error> cudnn_error_;
 };
 
 }  // namespace pf::gpu

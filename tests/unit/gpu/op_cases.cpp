@@ -412,6 +412,7 @@ const std::vector<OpCase>& op_cases() {
     add_index_cases(c);
     add_pool_cases(c);
     add_interpolate_cases(c);
+    add_conv_cases(c);
     return c;
   }();
   return cases;

@@ -1,0 +1,33 @@
+// cuDNN convolution steps for the convolution family (ops_conv.cpp), as
+// PyTorch's cudnn_convolution / cudnn_convolution_transpose run them with
+// torch.backends.cudnn.benchmark = False: descriptors for contiguous NCHW
+// tensors, the first algorithm cuDNN's v7 heuristics rank that succeeds,
+// its math type, workspace from the plan's allocator. Everything is decided
+// while the plan is built; the plan step is the one cuDNN call.
+#pragma once
+
+#include <array>
+
+#include "common/result.h"
+#include "evaluator/gpu/device_tensor.h"
+#include "evaluator/gpu/gpu_runtime.h"
+#include "evaluator/gpu/plan_builder.h"
+
+namespace pf::gpu {
+
+//! A 2-d convolution over contiguous 4-d tensors (1-d as height 1).
+struct ConvGeometry {
+  std::array<int, 2> pad{0, 0};
+  std::array<int, 2> stride{1, 1};
+  std::array<int, 2> dil{1, 1};
+  int groups = 1;
+  bool transposed = false;
+};
+
+//! Forward: y = conv(x, w); transposed: y = conv_transpose(x, w) (cuDNN's
+//! backward data with x as dy). x, w, y contiguous 4-d, one floating dtype.
+//! No bias (PyTorch adds it with a separate kernel).
+Status add_cudnn_conv(PlanBuilder& b, CudnnState& cudnn, const ConvGeometry& g,
+                      const DeviceTensor& x, const DeviceTensor& w, const DeviceTensor& y);
+
+}  // namespace pf::gpu

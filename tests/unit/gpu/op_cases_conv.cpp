@@ -1,0 +1,79 @@
+// Cases of the convolution and attention families (ops_conv.cpp,
+// ops_attention.cpp). Values in [-1, 1] keep fp32 sums within the t = -5
+// tolerance. On the GPU the convolutions run through cuDNN when it loads
+// (depthwise ones through the direct kernel, as PyTorch), else all direct.
+#include "tests/unit/gpu/op_cases.h"
+
+namespace pf::gpu::test {
+namespace {
+
+const std::string F = "torch.nn.functional.";
+
+CaseInput unit(Shape shape) {
+  return in(std::move(shape), -1, 1);
+}
+
+}  // namespace
+
+void add_conv_cases(std::vector<OpCase>& c) {
+  c.push_back({"conv2d",
+               "x, w, b",
+               F + "conv2d(x, w, b, 2, 1)",
+               {unit({2, 3, 11, 9}), unit({8, 3, 3, 3}), unit({8})},
+               kFloat});
+  c.push_back({"conv2d",
+               "x, w",
+               F + "conv2d(x, w, None, 1, 2, 2, 2)",
+               {unit({1, 4, 10, 10}), unit({6, 2, 3, 3})},
+               kFloat});
+  c.push_back({"conv2d",
+               "x, w, b",
+               F + "conv2d(x, w, b, padding='same')",
+               {unit({2, 3, 7, 8}), unit({4, 3, 4, 2}), unit({4})},
+               kFloat});
+  c.push_back({"conv2d",
+               "x, w",
+               F + "conv2d(x, w, stride=(1, 2), padding='valid')",
+               {unit({3, 5, 6}), unit({2, 3, 1, 3})},
+               kFloat});
+  // Depthwise: PyTorch's depthwise kernel (fp16 with >= 32 channels: cuDNN).
+  c.push_back({"conv2d",
+               "x, w, b",
+               F + "conv2d(x, w, b, 1, 1, 1, 8)",
+               {unit({2, 8, 9, 9}), unit({8, 1, 3, 3}), unit({8})},
+               kFloat});
+  c.push_back({"conv2d",
+               "x, w, b",
+               F + "conv2d(x, w, b, 2, 3, groups=32)",
+               {unit({1, 32, 12, 12}), unit({64, 1, 7, 7}), unit({64})},
+               kFloat});
+  c.push_back({"conv1d",
+               "x, w, b",
+               F + "conv1d(x, w, b, 2, 2)",
+               {unit({2, 4, 17}), unit({6, 4, 5}), unit({6})},
+               kFloat});
+  c.push_back({"conv1d",
+               "x, w",
+               F + "conv1d(x, w, padding='same', groups=6)",
+               {unit({2, 6, 20}), unit({6, 1, 4})},
+               kFloat});
+  c.push_back(
+      {"conv1d", "x, w", F + "conv1d(x, w, dilation=3)", {unit({4, 17}), unit({5, 4, 3})}, kFloat});
+  c.push_back({"conv_transpose2d",
+               "x, w, b",
+               F + "conv_transpose2d(x, w, b, 2, 1, 1)",
+               {unit({2, 4, 5, 6}), unit({4, 3, 3, 3}), unit({3})},
+               kFloat});
+  c.push_back({"conv_transpose2d",
+               "x, w",
+               F + "conv_transpose2d(x, w, None, 1, 0, 0, 2, 2)",
+               {unit({1, 4, 5, 5}), unit({4, 2, 2, 2})},
+               kFloat});
+  c.push_back({"conv_transpose1d",
+               "x, w, b",
+               F + "conv_transpose1d(x, w, b, stride=2)",
+               {unit({2, 6, 9}), unit({6, 3, 4}), unit({3})},
+               kFloat});
+}
+
+}  // namespace pf::gpu::test
