@@ -36,5 +36,7 @@ void register_gpu_pool_ops(GpuOpRegistry& r);
 void register_gpu_interpolate_ops(GpuOpRegistry& r);
 // conv1d/2d, conv_transpose1d/2d (cuDNN, direct kernels without it).
 void register_gpu_conv_ops(GpuOpRegistry& r);
+// scaled_dot_product_attention (one fused kernel).
+void register_gpu_attention_ops(GpuOpRegistry& r);
 
 }  // namespace pf::gpu

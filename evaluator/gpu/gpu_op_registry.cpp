@@ -114,6 +114,7 @@ void register_all_gpu_ops(GpuOpRegistry& r) {
   register_gpu_pool_ops(r);
   register_gpu_interpolate_ops(r);
   register_gpu_conv_ops(r);
+  register_gpu_attention_ops(r);
 }
 
 }  // namespace pf::gpu

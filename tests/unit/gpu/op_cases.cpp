@@ -413,6 +413,7 @@ const std::vector<OpCase>& op_cases() {
     add_pool_cases(c);
     add_interpolate_cases(c);
     add_conv_cases(c);
+    add_attention_cases(c);
     return c;
   }();
   return cases;

@@ -76,4 +76,38 @@ void add_conv_cases(std::vector<OpCase>& c) {
                kFloat});
 }
 
+void add_attention_cases(std::vector<OpCase>& c) {
+  const std::string sdpa = F + "scaled_dot_product_attention";
+  c.push_back({"scaled_dot_product_attention",
+               "q, k, v",
+               sdpa + "(q, k, v)",
+               {unit({2, 3, 7, 16}), unit({2, 3, 9, 16}), unit({2, 3, 9, 8})},
+               kFloat});
+  c.push_back({"scaled_dot_product_attention",
+               "q, k, v",
+               sdpa + "(q, k, v, is_causal=True)",
+               {unit({1, 2, 10, 32}), unit({1, 2, 10, 32}), unit({1, 2, 10, 32})},
+               kFloat});
+  c.push_back({"scaled_dot_product_attention",
+               "q, k, v, m",
+               sdpa + "(q, k, v, attn_mask=m)",
+               {unit({2, 3, 7, 16}), unit({2, 3, 9, 16}), unit({2, 3, 9, 16}), typed('b', {7, 9})},
+               kFloat});
+  c.push_back({"scaled_dot_product_attention",
+               "q, k, v, m",
+               sdpa + "(q, k, v, m, scale=0.3)",
+               {unit({2, 3, 5, 8}), unit({2, 3, 6, 8}), unit({2, 3, 6, 8}), unit({2, 1, 5, 6})},
+               kFloat});
+  c.push_back({"scaled_dot_product_attention",
+               "q, k, v",
+               sdpa + "(q, k, v, enable_gqa=True)",
+               {unit({1, 4, 5, 8}), unit({1, 2, 6, 8}), unit({1, 2, 6, 8})},
+               kFloat});
+  c.push_back({"scaled_dot_product_attention",
+               "q, k, v",
+               sdpa + "(q, k, v)",
+               {unit({1, 2, 70, 64}), unit({3, 1, 70, 64}), unit({3, 1, 70, 64})},
+               kFloat});
+}
+
 }  // namespace pf::gpu::test
