@@ -75,6 +75,8 @@ Result<std::vector<EpisodeMetrics>> read_episode_metrics(traj::TrajectoryReader&
     if (best) {
       m.score = score_of(*best, mode);
       m.correct = correct_of(*best, mode);
+      m.best_workspace_sha = best->workspace_sha;
+      m.flagged = best->hack_flags.is_array() && !best->hack_flags.empty();
     } else {
       m.score = mode == traj::EvalMode::full ? failure : 0.0;
     }

@@ -30,6 +30,8 @@ struct EpisodeMetrics {
   double wall_s = 0;
   int64_t turns = 0;
   std::optional<int64_t> turns_to_first_correct;
+  std::string best_workspace_sha;  // the best evaluation's workspace ("" = none)
+  bool flagged = false;            // the best evaluation carries hack flags
 };
 
 //! The score's name in reports: "AS" or "compile share".
