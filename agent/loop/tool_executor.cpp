@@ -236,7 +236,7 @@ ToolResult ToolExecutor::run_evaluation(traj::Workspace& workspace, traj::EvalKi
     }
     record = std::move(out.record);
     last_hash_ = hash;
-    last_mode_ = mode;
+    last_mode_ = record.mode;  // the mode the worker ran (a fallback may differ from `mode`)
     last_evaluation_ = record;
   }
   auto report = render_feedback(record.result, prompts_, feedback_max_chars_);

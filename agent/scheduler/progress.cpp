@@ -2,7 +2,9 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <utility>
 
 namespace pf::agent {
 
@@ -33,16 +35,37 @@ void ProgressTracker::episode_started() {
 void ProgressTracker::episode_finished(const EpisodeResult& r) {
   std::lock_guard lock(mu_);
   if (running_ > 0) --running_;
-  if (r.exit_reason == ExitReason::interrupted) return;  // not done: it resumes later
+  const std::string who = r.task_id + " s" + std::to_string(r.sample);
+  const std::string turns = std::to_string(r.turns) + (r.turns == 1 ? " turn" : " turns");
+  if (r.exit_reason == ExitReason::interrupted) {  // not done: it resumes later
+    events_.push_back(who + ": interrupted after " + turns + " (resumable)");
+    return;
+  }
   ++done_;
   ++done_here_;
   tokens_ += r.prompt_tokens + r.completion_tokens;
-  auto score = mode_ == traj::EvalMode::full ? r.best_as : r.best_compile_share;
+  const bool full = mode_ == traj::EvalMode::full;
+  auto score = full ? r.best_as : r.best_compile_share;
   if (score) {
     ++scored_;
     score_sum_ += *score;
   }
   if (r.correct) ++correct_;
+  char buf[96] = "no evaluation";
+  if (score) {
+    std::snprintf(buf, sizeof buf, "%s %.3f%s", full ? "best AS" : "compile share", *score,
+                  r.correct ? (full ? " (correct)" : " (passed)") : "");
+  }
+  std::string event = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + who +
+                      ": " + std::string(to_string(r.exit_reason)) + " after " + turns + ", " +
+                      buf;
+  if (!r.detail.empty()) event += " (" + r.detail.substr(0, 200) + ")";
+  events_.push_back(std::move(event));
+}
+
+std::vector<std::string> ProgressTracker::take_events() {
+  std::lock_guard lock(mu_);
+  return std::exchange(events_, {});
 }
 
 size_t ProgressTracker::done() const {
@@ -63,8 +86,8 @@ std::string ProgressTracker::line() const {
     out += buf;
   }
   if (done_here_ > 0) {
-    std::snprintf(buf, sizeof buf, ", correct %.0f%%",
-                  100.0 * static_cast<double>(correct_) / static_cast<double>(done_here_));
+    std::snprintf(buf, sizeof buf, ", %s %.0f%%",
+                  mode_ == traj::EvalMode::full ? "correct" : "passed", 100.0 * static_cast<double>(correct_) / static_cast<double>(done_here_));
     out += buf;
   }
   if (elapsed > 0) {
@@ -83,7 +106,7 @@ std::string ProgressTracker::line() const {
   return out;
 }
 
-ProgressPrinter::ProgressPrinter(const ProgressTracker& tracker, bool terminal,
+ProgressPrinter::ProgressPrinter(ProgressTracker& tracker, bool terminal,
                                  std::chrono::milliseconds interval)
     : tracker_(tracker), terminal_(terminal), interval_(interval) {
   thread_ = std::thread([this] { loop(); });
@@ -100,19 +123,34 @@ ProgressPrinter::~ProgressPrinter() {
     std::fprintf(stderr, "\r\033[K");
     std::fflush(stderr);
   }
+  print_events();
+}
+
+void ProgressPrinter::print_events() {
+  for (const auto& event : tracker_.take_events()) {
+    if (terminal_) {
+      std::fprintf(stderr, "\r\033[K%s\n", event.c_str());
+    } else {
+      spdlog::info("episode {}", event);
+    }
+  }
 }
 
 void ProgressPrinter::loop() {
+  constexpr std::chrono::milliseconds kEventPoll{200};
+  auto next_line = std::chrono::steady_clock::now() + interval_;
   std::unique_lock lock(mu_);
   while (!stop_) {
-    cv_.wait_for(lock, interval_, [this] { return stop_; });
+    cv_.wait_for(lock, std::min(kEventPoll, interval_), [this] { return stop_; });
     if (stop_) break;
-    std::string line = tracker_.line();
+    print_events();
+    const bool due = std::chrono::steady_clock::now() >= next_line;
+    if (due) next_line = std::chrono::steady_clock::now() + interval_;
     if (terminal_) {
-      std::fprintf(stderr, "\r\033[K%s", line.c_str());
+      std::fprintf(stderr, "\r\033[K%s", tracker_.line().c_str());
       std::fflush(stderr);
-    } else {
-      spdlog::info("progress: {}", line);
+    } else if (due) {
+      spdlog::info("progress: {}", tracker_.line());
     }
   }
 }

@@ -1,7 +1,9 @@
 // Run progress: counters the episode threads update, and a printer thread
 // that shows them: on a terminal one live line rewritten in place (episodes
 // done/total, running, mean best score, correct share, tokens/s, ETA),
-// otherwise a log line every `interval`.
+// otherwise a log line every `interval`. Each finished or interrupted
+// episode also gets one line of its own (printed above the live line, or
+// logged) as soon as the printer sees it.
 #pragma once
 
 #include <chrono>
@@ -11,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "agent/loop/episode.h"
 
@@ -27,6 +30,9 @@ class ProgressTracker {
   //! "12/40 done, 4 running, mean best AS 0.82, correct 58%, 1.2k tok/s, ETA 3m10s"
   std::string line() const;
   size_t done() const;
+  //! The episode lines since the last call, oldest first:
+  //! "[3/10] relu-add-1a2b3c s0: submitted after 7 turns, compile share 1.000 (passed)".
+  std::vector<std::string> take_events();
 
  private:
   mutable std::mutex mu_;
@@ -36,12 +42,14 @@ class ProgressTracker {
   size_t done_ = 0, done_here_ = 0, running_ = 0, scored_ = 0, correct_ = 0;
   double score_sum_ = 0;
   int64_t tokens_ = 0;
+  std::vector<std::string> events_;
 };
 
-//! Prints `tracker.line()` until destroyed.
+//! Prints `tracker.line()` every `interval` and the tracker's episode lines
+//! within about 200 ms, until destroyed (which prints the last episode lines).
 class ProgressPrinter {
  public:
-  ProgressPrinter(const ProgressTracker& tracker, bool terminal,
+  ProgressPrinter(ProgressTracker& tracker, bool terminal,
                   std::chrono::milliseconds interval);
   ~ProgressPrinter();
   ProgressPrinter(const ProgressPrinter&) = delete;
@@ -49,7 +57,8 @@ class ProgressPrinter {
 
  private:
   void loop();
-  const ProgressTracker& tracker_;
+  void print_events();
+  ProgressTracker& tracker_;
   const bool terminal_;
   const std::chrono::milliseconds interval_;
   std::mutex mu_;

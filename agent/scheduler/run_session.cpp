@@ -286,6 +286,14 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
 
   // Episodes.
   PF_ASSIGN(auto plan, plan_episodes(contexts, config, outcome.run_id, *store));
+  if (resuming) {
+    request.notice(plan.specs.empty()
+                       ? "all " + std::to_string(plan.total) +
+                             " episodes of this run are finished; nothing to resume"
+                       : "resuming " + std::to_string(plan.specs.size()) + " of " +
+                             std::to_string(plan.total) + " episodes (" +
+                             std::to_string(plan.already_done) + " finished earlier)");
+  }
   EvaluationSettings es;
   es.mode = gpus.mode;
   es.timeout = std::chrono::milliseconds(

@@ -81,16 +81,24 @@ Result<RunSummary> summarize_run(traj::TrajectoryReader& reader, const std::stri
 }
 
 std::string RunSummary::table() const {
-  const char* score_name = mode == traj::EvalMode::full ? "best AS" : "compile";
+  // Compile-only runs check no numerics: "passed" = every variant compiled,
+  // matched and passed the dry run, never "correct".
+  const bool full = mode == traj::EvalMode::full;
+  const char* score_name = full ? "best AS" : "compile";
+  const char* correct_name = full ? "correct" : "passed";
   std::string out;
   char buf[512];
   size_t width = 24;
   for (const auto& r : tasks) width = std::max(width, r.task_id.size());
   std::snprintf(buf, sizeof buf, "%-*s %8s %9s %8s %7s %8s  %s\n", static_cast<int>(width), "task",
-                "episodes", score_name, "correct", "turns", "tokens", "exit reasons");
+                "episodes", score_name, correct_name, "turns", "tokens", "exit reasons");
   out += buf;
   auto line = [&](const SummaryRow& r) {
-    std::string score = r.mean_score() ? std::to_string(*r.mean_score()).substr(0, 5) : "-";
+    std::string score = "-";
+    if (auto m = r.mean_score()) {
+      std::snprintf(buf, sizeof buf, "%.3f", *m);
+      score = buf;
+    }
     std::string correct =
         r.episodes > 0 ? std::to_string(100 * r.correct / r.episodes) + "%" : "-";
     double turns = r.episodes > 0 ? static_cast<double>(r.turns) / static_cast<double>(r.episodes)
