@@ -67,8 +67,12 @@ class Lexer {
         continue;
       }
       if (c == '\n' || c == '\r') {
-        if (brackets_ == 0) push(TokenKind::newline, "", loc());
+        bool inside_brackets = brackets_ > 0;
+        if (!inside_brackets) push(TokenKind::newline, "", loc());
         consume_newline();
+        // A line continued inside brackets has no indentation of its own; the
+        // bracket closing on it must not make the rest of it a new line.
+        if (inside_brackets) at_line_start_ = false;
         continue;
       }
       if (c == '\\') {

@@ -135,14 +135,14 @@ Result<std::vector<Arg>> OpRegistry::normalize(
       }
       bound[q] = *params[q].default_value;
     }
-    // A lone int where a list is expected means a one-element list, and
-    // tuple vs list spelling carries no meaning: both become lists.
+    // Tuple vs list spelling carries no meaning: both become lists. A lone
+    // int stays an int (ops read it through ArgReader::ints): PyTorch accepts
+    // `adaptive_avg_pool2d(x, 1)` but rejects `(x, [1])`, and the printer must
+    // give back code PyTorch accepts.
     bool list_param = params[q].kind == ParamKind::int_list ||
                       params[q].kind == ParamKind::optional_int_list ||
                       params[q].kind == ParamKind::tensor_list;
-    if (list_param && bound[q]->kind == Arg::Kind::integer) {
-      bound[q] = Arg::make_list({*bound[q]});
-    } else if (list_param && bound[q]->kind == Arg::Kind::tuple) {
+    if (list_param && bound[q]->kind == Arg::Kind::tuple) {
       bound[q]->kind = Arg::Kind::list;
     }
     out.push_back(std::move(*bound[q]));
