@@ -22,6 +22,9 @@ const std::set<std::string> kOther = {
     "__half", "half",   "__nv_bfloat16", "nv_bfloat16", "__half2", "half2", "__nv_bfloat162",
     "float2", "float3", "float4",        "double2",     "int2",    "int3",  "int4",
     "uint2",  "uint4",  "dim3",          "struct",      "class",   "union"};
+// Keywords that combine into one builtin type ("unsigned long long").
+const std::set<std::string> kBuiltinTypeKeywords = {"signed", "unsigned", "short", "long",
+                                                    "int",    "char",     "double", "float", "bool"};
 // Attribute-like keywords followed by a parenthesised argument list.
 const std::set<std::string> kAttributeCalls = {"__launch_bounds__", "__cluster_dims__",
                                                "__maxnreg__", "__attribute__", "__declspec"};
@@ -34,15 +37,18 @@ DeclaredParam classify(const std::vector<const Token*>& toks) {
     if (t->text == "*" || t->text == "&" || t->text == "[") pointer = true;
     if (t->kind == TokenKind::identifier) words.push_back(t->text);
   }
-  // The last identifier names the parameter unless it is part of the type
-  // ("const float*" is unnamed).
-  if (!words.empty()) {
-    const std::string& last = words.back();
-    bool type_word = kQualifiers.count(last) || kSignedInts.count(last) ||
-                     kUnsignedInts.count(last) || kFloats.count(last) || kOther.count(last);
-    bool only_word = std::count_if(words.begin(), words.end(),
-                                   [](const std::string& w) { return !kQualifiers.count(w); }) <= 1;
-    if (!type_word && !only_word) p.name = last;
+  // With two or more type-or-name words, the last one names the parameter
+  // ("int half", "const float x"), unless all of them are the keywords that
+  // build multi-word builtin types ("unsigned long long" is unnamed).
+  std::vector<std::string> plain;
+  for (const auto& w : words) {
+    if (!kQualifiers.count(w)) plain.push_back(w);
+  }
+  if (plain.size() >= 2) {
+    bool builtin_type = std::all_of(plain.begin(), plain.end(), [](const std::string& w) {
+      return kBuiltinTypeKeywords.count(w) > 0;
+    });
+    if (!builtin_type) p.name = plain.back();
   }
   for (const Token* t : toks) {
     if (!p.name.empty() && t == toks.back() && t->text == p.name) break;
