@@ -38,5 +38,7 @@ void register_gpu_interpolate_ops(GpuOpRegistry& r);
 void register_gpu_conv_ops(GpuOpRegistry& r);
 // scaled_dot_product_attention (one fused kernel).
 void register_gpu_attention_ops(GpuOpRegistry& r);
+// cumsum, cumprod.
+void register_gpu_scan_ops(GpuOpRegistry& r);
 
 }  // namespace pf::gpu

@@ -208,3 +208,20 @@ struct PfAttentionParams {
   double scale;
   PfOffsetCalc oc;
 };
+
+// --- scans (scan.cu) -----------------------------------------------------------------------
+
+#define PF_SCAN_WARPS 4  // rows per block of the innermost-dim scan
+
+// cumsum / cumprod over contiguous [outer, len, inner] (input already in the
+// output dtype): inner == 1 scans rows (a warp per row), else columns (a
+// thread per (outer, inner) pair walking len).
+struct PfScanParams {
+  unsigned long long in;
+  unsigned long long out;
+  long long outer;
+  long long len;
+  long long inner;
+  int product;
+  int pad_;
+};

@@ -70,6 +70,7 @@ const std::vector<ParamStruct>& param_structs() {
       {"pf_upsample_", "PfInterpParams", sizeof(PfInterpParams)},
       {"pf_conv", "PfConvParams", sizeof(PfConvParams)},
       {"pf_attention", "PfAttentionParams", sizeof(PfAttentionParams)},
+      {"pf_scan", "PfScanParams", sizeof(PfScanParams)},
   };
   return structs;
 }

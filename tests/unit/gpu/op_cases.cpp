@@ -414,6 +414,7 @@ const std::vector<OpCase>& op_cases() {
     add_interpolate_cases(c);
     add_conv_cases(c);
     add_attention_cases(c);
+    add_scan_cases(c);
     return c;
   }();
   return cases;

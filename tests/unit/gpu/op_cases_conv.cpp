@@ -1,5 +1,5 @@
-// Cases of the convolution and attention families (ops_conv.cpp,
-// ops_attention.cpp). Values in [-1, 1] keep fp32 sums within the t = -5
+// Cases of the convolution, attention and scan families (ops_conv.cpp,
+// ops_attention.cpp, ops_scan.cpp). Values in [-1, 1] keep fp32 sums within the t = -5
 // tolerance. On the GPU the convolutions run through cuDNN when it loads
 // (depthwise ones through the direct kernel, as PyTorch), else all direct.
 #include "tests/unit/gpu/op_cases.h"
@@ -108,6 +108,14 @@ void add_attention_cases(std::vector<OpCase>& c) {
                sdpa + "(q, k, v)",
                {unit({1, 2, 70, 64}), unit({3, 1, 70, 64}), unit({3, 1, 70, 64})},
                kFloat});
+}
+
+void add_scan_cases(std::vector<OpCase>& c) {
+  c.push_back({"cumsum", "x", "torch.cumsum(x, 1)", {in({7, 45})}, kNum});
+  c.push_back({"cumsum", "x", "x.cumsum(0)", {in({9, 5, 6})}, kInt});
+  c.push_back({"cumsum", "x", "torch.cumsum(x, -1, dtype=torch.float64)", {in({4, 70})}, kFloat});
+  c.push_back({"cumprod", "x", "torch.cumprod(x, 1)", {in({5, 12}, 0.5, 1.5, -2, 2)}, kNum});
+  c.push_back({"cumprod", "x", "torch.cumprod(x, 1)", {in({3, 40, 2}, 0.8, 1.2, -1, 1)}, kFloat});
 }
 
 }  // namespace pf::gpu::test
