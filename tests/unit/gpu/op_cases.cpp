@@ -415,6 +415,7 @@ const std::vector<OpCase>& op_cases() {
     add_conv_cases(c);
     add_attention_cases(c);
     add_scan_cases(c);
+    add_einsum_cases(c);
     return c;
   }();
   return cases;

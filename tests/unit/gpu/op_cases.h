@@ -62,6 +62,7 @@ void add_interpolate_cases(std::vector<OpCase>& c);
 void add_conv_cases(std::vector<OpCase>& c);
 void add_attention_cases(std::vector<OpCase>& c);
 void add_scan_cases(std::vector<OpCase>& c);
+void add_einsum_cases(std::vector<OpCase>& c);
 
 //! Every case, in registry order of the families.
 const std::vector<OpCase>& op_cases();

@@ -1,6 +1,6 @@
-// Cases of the convolution, attention and scan families (ops_conv.cpp,
-// ops_attention.cpp, ops_scan.cpp). Values in [-1, 1] keep fp32 sums within the t = -5
-// tolerance. On the GPU the convolutions run through cuDNN when it loads
+// Cases of the convolution, attention, scan and einsum families
+// (ops_conv.cpp, ops_attention.cpp, ops_scan.cpp, ops_einsum.cpp). Values in [-1, 1] keep fp32 sums
+// within the t = -5 tolerance. On the GPU the convolutions run through cuDNN when it loads
 // (depthwise ones through the direct kernel, as PyTorch), else all direct.
 #include "tests/unit/gpu/op_cases.h"
 
@@ -116,6 +116,34 @@ void add_scan_cases(std::vector<OpCase>& c) {
   c.push_back({"cumsum", "x", "torch.cumsum(x, -1, dtype=torch.float64)", {in({4, 70})}, kFloat});
   c.push_back({"cumprod", "x", "torch.cumprod(x, 1)", {in({5, 12}, 0.5, 1.5, -2, 2)}, kNum});
   c.push_back({"cumprod", "x", "torch.cumprod(x, 1)", {in({3, 40, 2}, 0.8, 1.2, -1, 1)}, kFloat});
+}
+
+void add_einsum_cases(std::vector<OpCase>& c) {
+  c.push_back(
+      {"einsum", "x, y", "torch.einsum('ij,jk->ik', x, y)", {unit({7, 9}), unit({9, 5})}, kFloat});
+  c.push_back({"einsum",
+               "x, y",
+               "torch.einsum('bhld,bhsd->bhls', x, y)",
+               {unit({2, 3, 5, 8}), unit({2, 3, 6, 8})},
+               kFloat});
+  c.push_back({"einsum",
+               "x, y",
+               "torch.einsum('...ij,jk', x, y)",
+               {unit({3, 4, 6}), unit({6, 2})},
+               kFloat});
+  c.push_back({"einsum", "x, y", "torch.einsum('i,j->ij', x, y)", {unit({7}), unit({5})}, kFloat});
+  c.push_back({"einsum", "x", "torch.einsum('ii->i', x) * 1", {unit({6, 6})}, kFloat});
+  c.push_back({"einsum", "x", "torch.einsum('ijk->kj', x)", {unit({4, 5, 3})}, kFloat});
+  c.push_back({"einsum",
+               "x, y, z",
+               "torch.einsum('ab,bc,cd->ad', x, y, z)",
+               {unit({4, 5}), unit({5, 6}), unit({6, 3})},
+               kFloat});
+  c.push_back({"einsum",
+               "x, y",
+               "torch.einsum('bij,bj->bi', x, y)",
+               {unit({3, 4, 5}), unit({1, 5})},
+               kFloat});
 }
 
 }  // namespace pf::gpu::test
