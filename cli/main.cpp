@@ -5,7 +5,9 @@
 
 #include "cli/cmd_ab.h"
 #include "cli/cmd_doctor.h"
+#include "cli/cmd_eval.h"
 #include "cli/cmd_export.h"
+#include "cli/cmd_improve.h"
 #include "cli/cmd_merge.h"
 #include "cli/cmd_run.h"
 #include "cli/cmd_serve_replay.h"
@@ -34,14 +36,14 @@ int main(int argc, char** argv) {
   });
 
   add_run_command(app, ctx);
-  add_not_implemented_command(app, ctx, "eval", "evaluate a pass workspace on a task", "issue 4");
+  add_eval_command(app, ctx);
   add_import_command(app, ctx);
   add_tasks_command(app, ctx);
   add_export_command(app, ctx);
   add_stats_command(app, ctx);
   add_merge_command(app, ctx);
   add_ab_command(app, ctx);
-  add_not_implemented_command(app, ctx, "improve", "self-improvement rounds", "issue 8");
+  add_improve_command(app, ctx);
   add_not_implemented_command(app, ctx, "serve", "OpenAI-compatible replay server", "issue 6");
   add_doctor_command(app, ctx);
   add_serve_replay_command(app, ctx);
