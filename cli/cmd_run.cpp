@@ -9,7 +9,6 @@
 #include <pthread.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <atomic>
 #include <csignal>
 #include <iostream>
@@ -20,7 +19,6 @@
 #include "cli/endpoint_options.h"
 #include "cli/exit_codes.h"
 #include "common/fs.h"
-#include "config/config_fields.h"
 #include "config/config_loader.h"
 #include "trajectories/trajectory_store.h"
 
@@ -32,33 +30,20 @@ struct RunArgs {
   std::string resume;
 };
 
-// Applies `--set key=value` to a configuration read back from a run record.
-Status apply_sets(Config& config, const std::vector<std::string>& sets) {
-  auto fields = describe_fields(config);
-  for (const auto& set : sets) {
-    auto eq = set.find('=');
-    if (eq == std::string::npos) {
-      return make_error(ErrorCode::invalid_argument, "--set " + set + ": expected KEY=VALUE");
-    }
-    std::string key = set.substr(0, eq), text = set.substr(eq + 1);
-    auto it = std::find_if(fields.begin(), fields.end(),
-                           [&](const Field& f) { return f.key() == key; });
-    if (it == fields.end()) {
-      return make_error(ErrorCode::invalid_argument, "--set " + set + ": unknown key " + key);
-    }
-    nlohmann::json value = text.empty() ? nlohmann::json(nullptr)
-                                        : nlohmann::json::parse(text, nullptr, false);
-    if (value.is_discarded()) value = text;
-    if (auto st = it->set(value); !st.ok()) {
-      return make_error(ErrorCode::invalid_argument, "--set " + set + ": " + st.error().message);
-    }
+// The stored configuration of a resumed run with `--set` on top, through the
+// shared loader (same parsing, checks and messages as a new run). The
+// environment is not consulted: a resumed run keeps the endpoint it recorded
+// unless --set says otherwise.
+Result<LoadedConfig> resumed_config(const Config& stored, const std::vector<std::string>& sets) {
+  ConfigInputs inputs;
+  inputs.sets = sets;
+  inputs.env = nullptr;
+  inputs.base = stored;
+  auto loaded = load_config(inputs);
+  if (!loaded.ok()) {
+    std::cerr << "passforge: invalid configuration:\n" << loaded.error().message << "\n";
   }
-  auto problems = validate_config(config);
-  if (!problems.empty()) {
-    return make_error(ErrorCode::invalid_argument, problems.front().first + ": " +
-                                                       problems.front().second);
-  }
-  return ok_status();
+  return loaded;
 }
 
 // Waits for SIGINT/SIGTERM on its own thread (every other thread blocks them):
@@ -123,12 +108,10 @@ int run_command(const RunArgs& args) {
       std::cerr << "passforge run: " << stored.error().message << "\n";
       return kExitUsage;
     }
-    request.config = std::move(stored->config);
+    auto loaded = resumed_config(stored->config, args.config.sets);
+    if (!loaded.ok()) return kExitUsage;
+    request.config = std::move(loaded->config);
     request.config_toml = std::move(stored->config_toml);
-    if (auto st = apply_sets(request.config, args.config.sets); !st.ok()) {
-      std::cerr << "passforge run: " << st.error().message << "\n";
-      return kExitUsage;
-    }
     request.resume_dir = args.resume;
   } else {
     auto loaded = load_config_or_report(args.config);

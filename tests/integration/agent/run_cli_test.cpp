@@ -216,6 +216,79 @@ TEST(RunCli, SigintExits130WithEpisodesInterruptedAndResumable) {
   f.expect_complete();
 }
 
+// The README's main command exactly as written (only the output directory
+// and run id moved to a temporary place): built-in tasks, built-in replay,
+// real evaluations through the sandboxed workers, progress, summary, store;
+// resuming the finished run changes nothing; --set on resume goes through
+// the shared config loader.
+TEST(RunCli, QuickstartAsWrittenRunsAndResumes) {
+  fs::path dir = make_temp_dir("pf_run_quickstart");
+  const fs::path run_dir = dir / "runs" / "qs";
+  Child c = spawn({"run", "--config", "configs/quickstart.toml", "--set",
+                   "run.output_dir=" + (dir / "runs").string(), "--set", "run.run_id=qs"},
+                  dir);
+  ASSERT_EQ(wait_exit(c.pid), 0) << text(c.out) << text(c.err);
+  const std::string out = text(c.out), err = text(c.err);
+  EXPECT_NE(out.find("REPLAYS RECORDED ANSWERS"), std::string::npos) << out;
+  EXPECT_NE(out.find((run_dir / "passforge.db").string()), std::string::npos) << out;
+  EXPECT_NE(out.find("all   "), std::string::npos) << "summary table\n" << out;
+  const bool compile_only = out.find("COMPILE-ONLY") != std::string::npos;
+  EXPECT_NE(compile_only, out.find("FULL on the GPU") != std::string::npos) << out;
+  // One progress line per episode (logged: stderr is not a terminal here).
+  EXPECT_NE(err.find("episode [3/3] "), std::string::npos) << err;
+
+  auto r = traj::TrajectoryReader::open(run_dir);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  auto eps = r->episodes();
+  ASSERT_TRUE(eps.ok());
+  ASSERT_EQ(eps->size(), 3u) << "quickstart's [run].tasks, one sample each";
+  int64_t evaluations = 0;
+  for (const auto& e : *eps) {
+    EXPECT_EQ(e.exit_reason, "submitted") << e.id;
+    auto evals = r->evaluations(e.id);
+    ASSERT_TRUE(evals.ok());
+    ASSERT_GE(evals->size(), 2u) << e.id;
+    evaluations += static_cast<int64_t>(evals->size());
+    EXPECT_FALSE(evals->front().failure_classes.empty()) << e.id << ": the wrong first attempt";
+    EXPECT_EQ(evals->back().failure_classes, Json::array())
+        << e.id << ": " << evals->back().result.dump().substr(0, 2000);
+    for (const auto& ev : *evals) {
+      if (ev.kind == traj::EvalKind::compile || compile_only) {
+        EXPECT_EQ(ev.mode, traj::EvalMode::compile_only) << e.id;
+      } else {
+        EXPECT_EQ(ev.mode, traj::EvalMode::full) << e.id;
+      }
+    }
+  }
+
+  // --resume: bad keys are reported like a new run's, --config is refused,
+  // a finished run resumes to nothing.
+  Child bad = spawn({"run", "--resume", run_dir.string(), "--set", "agent.max_step=3"}, dir);
+  EXPECT_EQ(wait_exit(bad.pid), 2);
+  EXPECT_NE(text(bad.err).find("did you mean 'agent.max_steps'"), std::string::npos)
+      << text(bad.err);
+  Child both = spawn({"run", "--resume", run_dir.string(), "--config", "configs/quickstart.toml"},
+                     dir);
+  EXPECT_EQ(wait_exit(both.pid), 2);
+  Child again = spawn({"run", "--resume", run_dir.string(), "--set", "agent.max_steps=5"}, dir);
+  EXPECT_EQ(wait_exit(again.pid), 0) << text(again.err);
+  EXPECT_NE(text(again.out).find("nothing to resume"), std::string::npos) << text(again.out);
+  auto after = traj::TrajectoryReader::open(run_dir);
+  ASSERT_TRUE(after.ok());
+  auto eps_after = after->episodes();
+  ASSERT_TRUE(eps_after.ok());
+  EXPECT_EQ(eps_after->size(), 3u);
+  int64_t evaluations_after = 0;
+  for (const auto& e : *eps_after) {
+    auto evals = after->evaluations(e.id);
+    ASSERT_TRUE(evals.ok());
+    evaluations_after += static_cast<int64_t>(evals->size());
+  }
+  EXPECT_EQ(evaluations_after, evaluations);
+  std::error_code ec;
+  fs::remove_all(dir, ec);
+}
+
 // The README's main command: no endpoint, so the built-in demo replay; real
 // compile-only evaluations of the reference passes through the workers.
 TEST(RunCli, BuiltInDemoRunsEndToEndInBothModes) {
