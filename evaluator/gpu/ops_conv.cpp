@@ -11,9 +11,10 @@
 //   this; we take the whole class);
 // - everything else: cuDNN (conv_cudnn.h), then the bias as one in-place
 //   broadcast add, as PyTorch's output.add_(bias);
-// - without cuDNN (absent, or disabled in GpuRuntimeOptions): the direct
-//   kernels (kernels/conv.cu) for every convolution, bias fused. Correct,
-//   much slower than cuDNN: fidelity numbers need cuDNN.
+// - without cuDNN (absent, disabled in GpuRuntimeOptions, or refusing the
+//   problem as unsupported / unavailable): the direct kernels
+//   (kernels/conv.cu), bias fused. Correct, much slower than cuDNN: fidelity
+//   numbers need cuDNN (the plan's steps say which ran).
 #include "evaluator/gpu/conv_cudnn.h"
 #include "evaluator/gpu/copy.h"
 #include "evaluator/gpu/elementwise.h"
@@ -166,11 +167,19 @@ GpuOpFn conv_fn(int nd, bool transposed) {
     if (y.numel() == 0) return std::vector<DeviceTensor>{y};
     const bool depthwise = !transposed && is_depthwise(x4, w4, g.groups);
     if (!depthwise || depthwise_to_cudnn(x4, g, nd == 1)) {
+      // cuDNN absent or refusing the problem (no algorithm, a sub-library
+      // that does not load): the direct kernels; other errors are ours.
       auto cudnn = b.runtime().cudnn();
       if (cudnn.ok()) {
-        PF_TRY(add_cudnn_conv(b, **cudnn, g, x4, w4, y4));
-        if (bias != nullptr) PF_TRY(add_bias(b, y, *bias, batched ? 1 : 0));
-        return std::vector<DeviceTensor>{y};
+        Status st = add_cudnn_conv(b, **cudnn, g, x4, w4, y4);
+        if (st.ok()) {
+          if (bias != nullptr) PF_TRY(add_bias(b, y, *bias, batched ? 1 : 0));
+          return std::vector<DeviceTensor>{y};
+        }
+        if (st.error().code != ErrorCode::unsupported &&
+            st.error().code != ErrorCode::unavailable) {
+          return st.error();
+        }
       }
     }
     if (bias != nullptr) {

@@ -75,13 +75,27 @@ Error CudnnLibrary::error(cudnnStatus_t status, const std::string& call) const {
   const char* text = fn_.cudnnGetErrorString != nullptr ? fn_.cudnnGetErrorString(status) : nullptr;
   std::string message =
       call + ": " + (text != nullptr ? text : "cuDNN status " + std::to_string(status));
+  if (fn_.cudnnGetLastErrorString != nullptr) {
+    char detail[512] = {0};
+    fn_.cudnnGetLastErrorString(detail, sizeof(detail));
+    if (detail[0] != '\0') message += " (" + std::string(detail) + ")";
+  }
+  // cuDNN 9 numbers statuses by category: 1xxx not initialised (including
+  // sub-libraries that failed to load), 2xxx bad parameter, 3xxx not
+  // supported, 4xxx internal, 5xxx execution failed.
   ErrorCode code = ErrorCode::internal;
-  if (status == CUDNN_STATUS_NOT_SUPPORTED || status == CUDNN_STATUS_ARCH_MISMATCH) {
-    code = ErrorCode::unsupported;
-  } else if (status == CUDNN_STATUS_BAD_PARAM) {
-    code = ErrorCode::invalid_argument;
-  } else if (status == CUDNN_STATUS_ALLOC_FAILED || status == CUDNN_STATUS_NOT_INITIALIZED) {
-    code = ErrorCode::unavailable;
+  switch (static_cast<int>(status) / 1000) {
+    case 1:
+      code = ErrorCode::unavailable;
+      break;
+    case 2:
+      code = ErrorCode::invalid_argument;
+      break;
+    case 3:
+      code = ErrorCode::unsupported;
+      break;
+    default:
+      break;
   }
   return make_error(code, std::move(message));
 }

@@ -26,6 +26,7 @@ namespace pf::cuda {
 #define PF_CUDNN_FUNCTIONS(X)                     \
   X(cudnnGetVersion)                              \
   X(cudnnGetErrorString)                          \
+  X(cudnnGetLastErrorString)                      \
   X(cudnnCreate)                                  \
   X(cudnnDestroy)                                 \
   X(cudnnSetStream)                               \
