@@ -10,8 +10,8 @@
 #include <iostream>
 
 #include "cli/endpoint_options.h"
-#include "cli/experiment_signals.h"
 #include "cli/exit_codes.h"
+#include "cli/experiment_signals.h"
 #include "common/fs.h"
 #include "experiments/ab_experiment.h"
 #include "trajectories/trajectory_store.h"
@@ -104,8 +104,9 @@ int ab_command(const AbArgs& args) {
 void add_ab_command(CLI::App& app, CommandContext& ctx) {
   auto args = std::make_shared<AbArgs>();
   auto* cmd = app.add_subcommand(
-      "ab", "A/B experiment: arms (prompt variant, model, sampling, agent settings) on the same "
-            "tasks and seeds, interleaved; paired comparison with CI, sign and Wilcoxon tests");
+      "ab",
+      "A/B experiment: arms (prompt variant, model, sampling, agent settings) on the same "
+      "tasks and seeds, interleaved; paired comparison with CI, sign and Wilcoxon tests");
   cmd->add_option("--config", args->config, "experiment file (docs/ab.md, configs/ab-*.toml)");
   cmd->add_option("--resume", args->resume, "continue the experiment stored in this directory");
   cmd->add_flag("--json", args->json, "print the report as JSON");

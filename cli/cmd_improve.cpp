@@ -9,8 +9,8 @@
 #include <iostream>
 
 #include "cli/endpoint_options.h"
-#include "cli/experiment_signals.h"
 #include "cli/exit_codes.h"
+#include "cli/experiment_signals.h"
 #include "common/fs.h"
 #include "experiments/improve_loop.h"
 #include "trajectories/trajectory_store.h"
@@ -108,8 +108,9 @@ int improve_command(const ImproveArgs& args) {
 void add_improve_command(CLI::App& app, CommandContext& ctx) {
   auto args = std::make_shared<ImproveArgs>();
   auto* cmd = app.add_subcommand(
-      "improve", "self-improvement rounds: train episodes, select, exemplar library, SFT/DPO "
-                 "exports, optional training command; held-out evaluation every round");
+      "improve",
+      "self-improvement rounds: train episodes, select, exemplar library, SFT/DPO "
+      "exports, optional training command; held-out evaluation every round");
   cmd->add_option("--config", args->config, "loop file (docs/improve.md, configs/improve-*.toml)");
   cmd->add_option("--resume", args->resume, "continue the loop stored in this directory");
   cmd->add_flag("--json", args->json, "print the per-round report as JSON");

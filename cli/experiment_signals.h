@@ -4,8 +4,8 @@
 // exits at once (the store is consistent after every turn).
 #pragma once
 
-#include <csignal>
 #include <atomic>
+#include <csignal>
 #include <string>
 #include <thread>
 

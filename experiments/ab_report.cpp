@@ -14,7 +14,9 @@ std::string fmt(const char* f, double v) {
   return buf;
 }
 
-std::string p_text(double p) { return p < 0.001 ? fmt("%.1e", p) : fmt("%.3f", p); }
+std::string p_text(double p) {
+  return p < 0.001 ? fmt("%.1e", p) : fmt("%.3f", p);
+}
 
 // The fewest tasks for which unanimous signs reach p < alpha under the exact
 // Wilcoxon test (2 / 2^n < alpha): the floor when the differences do not vary.
@@ -46,7 +48,8 @@ PairedComparison compare(const std::string& a, const std::string& b,
     return c;
   }
   const std::string interval =
-      fmt("%+.3f", c.mean) + (c.ci ? " [" + fmt("%+.3f", c.ci->lo) + ", " + fmt("%+.3f", c.ci->hi) + "]" : "");
+      fmt("%+.3f", c.mean) +
+      (c.ci ? " [" + fmt("%+.3f", c.ci->lo) + ", " + fmt("%+.3f", c.ci->hi) + "]" : "");
   c.significant = c.wilcoxon.p < kAlpha && c.ci && (c.ci->lo > 0 || c.ci->hi < 0);
   if (c.significant) {
     c.verdict = b + (c.mean > 0 ? " better than " : " worse than ") + a + " on " + score + " by " +
@@ -68,7 +71,8 @@ PairedComparison compare(const std::string& a, const std::string& b,
   } else {
     c.tasks_needed = std::max(unanimous_minimum(), n + 1);
     c.verdict += "; the differences do not vary, so no spread sizes a larger test: at least " +
-                 std::to_string(*c.tasks_needed) + " tasks would be needed for any effect to reach "
+                 std::to_string(*c.tasks_needed) +
+                 " tasks would be needed for any effect to reach "
                  "p < 0.05";
   }
   return c;
@@ -124,12 +128,13 @@ Result<AbReport> build_ab_report(traj::TrajectoryReader& reader, const std::stri
 std::string AbReport::table() const {
   std::string out;
   const char* score = score_name(mode);
-  out += "A/B experiment " + id + ": " + std::to_string(tasks.size()) + " tasks, " +
-         (mode == traj::EvalMode::full
-              ? std::string("full evaluation (score = best AS per episode)")
-              : std::string("COMPILE-ONLY evaluation (no GPU: no AS exists; score = best share of "
-                            "variants that compiled, matched and dry-ran; correct = all of them)")) +
-         "\n";
+  out +=
+      "A/B experiment " + id + ": " + std::to_string(tasks.size()) + " tasks, " +
+      (mode == traj::EvalMode::full
+           ? std::string("full evaluation (score = best AS per episode)")
+           : std::string("COMPILE-ONLY evaluation (no GPU: no AS exists; score = best share of "
+                         "variants that compiled, matched and dry-ran; correct = all of them)")) +
+      "\n";
   char buf[512];
   std::snprintf(buf, sizeof buf, "%-14s %-10s %-18s %8s %13s %8s %7s %10s %10s %12s\n", "arm",
                 "prompt", "model", "episodes", score, "correct", "fast_1", "tokens/ep",
@@ -139,7 +144,8 @@ std::string AbReport::table() const {
     const auto& m = a.metrics;
     std::string fast = m.fast_1 ? fmt("%.3f", *m.fast_1) : "-";
     std::string turns = m.turns_to_first_correct ? fmt("%.1f", *m.turns_to_first_correct) : "-";
-    std::snprintf(buf, sizeof buf, "%-14s %-10s %-18s %8lld %13.3f %7.1f%% %7s %10.0f %9.2fs %12s\n",
+    std::snprintf(buf, sizeof buf,
+                  "%-14s %-10s %-18s %8lld %13.3f %7.1f%% %7s %10.0f %9.2fs %12s\n",
                   a.ref.name.c_str(), a.prompt_variant.c_str(), a.model.substr(0, 18).c_str(),
                   static_cast<long long>(m.episodes), m.mean_score, 100 * m.correct_rate,
                   fast.c_str(), m.tokens_per_episode, m.latency_s_per_episode, turns.c_str());
@@ -150,13 +156,16 @@ std::string AbReport::table() const {
            std::to_string(c.differences.size()) + " tasks:\n";
     for (const auto& [task, d] : c.differences) out += "  " + task + "  " + fmt("%+.3f", d) + "\n";
     out += "  mean " + fmt("%+.3f", c.mean) +
-           (c.ci ? " (95% bootstrap CI [" + fmt("%+.3f", c.ci->lo) + ", " + fmt("%+.3f", c.ci->hi) + "])" : "") +
-           "; sign test " + std::to_string(c.sign.positive) + "+ " + std::to_string(c.sign.negative) +
-           "- " + std::to_string(c.sign.zeros) + "= p = " + p_text(c.sign.p) + "; Wilcoxon W+ = " +
-           fmt("%g", c.wilcoxon.w_plus) + " W- = " + fmt("%g", c.wilcoxon.w_minus) + " p = " +
-           p_text(c.wilcoxon.p) +
-           (c.wilcoxon.n == 0 ? " (no non-zero difference)"
-                              : c.wilcoxon.exact ? " (exact)" : " (normal approx.)") +
+           (c.ci ? " (95% bootstrap CI [" + fmt("%+.3f", c.ci->lo) + ", " + fmt("%+.3f", c.ci->hi) +
+                       "])"
+                 : "") +
+           "; sign test " + std::to_string(c.sign.positive) + "+ " +
+           std::to_string(c.sign.negative) + "- " + std::to_string(c.sign.zeros) +
+           "= p = " + p_text(c.sign.p) + "; Wilcoxon W+ = " + fmt("%g", c.wilcoxon.w_plus) +
+           " W- = " + fmt("%g", c.wilcoxon.w_minus) + " p = " + p_text(c.wilcoxon.p) +
+           (c.wilcoxon.n == 0  ? " (no non-zero difference)"
+            : c.wilcoxon.exact ? " (exact)"
+                               : " (normal approx.)") +
            "\n";
     out += "verdict: " + c.verdict + "\n";
   }
@@ -170,7 +179,9 @@ nlohmann::json AbReport::to_json() const {
                       {"tasks", tasks},
                       {"arms", nlohmann::json::array()},
                       {"comparisons", nlohmann::json::array()}};
-  auto opt = [](const std::optional<double>& v) { return v ? nlohmann::json(*v) : nlohmann::json(); };
+  auto opt = [](const std::optional<double>& v) {
+    return v ? nlohmann::json(*v) : nlohmann::json();
+  };
   for (const auto& a : arms) {
     const auto& m = a.metrics;
     j["arms"].push_back({{"name", a.ref.name},
@@ -199,11 +210,19 @@ nlohmann::json AbReport::to_json() const {
          {"mean", c.mean},
          {"sd", c.sd},
          {"ci95", c.ci ? nlohmann::json{c.ci->lo, c.ci->hi} : nlohmann::json()},
-         {"sign_test", {{"positive", c.sign.positive}, {"negative", c.sign.negative},
-                        {"zeros", c.sign.zeros}, {"p", c.sign.p}}},
-         {"wilcoxon", {{"n", c.wilcoxon.n}, {"zeros", c.wilcoxon.zeros},
-                       {"w_plus", c.wilcoxon.w_plus}, {"w_minus", c.wilcoxon.w_minus},
-                       {"exact", c.wilcoxon.exact}, {"z", c.wilcoxon.z}, {"p", c.wilcoxon.p}}},
+         {"sign_test",
+          {{"positive", c.sign.positive},
+           {"negative", c.sign.negative},
+           {"zeros", c.sign.zeros},
+           {"p", c.sign.p}}},
+         {"wilcoxon",
+          {{"n", c.wilcoxon.n},
+           {"zeros", c.wilcoxon.zeros},
+           {"w_plus", c.wilcoxon.w_plus},
+           {"w_minus", c.wilcoxon.w_minus},
+           {"exact", c.wilcoxon.exact},
+           {"z", c.wilcoxon.z},
+           {"p", c.wilcoxon.p}}},
          {"significant", c.significant},
          {"effect", c.effect},
          {"tasks_needed", c.tasks_needed ? nlohmann::json(*c.tasks_needed) : nlohmann::json()},

@@ -42,7 +42,7 @@ struct PairedComparison {
   SignTestResult sign;
   WilcoxonResult wilcoxon;
   bool significant = false;
-  double effect = 0;                   // what the sample-size estimate assumes
+  double effect = 0;  // what the sample-size estimate assumes
   std::optional<int64_t> tasks_needed;
   std::string verdict;
 };

@@ -1,7 +1,8 @@
 #include "experiments/ab_spec.h"
 
-#include <set>
 #include <toml++/toml.h>
+
+#include <set>
 
 #include "common/fs.h"
 #include "common/strings.h"
@@ -38,14 +39,13 @@ Result<AbSpec> parse_ab_spec(const std::string& text, const std::filesystem::pat
   try {
     root = toml::parse(text, file.string());
   } catch (const toml::parse_error& e) {
-    return make_error(ErrorCode::parse_error,
-                      where + ":" + std::to_string(e.source().begin.line) + ": " +
-                          std::string(e.description()));
+    return make_error(ErrorCode::parse_error, where + ":" + std::to_string(e.source().begin.line) +
+                                                  ": " + std::string(e.description()));
   }
   AbSpec spec;
   spec.file = file;
   spec.text = text;
-  static const std::set<std::string> known = {"base_config", "id",  "output_dir", "tasks",
+  static const std::set<std::string> known = {"base_config",      "id",  "output_dir", "tasks",
                                               "samples_per_task", "set", "arms"};
   for (const auto& [k, node] : root) {
     if (!known.count(std::string(k.str()))) {
@@ -131,7 +131,8 @@ Result<Config> arm_config(const AbSpec& spec, const AbArmSpec& arm) {
   std::vector<std::string> sets = spec.common_sets;
   if (!spec.tasks.empty()) {
     std::string list = "[";
-    for (size_t i = 0; i < spec.tasks.size(); ++i) list += (i ? ", " : "") + toml_quote(spec.tasks[i]);
+    for (size_t i = 0; i < spec.tasks.size(); ++i)
+      list += (i ? ", " : "") + toml_quote(spec.tasks[i]);
     sets.push_back("run.tasks=" + list + "]");
   }
   if (spec.samples_per_task > 0) {

@@ -104,9 +104,9 @@ Result<SessionOutcome> run_arm_session(const SessionRequest& request,
     const fs::path prompts_dir = agent::resolve_data_dir(c.prompts.dir);
     PF_ASSIGN(arm->prompts, prompts::PromptVariant::load(prompts_dir, c.prompts.variant));
     for (const auto& task : request.tasks) {
-      auto ctx = agent::prepare_task(task, shared.evaluator.hidden_variants,
-                                     shared.evaluator.hidden_share, arm->prompts, c.agent.mode,
-                                     registry);
+      auto ctx =
+          agent::prepare_task(task, shared.evaluator.hidden_variants, shared.evaluator.hidden_share,
+                              arm->prompts, c.agent.mode, registry);
       if (!ctx.ok()) return ctx.error().with_context("arm " + plan.name);
       auto suffix = plan.prompt_suffix.find(task.id);
       if (suffix != plan.prompt_suffix.end() && !suffix->second.empty()) {
@@ -127,9 +127,10 @@ Result<SessionOutcome> run_arm_session(const SessionRequest& request,
         replay::ReplayServerOptions ro;
         ro.threads = std::max(8, shared.run.concurrency + 4);
         PF_ASSIGN(replay_server, replay::ReplayServer::start(std::move(script).value(), ro));
-        request.notice("endpoint: no endpoint.base_url configured, so the arms without one "
-                       "REPLAY RECORDED ANSWERS from " + script_path.string() +
-                       "; they do not ask a model");
+        request.notice(
+            "endpoint: no endpoint.base_url configured, so the arms without one "
+            "REPLAY RECORDED ANSWERS from " +
+            script_path.string() + "; they do not ask a model");
       }
       llm.base_url = replay_server->base_url();
       if (llm.model.empty()) llm.model = "passforge-replay";
@@ -222,7 +223,8 @@ Result<SessionOutcome> run_arm_session(const SessionRequest& request,
         results[i] = std::move(r);
       }
     };
-    size_t threads = std::min(jobs.size(), static_cast<size_t>(std::max(1, shared.run.concurrency)));
+    size_t threads =
+        std::min(jobs.size(), static_cast<size_t>(std::max(1, shared.run.concurrency)));
     std::vector<std::thread> pool_threads;
     for (size_t t = 0; t < threads; ++t) pool_threads.emplace_back(worker);
     for (auto& t : pool_threads) t.join();
@@ -240,13 +242,14 @@ Result<SessionOutcome> run_arm_session(const SessionRequest& request,
   }
   if (cancel.cancelled()) outcome.interrupted = true;
   for (const auto& plan : request.arms) {
-    PF_TRY(store->finish_run(plan.run_id, outcome.interrupted ? traj::RunState::interrupted
-                                                              : traj::RunState::finished));
+    PF_TRY(store->finish_run(
+        plan.run_id, outcome.interrupted ? traj::RunState::interrupted : traj::RunState::finished));
   }
   if (evaluator.fell_back()) {
     outcome.mode = evaluator.mode();
-    request.notice("evaluation: the workers could not evaluate on the GPU, so this session FELL "
-                   "BACK TO COMPILE-ONLY (see the log above)");
+    request.notice(
+        "evaluation: the workers could not evaluate on the GPU, so this session FELL "
+        "BACK TO COMPILE-ONLY (see the log above)");
   }
   return outcome;
 }

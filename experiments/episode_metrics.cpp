@@ -18,7 +18,8 @@ double score_of(const traj::EvaluationRecord& ev, traj::EvalMode mode) {
 }
 
 bool correct_of(const traj::EvaluationRecord& ev, traj::EvalMode mode) {
-  return mode == traj::EvalMode::full ? traj::is_correct(ev) : agent::compile_share(ev.result) >= 1.0;
+  return mode == traj::EvalMode::full ? traj::is_correct(ev)
+                                      : agent::compile_share(ev.result) >= 1.0;
 }
 
 }  // namespace
@@ -124,7 +125,8 @@ ArmMetrics aggregate(const std::vector<EpisodeMetrics>& episodes) {
     }
   }
   if (any_fast) a.fast_1 = fast;
-  if (a.reached_correct > 0) a.turns_to_first_correct = turns / static_cast<double>(a.reached_correct);
+  if (a.reached_correct > 0)
+    a.turns_to_first_correct = turns / static_cast<double>(a.reached_correct);
   return a;
 }
 

@@ -24,7 +24,8 @@ struct EpisodeMetrics {
   traj::RunState status = traj::RunState::running;
   double score = 0;
   bool correct = false;
-  std::optional<double> fast_1;  // full only: share of visible variants correct and faster than eager
+  std::optional<double>
+      fast_1;  // full only: share of visible variants correct and faster than eager
   int64_t tokens = 0;
   double llm_latency_s = 0;  // sum over the episode's LLM calls
   double wall_s = 0;

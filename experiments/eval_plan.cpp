@@ -69,8 +69,8 @@ Result<std::unique_ptr<sandbox::WorkerPool>> start_worker_pool(const Config& con
 agent::EvaluationSettings evaluation_settings(const Config& config, const EvaluationPlan& plan) {
   agent::EvaluationSettings es;
   es.mode = plan.mode;
-  es.timeout = std::chrono::milliseconds(
-      static_cast<int64_t>(config.evaluator.worker_timeout_s * 1000.0));
+  es.timeout =
+      std::chrono::milliseconds(static_cast<int64_t>(config.evaluator.worker_timeout_s * 1000.0));
   es.options = config_to_json(config)["evaluator"];
   es.failure_score = config.evaluator.b;
   es.compile_only_arch = config.evaluator.gpu_arch;

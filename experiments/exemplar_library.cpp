@@ -48,7 +48,8 @@ std::vector<ExemplarChoice> choose_exemplars(const std::vector<Exemplar>& librar
   std::sort(ranked.begin(), ranked.end(), [](const ExemplarChoice& x, const ExemplarChoice& y) {
     if (x.similarity != y.similarity) return x.similarity > y.similarity;
     if (x.exemplar->score != y.exemplar->score) return x.exemplar->score > y.exemplar->score;
-    if (x.exemplar->task_id != y.exemplar->task_id) return x.exemplar->task_id < y.exemplar->task_id;
+    if (x.exemplar->task_id != y.exemplar->task_id)
+      return x.exemplar->task_id < y.exemplar->task_id;
     return x.exemplar->episode_id < y.exemplar->episode_id;
   });
   std::vector<ExemplarChoice> chosen;

@@ -5,11 +5,11 @@
 // variant = "concise"` mean the same.
 #pragma once
 
+#include <toml++/toml.h>
+
 #include <filesystem>
 #include <string>
 #include <vector>
-
-#include <toml++/toml.h>
 
 #include "common/result.h"
 #include "config/config.h"
@@ -27,8 +27,7 @@ Result<Config> config_with_sets(const std::filesystem::path& base_file,
 
 //! A path written in an experiment file: relative to the file's directory
 //! when that exists, else as written (relative to the working directory).
-std::filesystem::path resolve_beside(const std::filesystem::path& file,
-                                     const std::string& written);
+std::filesystem::path resolve_beside(const std::filesystem::path& file, const std::string& written);
 
 //! Ids, run ids and arm names: [A-Za-z0-9_-]+ (they become parts of episode
 //! ids and directory names).

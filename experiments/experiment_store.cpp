@@ -34,15 +34,18 @@ nlohmann::json parse_or_null(const std::string& text) {
 Result<ExperimentStore> ExperimentStore::open(const std::filesystem::path& dir) {
   {
     // The trajectory schema first, so the tables below sit beside a current one.
-    PF_ASSIGN(auto store, traj::TrajectoryStore::open(dir, traj::TrajectoryStore::OpenMode::create));
+    PF_ASSIGN(auto store,
+              traj::TrajectoryStore::open(dir, traj::TrajectoryStore::OpenMode::create));
   }
-  PF_ASSIGN(auto db, traj::Database::open(traj::store_path(dir), traj::Database::Access::read_write));
+  PF_ASSIGN(auto db,
+            traj::Database::open(traj::store_path(dir), traj::Database::Access::read_write));
   PF_TRY(db.exec(kSchema));
   return ExperimentStore(std::move(db));
 }
 
 Result<std::optional<ExperimentRecord>> ExperimentStore::load() {
-  PF_ASSIGN(auto st, db_.prepare("SELECT id, kind, spec_text, spec_path, state FROM pf_experiment"));
+  PF_ASSIGN(auto st,
+            db_.prepare("SELECT id, kind, spec_text, spec_path, state FROM pf_experiment"));
   PF_ASSIGN(bool row, st.step());
   if (!row) return std::optional<ExperimentRecord>();
   ExperimentRecord r;
@@ -59,9 +62,10 @@ Result<std::optional<ExperimentRecord>> ExperimentStore::load() {
 }
 
 Status ExperimentStore::save(const ExperimentRecord& r) {
-  PF_ASSIGN(auto st, db_.prepare("INSERT INTO pf_experiment (id, kind, spec_text, spec_path, state) "
-                                 "VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
-                                 "state = excluded.state"));
+  PF_ASSIGN(auto st,
+            db_.prepare("INSERT INTO pf_experiment (id, kind, spec_text, spec_path, state) "
+                        "VALUES (?, ?, ?, ?, ?) ON CONFLICT(id) DO UPDATE SET "
+                        "state = excluded.state"));
   st.bind_all(r.id, r.kind, r.spec_text, r.spec_path, r.state.dump());
   return st.run();
 }

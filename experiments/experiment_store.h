@@ -19,9 +19,9 @@ namespace pf::experiments {
 
 struct ExperimentRecord {
   std::string id;
-  std::string kind;         // "ab" | "improve"
-  std::string spec_text;    // the experiment file as written
-  std::string spec_path;    // where it was read from
+  std::string kind;                                 // "ab" | "improve"
+  std::string spec_text;                            // the experiment file as written
+  std::string spec_path;                            // where it was read from
   nlohmann::json state = nlohmann::json::object();  // kind-specific
 };
 

@@ -27,7 +27,9 @@ using nlohmann::json;
 constexpr const char* kKind = "improve";
 constexpr const char* kSteps[] = {"train", "eval", "select", "export", "training"};
 
-fs::path round_dir(const fs::path& dir, int k) { return dir / "rounds" / std::to_string(k); }
+fs::path round_dir(const fs::path& dir, int k) {
+  return dir / "rounds" / std::to_string(k);
+}
 
 std::string session_run_id(const std::string& id, int k, const char* step) {
   return id + ".r" + std::to_string(k) + "." + step;
@@ -67,8 +69,8 @@ struct Loop {
   }
 
   // Runs one session step; false when it was interrupted.
-  Result<bool> session(int k, const char* step, const json& round,
-                       const std::vector<Task>& tasks, int samples, int64_t seed) {
+  Result<bool> session(int k, const char* step, const json& round, const std::vector<Task>& tasks,
+                       int samples, int64_t seed) {
     PF_ASSIGN(auto library, store->exemplars());
     SessionRequest s;
     s.store_dir = round_dir(dir, k) / step;
@@ -94,8 +96,8 @@ struct Loop {
     request->notice("round " + std::to_string(k) + ": " + step + ": " +
                     std::to_string(tasks.size()) + " tasks x " + std::to_string(samples) +
                     " samples, model " + s.arms[0].llm.model + ", " +
-                    std::to_string(with_examples) + " prompts with exemplars (library: " +
-                    std::to_string(library.size()) + ")");
+                    std::to_string(with_examples) +
+                    " prompts with exemplars (library: " + std::to_string(library.size()) + ")");
     PF_ASSIGN(auto outcome, run_arm_session(s, *cancel));
     return !outcome.interrupted;
   }
@@ -118,12 +120,12 @@ struct Loop {
     for (const auto& t : train_tasks) ops[t.id] = t.op_sequence;
     int64_t added = 0;
     for (auto& [task, list] : by_task) {
-      std::stable_sort(list.begin(), list.end(), [](const EpisodeMetrics* a, const EpisodeMetrics* b) {
-        return a->score != b->score ? a->score > b->score : a->episode_id < b->episode_id;
-      });
-      size_t keep = spec.selection == SelectionMode::best_per_task
-                        ? 1
-                        : static_cast<size_t>(spec.top_k);
+      std::stable_sort(
+          list.begin(), list.end(), [](const EpisodeMetrics* a, const EpisodeMetrics* b) {
+            return a->score != b->score ? a->score > b->score : a->episode_id < b->episode_id;
+          });
+      size_t keep =
+          spec.selection == SelectionMode::best_per_task ? 1 : static_cast<size_t>(spec.top_k);
       for (size_t i = 0; i < list.size() && i < keep; ++i) {
         PF_ASSIGN(auto files, reader.workspace(list[i]->best_workspace_sha));
         Exemplar ex;
@@ -147,10 +149,11 @@ struct Loop {
       o.format = format;
       o.out = rdir / (format == traj::ExportFormat::openai ? "sft.jsonl" : "dpo.jsonl");
       o.min_as = spec.min_score;
-      o.best_only = format == traj::ExportFormat::openai &&
-                    spec.selection == SelectionMode::best_per_task;
+      o.best_only =
+          format == traj::ExportFormat::openai && spec.selection == SelectionMode::best_per_task;
       auto summary = traj::export_trajectories({rdir / "train"}, o);
-      if (!summary.ok()) return summary.error().with_context("exporting round " + std::to_string(k));
+      if (!summary.ok())
+        return summary.error().with_context("exporting round " + std::to_string(k));
       round[format == traj::ExportFormat::openai ? "sft_records" : "dpo_records"] =
           summary->records();
     }
@@ -173,13 +176,16 @@ struct Loop {
     request->notice("round " + std::to_string(k) + ": training: " + command);
     json endpoint = json::object();
     auto output = run_training_command(command, endpoint);
-    if (!output.ok()) return output.error().with_context("round " + std::to_string(k) + " training");
+    if (!output.ok())
+      return output.error().with_context("round " + std::to_string(k) + " training");
     PF_TRY(write_file_atomic(rdir / "training.log", *output));
     round["training_endpoint"] = endpoint;
     if (!endpoint.empty()) {
       record.state["endpoint"] = endpoint;
-      request->notice("round " + std::to_string(k) + ": training named the endpoint for later "
-                      "rounds: " + endpoint.dump());
+      request->notice("round " + std::to_string(k) +
+                      ": training named the endpoint for later "
+                      "rounds: " +
+                      endpoint.dump());
     }
     return ok_status();
   }
@@ -286,7 +292,8 @@ Result<ImproveOutcome> run_improve(const ImproveRequest& request, const llm::Can
     loop.config = std::move(config).value();
     std::vector<std::string> train, held_out;
     for (const auto& t : loop.record.state.value("train_tasks", json::array())) train.push_back(t);
-    for (const auto& t : loop.record.state.value("eval_tasks", json::array())) held_out.push_back(t);
+    for (const auto& t : loop.record.state.value("eval_tasks", json::array()))
+      held_out.push_back(t);
     PF_ASSIGN(loop.train_tasks, tasks_for(train));
     PF_ASSIGN(loop.eval_tasks, tasks_for(held_out));
   }

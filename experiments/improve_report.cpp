@@ -87,13 +87,13 @@ std::string ImproveReport::table() const {
     std::string tokens = r.eval ? num("%.0f", r.eval->tokens_per_episode) : "-";
     std::string done;
     for (const auto& s : r.done) done += (done.empty() ? "" : ",") + s;
-    std::snprintf(buf, sizeof buf, "%5d %-18s %9lld | %11s %8s | %11s %8s %7s %10s | %8lld %5lld %5lld  %s\n",
-                  r.round, r.model.substr(0, 18).c_str(), static_cast<long long>(r.exemplars),
-                  cell(r.train, false).c_str(), cell(r.train, true).c_str(),
-                  cell(r.eval, false).c_str(), cell(r.eval, true).c_str(), fast.c_str(),
-                  tokens.c_str(), static_cast<long long>(r.selected),
-                  static_cast<long long>(r.sft_records), static_cast<long long>(r.dpo_records),
-                  done.c_str());
+    std::snprintf(
+        buf, sizeof buf, "%5d %-18s %9lld | %11s %8s | %11s %8s %7s %10s | %8lld %5lld %5lld  %s\n",
+        r.round, r.model.substr(0, 18).c_str(), static_cast<long long>(r.exemplars),
+        cell(r.train, false).c_str(), cell(r.train, true).c_str(), cell(r.eval, false).c_str(),
+        cell(r.eval, true).c_str(), fast.c_str(), tokens.c_str(),
+        static_cast<long long>(r.selected), static_cast<long long>(r.sft_records),
+        static_cast<long long>(r.dpo_records), done.c_str());
     out += buf;
   }
   out += std::string("(train/eval score: mean best ") + score +
@@ -114,8 +114,11 @@ json ImproveReport::to_json() const {
             {"turns_to_first_correct",
              m->turns_to_first_correct ? json(*m->turns_to_first_correct) : json()}};
   };
-  json j = {{"id", id}, {"mode", traj::to_string(mode)}, {"score", score_name(mode)},
-            {"rounds_planned", rounds_planned}, {"rounds", json::array()}};
+  json j = {{"id", id},
+            {"mode", traj::to_string(mode)},
+            {"score", score_name(mode)},
+            {"rounds_planned", rounds_planned},
+            {"rounds", json::array()}};
   for (const auto& r : rounds) {
     j["rounds"].push_back({{"round", r.round},
                            {"model", r.model},

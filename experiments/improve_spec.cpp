@@ -1,7 +1,8 @@
 #include "experiments/improve_spec.h"
 
-#include <set>
 #include <toml++/toml.h>
+
+#include <set>
 
 #include "common/fs.h"
 #include "experiments/experiment_spec.h"
@@ -28,9 +29,9 @@ Status check_keys(const toml::table& table, const std::set<std::string>& known,
     if (!known.count(std::string(k.str()))) {
       std::string list;
       for (const auto& key : known) list += (list.empty() ? "" : ", ") + key;
-      return make_error(ErrorCode::invalid_argument, where + ": unknown key '" +
-                                                         std::string(k.str()) + "' (expected " +
-                                                         list + ")");
+      return make_error(
+          ErrorCode::invalid_argument,
+          where + ": unknown key '" + std::string(k.str()) + "' (expected " + list + ")");
     }
   }
   return ok_status();
@@ -67,11 +68,11 @@ Result<ImproveSpec> parse_improve_spec(const std::string& text, const std::files
     return make_error(ErrorCode::parse_error, where + ":" + std::to_string(e.source().begin.line) +
                                                   ": " + std::string(e.description()));
   }
-  PF_TRY(check_keys(root,
-                    {"base_config", "id", "output_dir", "rounds", "train_tasks", "eval_tasks",
-                     "samples_per_task", "eval_samples_per_task", "set", "selection", "exemplars",
-                     "training"},
-                    where));
+  PF_TRY(check_keys(
+      root,
+      {"base_config", "id", "output_dir", "rounds", "train_tasks", "eval_tasks", "samples_per_task",
+       "eval_samples_per_task", "set", "selection", "exemplars", "training"},
+      where));
   ImproveSpec spec;
   spec.file = file;
   spec.text = text;
@@ -115,7 +116,8 @@ Result<ImproveSpec> parse_improve_spec(const std::string& text, const std::files
   if (auto* ex = root["exemplars"].as_table()) {
     PF_TRY(check_keys(*ex, {"count", "max_tokens"}, where + ": [exemplars]"));
     PF_TRY(read_number(*ex, "count", spec.exemplar_count, 0, 100, where + ": [exemplars]"));
-    PF_TRY(read_number(*ex, "max_tokens", spec.exemplar_max_tokens, 0, 1e7, where + ": [exemplars]"));
+    PF_TRY(
+        read_number(*ex, "max_tokens", spec.exemplar_max_tokens, 0, 1e7, where + ": [exemplars]"));
   }
   if (auto* tr = root["training"].as_table()) {
     PF_TRY(check_keys(*tr, {"command"}, where + ": [training]"));
@@ -124,9 +126,9 @@ Result<ImproveSpec> parse_improve_spec(const std::string& text, const std::files
   std::set<std::string> train(spec.train_tasks.begin(), spec.train_tasks.end());
   for (const auto& t : spec.eval_tasks) {
     if (train.count(t)) {
-      return make_error(ErrorCode::invalid_argument,
-                        where + ": task " + t + " is in both train_tasks and eval_tasks; "
-                        "held-out tasks must not be trained on");
+      return make_error(ErrorCode::invalid_argument, where + ": task " + t +
+                                                         " is in both train_tasks and eval_tasks; "
+                                                         "held-out tasks must not be trained on");
     }
   }
   return spec;

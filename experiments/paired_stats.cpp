@@ -59,10 +59,12 @@ double sd_of(const std::vector<double>& v) {
   return std::sqrt(ss / static_cast<double>(v.size() - 1));
 }
 
-double normal_two_sided_p(double z) { return std::min(1.0, std::erfc(std::abs(z) / std::sqrt(2.0))); }
+double normal_two_sided_p(double z) {
+  return std::min(1.0, std::erfc(std::abs(z) / std::sqrt(2.0)));
+}
 
-std::optional<Interval> bootstrap_mean_ci(const std::vector<double>& d, double level,
-                                          int resamples, uint64_t seed) {
+std::optional<Interval> bootstrap_mean_ci(const std::vector<double>& d, double level, int resamples,
+                                          uint64_t seed) {
   if (d.empty() || resamples < 1) return std::nullopt;
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<size_t> pick(0, d.size() - 1);

@@ -118,9 +118,8 @@ set = { "prompts.variant" = "default" }
 name = "concise"
 set = { "prompts.variant" = "concise" }
 )");
-  auto r = run_passforge({"ab", "--config", file.string(), "--json", "--svg",
-                          (dir_ / "ab.svg").string()},
-                         dir_);
+  auto r = run_passforge(
+      {"ab", "--config", file.string(), "--json", "--svg", (dir_ / "ab.svg").string()}, dir_);
   ASSERT_EQ(r.code, 0) << r.err;
   auto report = nlohmann::json::parse(r.out);
   EXPECT_EQ(report["mode"], "compile_only");
@@ -177,7 +176,9 @@ set = { "prompts.variant" = "concise" }
 TEST_F(ExperimentsCli, ImproveRoundsImproveAndResumeAtTheFailedStep) {
   // The training command fails once (a crashed trainer), then names the tuned model.
   const fs::path marker = dir_ / "trained-once";
-  auto file = write("improve.toml", R"(base_config = "base.toml"
+  auto file = write(
+      "improve.toml",
+      R"(base_config = "base.toml"
 id = "loop"
 rounds = 3
 train_tasks = ["neg-cat-mul-add-6a5c9e", "pow-mean-add-rsqrt-mul-ae9e8f"]
@@ -186,8 +187,9 @@ samples_per_task = 2
 [set]
 "run.concurrency" = 4
 [training]
-command = "test -f )" + marker.string() + R"( || { touch )" + marker.string() +
-                                      R"(; echo trainer crashed; exit 3; }; echo round {round} data {dataset}; echo '{\"model\": \"tuned\"}'"
+command = "test -f )" +
+          marker.string() + R"( || { touch )" + marker.string() +
+          R"(; echo trainer crashed; exit 3; }; echo round {round} data {dataset}; echo '{\"model\": \"tuned\"}'"
 )");
   auto first = run_passforge({"improve", "--config", file.string()}, dir_);
   EXPECT_EQ(first.code, 1) << first.out << first.err;
@@ -201,20 +203,21 @@ command = "test -f )" + marker.string() + R"( || { touch )" + marker.string() +
   ASSERT_TRUE(before.ok());
   EXPECT_EQ(before->size(), 4u);
 
-  auto second = run_passforge({"improve", "--resume", loop.string(), "--svg",
-                               (dir_ / "improve.svg").string()},
-                              dir_);
+  auto second = run_passforge(
+      {"improve", "--resume", loop.string(), "--svg", (dir_ / "improve.svg").string()}, dir_);
   ASSERT_EQ(second.code, 0) << second.out << second.err;
   for (const char* step : {"train", "eval", "select", "export"}) {
     EXPECT_NE(second.out.find(std::string("round 1: ") + step + ": done earlier, skipped"),
               std::string::npos)
-        << step << "\n" << second.out;
+        << step << "\n"
+        << second.out;
   }
   EXPECT_EQ(train1->episodes()->size(), 4u);  // not run again
   EXPECT_EQ((*train1->episodes())[0].started_at, (*before)[0].started_at);
   EXPECT_NE(second.out.find("improve loop loop: 3 of 3 rounds"), std::string::npos) << second.out;
 
-  auto json = run_passforge({"improve", "--resume", loop.string(), "--report-only", "--json"}, dir_);
+  auto json =
+      run_passforge({"improve", "--resume", loop.string(), "--report-only", "--json"}, dir_);
   ASSERT_EQ(json.code, 0) << json.err;
   auto report = nlohmann::json::parse(json.out);
   EXPECT_EQ(report["mode"], "compile_only");

@@ -28,10 +28,9 @@ TEST(OpSimilarity, LongestCommonSubsequenceRatio) {
 }
 
 TEST(ChooseExemplars, MostSimilarFirstNeverItselfWithinBudget) {
-  std::vector<Exemplar> library = {make("self", {"add", "softmax"}, 1.0),
-                                   make("close", {"add", "softmax", "dropout"}, 0.5),
-                                   make("far", {"add", "mul", "neg", "cat"}, 2.0),
-                                   make("unrelated", {"conv2d"}, 3.0)};
+  std::vector<Exemplar> library = {
+      make("self", {"add", "softmax"}, 1.0), make("close", {"add", "softmax", "dropout"}, 0.5),
+      make("far", {"add", "mul", "neg", "cat"}, 2.0), make("unrelated", {"conv2d"}, 3.0)};
   auto chosen = choose_exemplars(library, "self", {"add", "softmax"}, 5, 100000);
   ASSERT_EQ(chosen.size(), 2u);  // "self" excluded, "unrelated" has similarity 0
   EXPECT_EQ(chosen[0].exemplar->task_id, "close");
@@ -62,8 +61,10 @@ TEST(ExemplarBlock, FencedBlocksNamedByPath) {
   std::vector<Exemplar> library = {make("close", {"add", "softmax"}, 0.5)};
   auto block = exemplar_block(choose_exemplars(library, "t", {"add", "softmax"}, 2, 100000));
   EXPECT_NE(block.find("## Solved examples of similar tasks"), std::string::npos);
-  EXPECT_NE(block.find("### Example 1: task close (similarity 1.00, score 0.500)"), std::string::npos);
-  EXPECT_NE(block.find("```python passes/P.py\ndef pattern(x):\n    return x\n```"), std::string::npos);
+  EXPECT_NE(block.find("### Example 1: task close (similarity 1.00, score 0.500)"),
+            std::string::npos);
+  EXPECT_NE(block.find("```python passes/P.py\ndef pattern(x):\n    return x\n```"),
+            std::string::npos);
   EXPECT_NE(block.find("```cuda kernels/k.cu\n"), std::string::npos);
 }
 

@@ -23,9 +23,11 @@ std::string ab_error(const std::string& text) {
 }
 
 TEST(AbSpec, ParsesArmsAndFlattensTheirSets) {
-  auto spec = parse_ab_spec("base_config = \"base.toml\"\nsamples_per_task = 3\ntasks = [\"t1\"]\n"
-                            "[set]\n\"run.concurrency\" = 2\n" + kArms,
-                            "exp.toml");
+  auto spec = parse_ab_spec(
+      "base_config = \"base.toml\"\nsamples_per_task = 3\ntasks = [\"t1\"]\n"
+      "[set]\n\"run.concurrency\" = 2\n" +
+          kArms,
+      "exp.toml");
   ASSERT_TRUE(spec.ok()) << spec.error().message;
   EXPECT_EQ(spec->samples_per_task, 3);
   EXPECT_EQ(spec->tasks, std::vector<std::string>{"t1"});
@@ -36,7 +38,8 @@ TEST(AbSpec, ParsesArmsAndFlattensTheirSets) {
 }
 
 TEST(AbSpec, ClearErrors) {
-  EXPECT_EQ(ab_error(kArms), "exp.toml: base_config (the configuration the arms start from) is missing");
+  EXPECT_EQ(ab_error(kArms),
+            "exp.toml: base_config (the configuration the arms start from) is missing");
   EXPECT_EQ(ab_error("base_config = \"b.toml\"\n[[arms]]\nname = \"A\"\n"),
             "exp.toml: an experiment needs two or more [[arms]] (name and set)");
   EXPECT_NE(ab_error("base_config = \"b.toml\"\n[[arms]]\nname = \"A\"\n[[arms]]\nname = \"B\"\n"
@@ -52,24 +55,28 @@ TEST(AbSpec, ClearErrors) {
 }
 
 TEST(ImproveSpec, DefaultsAndHeldOutChecks) {
-  auto spec = parse_improve_spec("base_config = \"b.toml\"\ntrain_tasks = [\"a\"]\n"
-                                 "eval_tasks = [\"b\"]\n[selection]\nmode = \"top_k\"\ntop_k = 3\n"
-                                 "[training]\ncommand = \"train {dataset}\"\n",
-                                 "loop.toml");
+  auto spec = parse_improve_spec(
+      "base_config = \"b.toml\"\ntrain_tasks = [\"a\"]\n"
+      "eval_tasks = [\"b\"]\n[selection]\nmode = \"top_k\"\ntop_k = 3\n"
+      "[training]\ncommand = \"train {dataset}\"\n",
+      "loop.toml");
   ASSERT_TRUE(spec.ok()) << spec.error().message;
   EXPECT_EQ(spec->rounds, 3);
   EXPECT_EQ(spec->selection, SelectionMode::top_k);
   EXPECT_EQ(spec->top_k, 3);
   EXPECT_EQ(spec->training_command, "train {dataset}");
   auto overlap = parse_improve_spec(
-      "base_config = \"b.toml\"\ntrain_tasks = [\"a\", \"b\"]\neval_tasks = [\"b\"]\n", "loop.toml");
+      "base_config = \"b.toml\"\ntrain_tasks = [\"a\", \"b\"]\neval_tasks = [\"b\"]\n",
+      "loop.toml");
   ASSERT_FALSE(overlap.ok());
   EXPECT_NE(overlap.error().message.find("task b is in both train_tasks and eval_tasks"),
             std::string::npos);
   auto no_eval = parse_improve_spec("base_config = \"b.toml\"\ntrain_tasks = [\"a\"]\n", "l.toml");
   ASSERT_FALSE(no_eval.ok());
-  auto bad_mode = parse_improve_spec("base_config = \"b.toml\"\ntrain_tasks = [\"a\"]\n"
-                                     "eval_tasks = [\"b\"]\n[selection]\nmode = \"all\"\n", "l.toml");
+  auto bad_mode = parse_improve_spec(
+      "base_config = \"b.toml\"\ntrain_tasks = [\"a\"]\n"
+      "eval_tasks = [\"b\"]\n[selection]\nmode = \"all\"\n",
+      "l.toml");
   ASSERT_FALSE(bad_mode.ok());
   EXPECT_NE(bad_mode.error().message.find("best_per_task"), std::string::npos);
 }
@@ -81,15 +88,16 @@ TEST(Verdict, SignificantDifferenceNamesDirectionIntervalAndP) {
   EXPECT_TRUE(c.significant);
   EXPECT_NEAR(c.wilcoxon.p, 2.0 / 256, 1e-12);
   EXPECT_EQ(c.verdict.rfind("B better than A on AS by +0.135 [", 0), 0u) << c.verdict;
-  EXPECT_NE(c.verdict.find("p = 0.008 (Wilcoxon signed-rank, 8 tasks"), std::string::npos) << c.verdict;
+  EXPECT_NE(c.verdict.find("p = 0.008 (Wilcoxon signed-rank, 8 tasks"), std::string::npos)
+      << c.verdict;
   for (auto& [task, diff] : d) diff = -diff;
   EXPECT_EQ(compare("A", "B", d, "AS").verdict.rfind("B worse than A on AS by -0.135", 0), 0u);
 }
 
 TEST(Verdict, NoDifferenceGivesASampleSize) {
   // Mean 0.02, sd 0.1 (alternating around it): not significant with 6 tasks.
-  std::vector<std::pair<std::string, double>> d = {{"a", 0.12}, {"b", -0.08}, {"c", 0.12},
-                                                   {"d", -0.08}, {"e", 0.12}, {"f", -0.08}};
+  std::vector<std::pair<std::string, double>> d = {{"a", 0.12},  {"b", -0.08}, {"c", 0.12},
+                                                   {"d", -0.08}, {"e", 0.12},  {"f", -0.08}};
   auto c = compare("A", "B", d, "AS");
   EXPECT_FALSE(c.significant);
   ASSERT_TRUE(c.tasks_needed.has_value());
@@ -101,7 +109,8 @@ TEST(Verdict, NoDifferenceGivesASampleSize) {
             std::string::npos)
       << c.verdict;
   auto zeros = compare("A", "B", {{"a", 0}, {"b", 0}}, "compile share");
-  EXPECT_NE(zeros.verdict.find("at least 6 tasks would be needed"), std::string::npos) << zeros.verdict;
+  EXPECT_NE(zeros.verdict.find("at least 6 tasks would be needed"), std::string::npos)
+      << zeros.verdict;
   EXPECT_EQ(compare("A", "B", {}, "AS").verdict.rfind("no paired tasks yet", 0), 0u);
 }
 
