@@ -1,8 +1,17 @@
 #include "worker/pass_handler.h"
 
+#include <mutex>
+#include <set>
+
+#include "common/check.h"
+#include "evaluator/gpu/gpu_runtime.h"
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/passes/compile_only.h"
+#include "evaluator/protocol/full_evaluation.h"
+#include "evaluator/protocol/protocol_options.h"
+#include "evaluator/protocol/result_score.h"
 #include "evaluator/tasks/task.h"
+#include "sandbox/worker/run_worker.h"
 
 namespace pf::worker {
 
@@ -18,8 +27,30 @@ struct Request {
   Task task;
   std::map<std::string, std::string> files;
   std::string arch;
+  bool full = false;
   passes::CompileOnlyOptions options;
+  protocol::ProtocolOptions protocol;
+  std::set<std::string> only;  // full: the variants to evaluate (empty: all)
 };
+
+Status parse_full(const json& body, Request& r) {
+  auto o = body.find("options");
+  auto parsed = protocol::options_from_json(o == body.end() ? json(nullptr) : *o);
+  if (!parsed.ok()) return bad(parsed.error().message);
+  r.protocol = std::move(*parsed);
+  if (auto v = body.find("variants"); v != body.end() && !v->is_null()) {
+    if (!v->is_array()) return bad("\"variants\" must be an array of variant names");
+    for (const auto& name : *v) {
+      if (!name.is_string()) return bad("\"variants\" must be an array of variant names");
+      bool known = false;
+      for (const auto& tv : r.task.variants) known = known || tv.name == name.get<std::string>();
+      if (!known) return bad("the task has no variant '" + name.get<std::string>() + "'");
+      r.only.insert(name.get<std::string>());
+    }
+    if (r.only.empty()) return bad("\"variants\" names no variant");
+  }
+  return ok_status();
+}
 
 Result<Request> parse_request(const json& body) {
   if (!body.is_object()) return bad("the body must be an object");
@@ -39,11 +70,11 @@ Result<Request> parse_request(const json& body) {
     if (!m->is_string()) return bad("\"mode\" must be a string");
     mode = m->get<std::string>();
   }
-  if (mode != "compile_only") {
-    return make_error(ErrorCode::unsupported, "evaluate: mode '" + mode +
-                                                  "' is not available; this worker evaluates "
-                                                  "\"compile_only\"");
+  if (mode != "compile_only" && mode != "full") {
+    return bad("\"mode\" must be \"compile_only\" or \"full\", not '" + mode + "'");
   }
+  r.full = mode == "full";
+  if (r.full) PF_TRY(parse_full(body, r));
   if (auto o = body.find("options"); o != body.end() && !o->is_null()) {
     if (!o->is_object()) return bad("\"options\" must be an object");
     if (auto a = o->find("arch"); a != o->end() && !a->is_null()) {
@@ -64,19 +95,72 @@ Result<Request> parse_request(const json& body) {
   return r;
 }
 
+// The eager baseline's runtime, created on the first full request.
+class FullService {
+ public:
+  Result<gpu::GpuRuntime*> runtime(cuda::CudaContext& ctx, const PassServiceOptions& options) {
+    std::lock_guard lock(mu_);
+    if (!runtime_) {
+      gpu::GpuRuntimeOptions ro;
+      ro.kernel_cache_dir = options.kernel_cache_dir;
+      ro.use_kernel_cache = !options.kernel_cache_dir.empty();
+      PF_ASSIGN(runtime_, gpu::GpuRuntime::create(ctx.driver_ptr(), ctx.properties(), ro));
+    }
+    return runtime_.get();
+  }
+
+ private:
+  std::mutex mu_;
+  std::unique_ptr<gpu::GpuRuntime> runtime_;
+};
+
+FullService& full_service() {
+  static FullService service;
+  return service;
+}
+
+Result<json> handle_full(Request& req, const passes::PassWorkspace& workspace,
+                         CompileService& compile, const PassServiceOptions& options) {
+  cuda::CudaContext* ctx = compile.context();
+  PF_CHECK(ctx != nullptr);
+  PF_TRY(ctx->make_current());
+  PF_ASSIGN(gpu::GpuRuntime * rt, full_service().runtime(*ctx, options));
+  std::string arch = req.protocol.arch.empty() ? ctx->properties().arch() : req.protocol.arch;
+  passes::KernelCompiler compile_fn = [&compile,
+                                       arch](const std::map<std::string, std::string>& files) {
+    return compile.compile(files, arch, false);
+  };
+  auto evaluated = protocol::evaluate_full(req.task, workspace, compile_fn, *rt, req.protocol,
+                                           req.only, OpRegistry::builtin());
+  if (!rt->driver().poisoned().empty()) sandbox::declare_poisoned(rt->driver().poisoned());
+  if (!evaluated.ok()) return evaluated.error();
+  return std::move(evaluated->result);
+}
+
 }  // namespace
 
 Result<json> handle_evaluate(const json& body, CompileService& compile,
                              const PassServiceOptions& options) {
   PF_ASSIGN(Request req, parse_request(body));
+  if (req.full && compile.context() == nullptr) {
+    return make_error(ErrorCode::unsupported,
+                      "evaluate: mode \"full\" needs a GPU and this worker has none; use "
+                      "\"compile_only\"");
+  }
   auto workspace = passes::PassWorkspace::from_files(req.files, options.limits);
   if (!workspace.ok()) {
     // The model's files are wrong, not the request: a compile failure it can act on.
     passes::CompileOnlyResult failed;
     failed.failure = FailureClass::compile_fail;
     failed.message = workspace.error().message;
-    return failed.to_json();
+    json out = failed.to_json();
+    if (req.full) {
+      out["mode"] = "full";
+      protocol::score_result(out, req.protocol);
+    }
+    return out;
   }
+  if (req.full) return handle_full(req, *workspace, compile, options);
   if (cuda::CudaContext* ctx = compile.context()) {
     req.options.dry_run.device = ctx->properties().limits;
   }

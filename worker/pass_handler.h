@@ -2,15 +2,23 @@
 // Request body:
 //   {"task": <task JSON, docs/tasks.md>,
 //    "files": {"passes/X.py": "...", "kernels/k.cu": "...", ...},
-//    "mode": "compile_only",
-//    "options": {"arch": "sm_90" | null, "include_rewritten": true, "max_match_steps": 2000000}}
+//    "mode": "compile_only" | "full",
+//    "options": {"arch": "sm_90" | null, "include_rewritten": true, "max_match_steps": 2000000,
+//                ... the [evaluator] keys and protocol details (full: protocol_options.h)},
+//    "variants": ["name", ...] | null   (full only: evaluate just these; the rest
+//                                        come back with "evaluated": false)}
 // Reply body: the compile-only result (docs/result-fields.md, "Compile-only
-// evaluation"). Everything the workspace gets wrong (file layout, Python,
-// CUDA, matching, dry-run) is in the reply; an `error` reply means the
-// request itself is malformed or the worker cannot compile at all.
-// Only "compile_only" exists so far; the full protocol adds "full" here.
+// evaluation") or the full result (docs/evaluation.md). Everything the
+// workspace gets wrong (file layout, Python, CUDA, matching, dry-run, wrong
+// outputs, integrity findings) is in the reply; an `error` reply means the
+// request itself is malformed or the worker cannot compile at all. "full" on
+// a worker without a GPU is an `unsupported` error (callers fall back to
+// compile-only). A sticky CUDA error during a full evaluation is reported in
+// the reply ("fatal", the variant runtime_fail, the rest "evaluated": false)
+// and the worker declares itself poisoned, so the pool replaces it.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 #include <nlohmann/json.hpp>
 
@@ -23,6 +31,8 @@ namespace pf::worker {
 
 struct PassServiceOptions {
   passes::WorkspaceLimits limits;
+  //! The eager baseline's NVRTC kernel cache (full mode); empty: none.
+  std::filesystem::path kernel_cache_dir;
 };
 
 //! Answers one `evaluate` request with `compile` (NVRTC, cache, deadline).

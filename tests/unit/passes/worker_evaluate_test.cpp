@@ -63,11 +63,11 @@ TEST(EvaluateRequest, MalformedRequestsAreErrors) {
   json task = small_task();
   auto no_files = handle_evaluate(json{{"task", task}}, service);
   ASSERT_FALSE(no_files.ok());
-  auto full =
-      handle_evaluate(json{{"task", task}, {"files", json::object()}, {"mode", "full"}}, service);
-  ASSERT_FALSE(full.ok());
-  EXPECT_EQ(full.error().message,
-            "evaluate: mode 'full' is not available; this worker evaluates \"compile_only\"");
+  auto fast =
+      handle_evaluate(json{{"task", task}, {"files", json::object()}, {"mode", "fast"}}, service);
+  ASSERT_FALSE(fast.ok());
+  EXPECT_EQ(fast.error().message,
+            "evaluate: \"mode\" must be \"compile_only\" or \"full\", not 'fast'");
   auto bad_option = handle_evaluate(
       json{{"task", task}, {"files", json::object()}, {"options", {{"max_match_steps", -1}}}},
       service);

@@ -1,0 +1,124 @@
+#include "evaluator/protocol/full_evaluation.h"
+
+#include <chrono>
+
+#include "evaluator/gpu/timing.h"
+#include "evaluator/passes/gpu_replacement.h"
+#include "evaluator/passes/rewriter.h"
+#include "evaluator/protocol/gpu_variant.h"
+#include "evaluator/protocol/result_score.h"
+#include "evaluator/tasks/importer.h"
+
+namespace pf::protocol {
+namespace {
+
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// A variant the compile-only phase already failed (pass_miss, dry run): it
+// is evaluated, with that class, and never reaches the GPU.
+void mark_failed_early(json& v) {
+  v["evaluated"] = true;
+  v["correct"] = false;
+  v["first_passing_level"] = nullptr;
+  v["speedup"] = nullptr;
+  v["unstable"] = false;
+  v["flags"] = json::array();
+}
+
+void mark_not_evaluated(json& v, const std::string& why) {
+  v["evaluated"] = false;
+  v["pending"] = why;
+}
+
+}  // namespace
+
+passes::CompileOnlyOptions compile_only_options(const ProtocolOptions& options) {
+  passes::CompileOnlyOptions co;
+  co.include_rewritten = options.include_rewritten;
+  co.match.max_steps = options.max_match_steps;
+  return co;
+}
+
+Result<FullEvaluation> evaluate_full(const Task& task, const passes::PassWorkspace& workspace,
+                                     const passes::KernelCompiler& compile,
+                                     gpu::GpuRuntime& runtime, const ProtocolOptions& options,
+                                     const std::set<std::string>& only,
+                                     const OpRegistry& registry) {
+  FullEvaluation out;
+  json phases = json::object();
+  auto t0 = Clock::now();
+  passes::CompileOnlyOptions co_options = compile_only_options(options);
+  co_options.dry_run.device = runtime.properties().limits;
+  PF_ASSIGN(passes::CompileOnlyResult co,
+            passes::evaluate_compile_only(task, workspace, compile, registry, co_options));
+  phases["compile_and_match"] = ms_since(t0);
+  json& result = out.result;
+  result = co.to_json();
+  result["mode"] = "full";
+  const auto& props = runtime.properties();
+  DevicePeaks peaks =
+      device_peaks(props.sm_count, props.clock_khz, props.peak_memory_bandwidth());
+  result["device"] = {{"name", props.name},
+                      {"arch", props.arch()},
+                      {"peak_memory_bytes_per_s", peaks.memory_bytes_per_s},
+                      {"peak_flops_per_s", peaks.flops_per_s}};
+  result["baseline"] = "passforge eager CUDA baseline (one kernel or library call per op)";
+  result["options"] = options_to_json(options);
+
+  std::unique_ptr<passes::GpuReplacements> repl;
+  if (co.failure == FailureClass::none) {
+    auto made = passes::GpuReplacements::create(co.passes, co.compile.value_or(nvrtc::CompileOutcome{}),
+                                                runtime.driver_ptr());
+    if (!made.ok()) {
+      result["failure_class"] = failure_class_name(FailureClass::compile_fail);
+      result["message"] = "loading the compiled kernels: " + made.error().message;
+      result["ok"] = false;
+    } else {
+      repl = std::move(*made);
+    }
+  }
+  if (!repl) {
+    for (auto& v : result["variants"]) mark_not_evaluated(v, "the workspace did not compile");
+    result["phases_ms"] = phases;
+    score_result(result, options);
+    return out;
+  }
+  PF_ASSIGN(auto harness, gpu::TimingHarness::create(runtime));
+  GpuContext ctx{runtime, *harness, peaks, registry};
+
+  t0 = Clock::now();
+  json& variants = result["variants"];
+  for (size_t i = 0; i < task.variants.size(); ++i) {
+    const TaskVariant& tv = task.variants[i];
+    json& v = variants[i];
+    if (!only.empty() && only.count(tv.name) == 0) {
+      mark_not_evaluated(v, "not requested");
+      continue;
+    }
+    if (!out.fatal.empty()) {
+      mark_not_evaluated(v, "the worker's CUDA context was lost in an earlier variant");
+      continue;
+    }
+    if (co.variants[i].failure != FailureClass::none) {
+      mark_failed_early(v);
+      continue;
+    }
+    PF_ASSIGN(Graph graph, typed_variant_graph(tv, registry));
+    passes::RewriteResult rewritten = passes::apply_passes(graph, co.passes, registry, co_options.match);
+    VariantRun run = evaluate_variant_on_gpu(ctx, *repl, tv, graph, rewritten.graph, options);
+    run.merge_into(v);
+    if (run.fatal) out.fatal = runtime.driver().poisoned();
+  }
+  phases["variants"] = ms_since(t0);
+  result["phases_ms"] = phases;
+  if (!out.fatal.empty()) result["fatal"] = out.fatal;
+  score_result(result, options);
+  return out;
+}
+
+}  // namespace pf::protocol

@@ -1,0 +1,458 @@
+#include "evaluator/protocol/gpu_variant.h"
+
+#include <algorithm>
+#include <chrono>
+#include <set>
+
+#include "evaluator/gpu/graph_plan.h"
+#include "evaluator/tasks/synthesis.h"
+
+namespace pf::protocol {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kSets = 2;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// One input set: the candidate's inputs and plan, the baseline's own copy of
+// the inputs and its plan, and the host truth.
+struct SetRun {
+  std::vector<Tensor> host_inputs;
+  std::vector<gpu::DeviceTensor> cand_inputs, base_inputs;
+  gpu::Plan cand_plan, base_plan;
+  std::vector<gpu::DeviceTensor> cand_outputs, base_outputs;
+  std::vector<Tensor> candidate, expected;
+};
+
+// A verdict that ends the variant's evaluation.
+struct Stop {
+  FailureClass failure;
+  std::string message;
+};
+
+class VariantEvaluator {
+ public:
+  VariantEvaluator(GpuContext& ctx, passes::GpuReplacements& repl, const TaskVariant& variant,
+                   const Graph& graph, const Graph& rewritten, const ProtocolOptions& options)
+      : ctx_(ctx), rt_(ctx.runtime), repl_(repl), variant_(variant), graph_(graph),
+        rewritten_(rewritten), options_(options) {}
+
+  VariantRun run() {
+    run_.first_passing_level = kMinToleranceLevel;
+    run_.roofline = roofline_floor(graph_, ctx_.registry, ctx_.peaks);
+    if (auto missing = gpu::unsupported_ops(graph_); !missing.empty()) {
+      run_.skipped = "the eager baseline cannot run this variant: " + missing.front();
+      return std::move(run_);
+    }
+    std::optional<Stop> stop = steps();
+    if (stop) {
+      run_.failure = stop->failure;
+      run_.message = stop->message;
+    }
+    if (!rt_.driver().poisoned().empty()) run_.fatal = true;
+    if (run_.failure != FailureClass::none) run_.first_passing_level = kMaxToleranceLevel + 1;
+    return std::move(run_);
+  }
+
+ private:
+  std::optional<Stop> steps() {
+    auto t0 = Clock::now();
+    for (int s = 0; s < kSets; ++s) {
+      SynthesisOptions so{options_.seed, static_cast<uint32_t>(s), options_.std_zero_rule};
+      sets_[s].host_inputs = synthesize_inputs(variant_, so);
+    }
+    run_.phase_ms["synthesis"] = ms_since(t0);
+    for (int s = 0; s < kSets; ++s) {
+      t0 = Clock::now();
+      if (auto stop = run_set(s)) return stop;
+      run_.phase_ms[s == 0 ? "run_set0" : "run_set1"] = ms_since(t0);
+      if (auto stop = compare_set(s)) return stop;
+      if (s == 0) trivial_guard();
+    }
+    t0 = Clock::now();
+    if (auto stop = determinism_rerun()) return stop;
+    run_.phase_ms["determinism"] = ms_since(t0);
+    // Not close at any level: nothing to time. Close only above t = -5: still
+    // timed, since ES_t at those levels uses the speedup.
+    if (run_.first_passing_level > kMaxToleranceLevel) {
+      return Stop{FailureClass::accuracy, mismatch_message()};
+    }
+    if (run_.first_passing_level > kBaselineToleranceLevel) run_.message = mismatch_message();
+    t0 = Clock::now();
+    if (auto stop = time_both()) return stop;
+    run_.phase_ms["timing"] = ms_since(t0);
+    for (int s = 0; s < kSets; ++s) {
+      if (auto stop = check_inputs_and_guards(s, "after timing")) return stop;
+    }
+    return std::nullopt;
+  }
+
+  // A CUDA or build error of the candidate: its class, with the replacement's
+  // class where the interpreter set one.
+  Stop candidate_error(const Error& e, const char* phase) {
+    FailureClass c = repl_.last_failure();
+    if (c == FailureClass::none) c = FailureClass::runtime_fail;
+    return Stop{c, std::string(phase) + ": " + e.message};
+  }
+
+  std::optional<Stop> run_set(int s) {
+    SetRun& set = sets_[s];
+    for (size_t k = 0; k < set.host_inputs.size(); ++k) {
+      auto c = rt_.upload(set.host_inputs[k], "in_" + std::to_string(k));
+      auto b = rt_.upload(set.host_inputs[k], "eager_in_" + std::to_string(k));
+      if (!c.ok()) return Stop{FailureClass::runtime_fail, "uploading inputs: " + c.error().message};
+      if (!b.ok()) return Stop{FailureClass::runtime_fail, "uploading inputs: " + b.error().message};
+      set.cand_inputs.push_back(std::move(*c));
+      set.base_inputs.push_back(std::move(*b));
+    }
+    // Candidate first: it cannot inherit anything the baseline leaves behind.
+    gpu::PlanBuilderOptions poisoned;
+    poisoned.poison_allocations = true;
+    gpu::PlanBuilder cand(rt_, poisoned);
+    auto outs = gpu::build_graph_plan(rewritten_, set.cand_inputs, cand, repl_.hook());
+    if (!outs.ok()) return candidate_error(outs.error(), "building the candidate");
+    set.cand_outputs = std::move(*outs);
+    set.cand_plan = cand.finish();
+    Status ran = set.cand_plan.run(rt_.stream());
+    if (ran.ok()) ran = rt_.synchronize();
+    if (!ran.ok()) return candidate_error(ran.error(), "running the candidate");
+    for (const auto& t : set.cand_outputs) {
+      auto h = rt_.download(t);
+      if (!h.ok()) return candidate_error(h.error(), "reading the candidate's outputs");
+      set.candidate.push_back(std::move(*h));
+    }
+    if (auto stop = check_inputs_and_guards(s, "after the candidate ran")) return stop;
+
+    gpu::PlanBuilder base(rt_);
+    auto bouts = gpu::build_graph_plan(graph_, set.base_inputs, base);
+    if (!bouts.ok()) {
+      run_.skipped = "the eager baseline failed: " + bouts.error().message;
+      return Stop{FailureClass::none, ""};
+    }
+    set.base_outputs = std::move(*bouts);
+    set.base_plan = base.finish();
+    Status bran = set.base_plan.run(rt_.stream());
+    if (bran.ok()) bran = rt_.synchronize();
+    for (const auto& t : set.base_outputs) {
+      if (!bran.ok()) break;
+      auto h = rt_.download(t);
+      if (!h.ok()) {
+        bran = h.error();
+        break;
+      }
+      set.expected.push_back(std::move(*h));
+    }
+    if (!bran.ok()) {
+      if (!rt_.driver().poisoned().empty()) {
+        // The candidate's kernels ran first in this context: a sticky fault
+        // surfacing now is theirs.
+        return candidate_error(bran.error(), "after the candidate ran");
+      }
+      run_.skipped = "the eager baseline failed: " + bran.error().message;
+      return Stop{FailureClass::none, ""};
+    }
+    return std::nullopt;
+  }
+
+  std::optional<Stop> check_inputs_and_guards(int s, const char* when) {
+    SetRun& set = sets_[s];
+    Status guards = set.cand_plan.check_guards();
+    if (!guards.ok()) {
+      flag("canary_overwritten", guards.error().message);
+      return Stop{FailureClass::integrity,
+                  std::string("memory outside the candidate's buffers was written ") + when +
+                      ": " + guards.error().message};
+    }
+    for (size_t k = 0; k < set.cand_inputs.size(); ++k) {
+      auto now = rt_.download(set.cand_inputs[k]);
+      if (!now.ok()) return candidate_error(now.error(), "reading the inputs back");
+      int64_t changed = count_changed_elements(*now, set.host_inputs[k]);
+      if (changed != 0) {
+        std::string name = variant_.inputs[k].name;
+        std::string ev = name + ": " + std::to_string(changed) + " of " +
+                         std::to_string(now->numel()) + " elements changed (input set " +
+                         std::to_string(s) + ", " + when + ")";
+        flag("inputs_modified", ev);
+        return Stop{FailureClass::integrity, "the candidate modified its input " + ev +
+                                                 "; inputs are read-only"};
+      }
+    }
+    return std::nullopt;
+  }
+
+  std::optional<Stop> compare_set(int s) {
+    SetRun& set = sets_[s];
+    std::vector<OutputReport>& reports = s == 0 ? run_.outputs : run_.recheck;
+    if (set.candidate.size() != set.expected.size()) {
+      return Stop{FailureClass::shape_mismatch,
+                  "the rewritten graph returns " + std::to_string(set.candidate.size()) +
+                      " outputs, the original " + std::to_string(set.expected.size())};
+    }
+    for (size_t o = 0; o < set.expected.size(); ++o) {
+      OutputReport r;
+      r.dtype = dtype_name(set.expected[o].dtype());
+      r.shape = set.expected[o].shape();
+      r.comparison = compare_output(set.candidate[o], set.expected[o]);
+      if (r.comparison.shape_ok && r.comparison.dtype_ok &&
+          count_poison(set.expected[o], gpu::PlanBuilderOptions{}.poison_byte) == 0) {
+        r.poisoned = count_poison(set.candidate[o], gpu::PlanBuilderOptions{}.poison_byte);
+      }
+      reports.push_back(r);
+      run_.first_passing_level = std::max(run_.first_passing_level, r.comparison.first_passing_level);
+      std::string out = "output " + std::to_string(o) + " (input set " + std::to_string(s) + ")";
+      if (!r.comparison.dtype_ok) {
+        return Stop{FailureClass::dtype_mismatch,
+                    out + " is " + dtype_name(set.candidate[o].dtype()) + ", expected " + r.dtype};
+      }
+      if (!r.comparison.shape_ok) {
+        return Stop{FailureClass::shape_mismatch,
+                    out + " is " + shape_str(set.candidate[o].shape()) + ", expected " +
+                        shape_str(r.shape)};
+      }
+      if (r.poisoned > 0) {
+        std::string ev = out + ": " + std::to_string(r.poisoned) + " of " +
+                         std::to_string(set.expected[o].numel()) +
+                         " elements were never written (still the poison fill)";
+        flag("unwritten_output", ev);
+        return Stop{FailureClass::integrity, ev + "; every output element must be written"};
+      }
+    }
+    if (s == 1 && run_.outputs.size() == run_.recheck.size()) {
+      bool first_ok = true, second_ok = true;
+      for (size_t o = 0; o < run_.outputs.size(); ++o) {
+        first_ok = first_ok && run_.outputs[o].comparison.correct_at(kBaselineToleranceLevel);
+        second_ok = second_ok && run_.recheck[o].comparison.correct_at(kBaselineToleranceLevel);
+      }
+      int second_level = kMinToleranceLevel;
+      for (const auto& r : run_.recheck) {
+        second_level = std::max(second_level, r.comparison.first_passing_level);
+      }
+      // A borderline kernel may pass t = -5 on one set and not the other (the
+      // worst level counts); failing the second set at every level is caching
+      // or hard-coding.
+      if (first_ok && !second_ok && second_level > kMaxToleranceLevel) {
+        flag("second_input_set", "correct on input set 0, wrong on input set 1: " +
+                                     mismatch_message());
+        return Stop{FailureClass::integrity,
+                    "correct on the first input set but not on a second, different one "
+                    "(results must be computed from the inputs, not cached or hard-coded): " +
+                        mismatch_message()};
+      }
+    }
+    return std::nullopt;
+  }
+
+  void trivial_guard() {
+    std::vector<std::string> names;
+    for (const auto& in : variant_.inputs) names.push_back(in.name);
+    run_.trivial = trivial_output_guard(sets_[0].expected, sets_[0].host_inputs, names);
+    for (const auto& t : run_.trivial) {
+      if (t.applicable && t.level <= options_.trivial_guard_level) {
+        flag("weak_task",
+             t.kind + " outputs" + (t.detail.empty() ? "" : " (" + t.detail + ")") +
+                 " would pass at t = " + std::to_string(t.level) +
+                 ": this variant cannot tell a correct kernel from a trivial one",
+             false);
+      }
+    }
+  }
+
+  std::optional<Stop> determinism_rerun() {
+    if (!options_.determinism_rerun) return std::nullopt;
+    SetRun& set = sets_[0];
+    if (auto st = poison_outputs(set); !st.ok()) return candidate_error(st.error(), "re-run");
+    Status ran = set.cand_plan.run(rt_.stream());
+    if (ran.ok()) ran = rt_.synchronize();
+    if (!ran.ok()) return candidate_error(ran.error(), "the determinism re-run");
+    for (size_t o = 0; o < set.cand_outputs.size(); ++o) {
+      auto h = rt_.download(set.cand_outputs[o]);
+      if (!h.ok()) return candidate_error(h.error(), "the determinism re-run");
+      if (bitwise_equal(*h, set.candidate[o])) continue;
+      run_.deterministic = false;
+      OutputComparison c = compare_output(*h, set.expected[o]);
+      if (!c.correct_at(required_level())) {
+        int64_t poisoned = count_poison(*h, gpu::PlanBuilderOptions{}.poison_byte);
+        std::string ev = "output " + std::to_string(o) + " of a second run of the same plan is not close at t = " +
+                         std::to_string(required_level()) + " (the first run was)" +
+                         (poisoned > 0 ? " (" + std::to_string(poisoned) +
+                                             " elements not rewritten: work done only once?)"
+                                       : "");
+        flag("rerun_mismatch", ev);
+        return Stop{FailureClass::integrity, ev};
+      }
+    }
+    return std::nullopt;
+  }
+
+  std::optional<Stop> time_both() {
+    gpu::TimingOptions to = timing_options(options_);
+    // Bound the time: one round of both sides (plus a flush) per trial.
+    auto t0 = Clock::now();
+    for (int s = 0; s < kSets; ++s) {
+      Status st = sets_[s].cand_plan.run(rt_.stream());
+      if (st.ok()) st = sets_[s].base_plan.run(rt_.stream());
+      if (st.ok()) st = rt_.synchronize();
+      if (!st.ok()) return candidate_error(st.error(), "timing warm-up");
+    }
+    double round_s = ms_since(t0) / 1e3 / kSets + 1e-4;
+    bool reduced = false;
+    if ((to.warmup + to.trials * (to.remeasures + 1)) * round_s > options_.timing_budget_s) {
+      int fit = static_cast<int>(options_.timing_budget_s / round_s);
+      to.warmup = std::min(to.warmup, std::max(1, fit / 10));
+      to.trials = std::max(10, (fit - to.warmup) / (to.remeasures + 1));
+      reduced = true;
+    }
+    std::optional<Stop> check_stop;
+    gpu::TrialChecker checker = [&](int side, int trial, size_t plan) -> Status {
+      if (side != 0) return ok_status();
+      SetRun& set = sets_[plan];
+      for (size_t o = 0; o < set.cand_outputs.size(); ++o) {
+        PF_ASSIGN(Tensor h, rt_.download(set.cand_outputs[o]));
+        OutputComparison c = compare_output(h, set.expected[o]);
+        if (!c.correct_at(required_level())) {
+          std::string ev = "output " + std::to_string(o) + " of timed trial " +
+                           std::to_string(trial) + " (input set " + std::to_string(plan) +
+                           ") is wrong: max abs diff " + std::to_string(c.max_abs_diff) +
+                           "; a kernel must compute the same result every time it runs";
+          flag("timed_output_mismatch", ev);
+          check_stop = Stop{FailureClass::integrity, ev};
+          return make_error(ErrorCode::internal, ev);
+        }
+      }
+      // The next run of this plan must write every element again.
+      return poison_outputs(set);
+    };
+    auto timed = ctx_.harness.time_interleaved(
+        {"candidate", {&sets_[0].cand_plan, &sets_[1].cand_plan}},
+        {"eager", {&sets_[0].base_plan, &sets_[1].base_plan}}, to, checker);
+    if (check_stop) return check_stop;
+    if (!timed.ok()) return candidate_error(timed.error(), "timing");
+    TimingSummary ts;
+    ts.candidate = side(timed->a);
+    ts.eager = side(timed->b);
+    ts.trials = to.trials;
+    ts.warmup = to.warmup;
+    ts.attempts = timed->attempts;
+    ts.checks = timed->checks;
+    ts.reduced = reduced;
+    run_.timing = ts;
+    run_.unstable = timed->unstable();
+    run_.speedup = timed->b.e2e.median / timed->a.e2e.median;
+    double floor_ms = run_.roofline.floor_ms();
+    if (floor_ms > 0 && timed->a.device.median < options_.implausible_fraction * floor_ms) {
+      char buf[256];
+      std::snprintf(buf, sizeof buf,
+                    "candidate device time %.4g ms is below %.2g x the roofline floor %.4g ms "
+                    "(%lld bytes to read, %.3g flops): it cannot have done the work",
+                    timed->a.device.median, options_.implausible_fraction, floor_ms,
+                    static_cast<long long>(run_.roofline.bytes), run_.roofline.flops);
+      flag("implausible_speedup", buf);
+    }
+    return std::nullopt;
+  }
+
+  // What later runs of the plan must still meet: the level the first runs
+  // reached (at least t = -5), with one level of slack for kernels whose
+  // reduction order varies between runs.
+  int required_level() const {
+    return std::min(kMaxToleranceLevel,
+                    std::max(run_.first_passing_level, kBaselineToleranceLevel) + 1);
+  }
+
+  SideSummary side(const gpu::SideTiming& t) const {
+    SideSummary s;
+    s.device_median_ms = t.device.median;
+    s.device_iqr_ms = t.device.iqr;
+    s.e2e_median_ms = t.e2e.median;
+    s.e2e_iqr_ms = t.e2e.iqr;
+    s.unstable = t.unstable;
+    if (options_.timing_samples) {
+      s.device_samples = t.device_ms;
+      s.e2e_samples = t.e2e_ms;
+    }
+    return s;
+  }
+
+  // Poisons the candidate's output buffers that it owns (never an input's
+  // storage: a candidate may return a view of an input).
+  Status poison_outputs(SetRun& set) {
+    std::set<const gpu::DeviceStorage*> inputs;
+    for (const auto& t : set.cand_inputs) inputs.insert(t.storage().get());
+    for (const auto& t : set.cand_outputs) {
+      if (!t.defined() || inputs.count(t.storage().get()) != 0) continue;
+      cuda::PoisonFill fill;
+      switch (t.dtype()) {
+        case DType::float16: fill.kind = cuda::PoisonKind::nan_f16; break;
+        case DType::bfloat16: fill.kind = cuda::PoisonKind::nan_bf16; break;
+        case DType::float32: fill.kind = cuda::PoisonKind::nan_f32; break;
+        case DType::float64: fill.kind = cuda::PoisonKind::nan_f64; break;
+        default: fill.byte = gpu::PlanBuilderOptions{}.poison_byte; break;
+      }
+      PF_TRY(t.storage()->buffer().poison(fill));
+    }
+    return rt_.synchronize_device();
+  }
+
+  std::string mismatch_message() const {
+    for (int s = 0; s < kSets; ++s) {
+      const auto& reports = s == 0 ? run_.outputs : run_.recheck;
+      for (size_t o = 0; o < reports.size(); ++o) {
+        const OutputComparison& c = reports[o].comparison;
+        if (c.correct_at(kBaselineToleranceLevel)) continue;
+        char buf[320];
+        std::snprintf(buf, sizeof buf,
+                      "output %zu (input set %d) not close at t = -5: max abs diff %.4g, max rel "
+                      "diff %.4g, first mismatch at %s: got %.6g, expected %.6g",
+                      o, s, c.max_abs_diff, c.max_rel_diff,
+                      format_index(c.first_mismatch, reports[o].shape).c_str(),
+                      c.first_mismatch_candidate, c.first_mismatch_expected);
+        return buf;
+      }
+    }
+    return "outputs not close at t = -5";
+  }
+
+  void flag(std::string name, std::string evidence, bool blames_model = true) {
+    run_.flags.push_back({std::move(name), std::move(evidence), blames_model});
+  }
+
+  static std::string shape_str(const Shape& s) {
+    std::string out = "[";
+    for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+    return out + "]";
+  }
+
+  GpuContext& ctx_;
+  gpu::GpuRuntime& rt_;
+  passes::GpuReplacements& repl_;
+  const TaskVariant& variant_;
+  const Graph& graph_;
+  const Graph& rewritten_;
+  const ProtocolOptions& options_;
+  SetRun sets_[kSets];
+  VariantRun run_;
+};
+
+}  // namespace
+
+gpu::TimingOptions timing_options(const ProtocolOptions& o) {
+  gpu::TimingOptions t;
+  t.warmup = o.warmup;
+  t.trials = o.trials;
+  t.flush_l2 = o.l2_flush;
+  t.max_iqr_ratio = o.iqr_threshold;
+  t.remeasures = o.remeasure;
+  t.check_every = 2 * o.recheck_cycle;
+  return t;
+}
+
+VariantRun evaluate_variant_on_gpu(GpuContext& ctx, passes::GpuReplacements& replacements,
+                                   const TaskVariant& variant, const Graph& graph,
+                                   const Graph& rewritten, const ProtocolOptions& options) {
+  return VariantEvaluator(ctx, replacements, variant, graph, rewritten, options).run();
+}
+
+}  // namespace pf::protocol

@@ -1,0 +1,67 @@
+// The knobs of the full evaluation protocol (DESIGN.md "Evaluation
+// protocol", "Scoring", "Integrity"), with their defaults in one place.
+//
+// The first group mirrors the [evaluator] configuration keys of the same
+// names (config/config.h holds the user-facing defaults; a test checks they
+// agree): the agent and `passforge eval` send that section as the request's
+// "options" object and options_from_json reads it back. The second group are
+// protocol details a request may set but a configuration does not (seeds,
+// defence tuning); docs/evaluation.md describes each.
+#pragma once
+
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "common/result.h"
+#include "evaluator/scoring/score.h"
+#include "evaluator/tasks/synthesis.h"
+
+namespace pf::protocol {
+
+struct ProtocolOptions {
+  // [evaluator] keys.
+  int warmup = 25;
+  int trials = 100;
+  bool l2_flush = true;
+  double iqr_threshold = 0.2;  // IQR/median above this re-measures, then `unstable`
+  int remeasure = 1;
+  ScoringOptions scoring;          // b = 0.1, p = 0, passnet
+  int tolerance_min = -10;         // the ES_t curve reported (AS always uses every level)
+  int tolerance_max = 4;
+  ZeroStdRule std_zero_rule = ZeroStdRule::passforge;
+
+  // Request-level protocol details.
+  uint64_t seed = 0;            // input synthesis seed (input set k uses round k)
+  bool determinism_rerun = true;
+  //! Timed re-checks: every `recheck_cycle` rounds of the plans, the outputs
+  //! of each candidate plan are poisoned after one round and verified after
+  //! the next (a kernel must recompute every element every time it runs).
+  int recheck_cycle = 5;
+  //! A trivial output (zeros, a constant, a copy of an input) that is correct
+  //! at this level makes the variant `weak_task`.
+  int trivial_guard_level = -5;
+  //! `implausible_speedup` when the candidate's device time is below this
+  //! fraction of the variant's roofline floor (bytes it must read at the
+  //! device's peak bandwidth, flops at a generous peak).
+  double implausible_fraction = 0.5;
+  //! Timing is shortened (fewer trials, reported) when the measured run time
+  //! says warm-up + trials would take longer than this.
+  double timing_budget_s = 60;
+  bool timing_samples = false;  // raw per-trial samples in the result
+  bool include_rewritten = true;
+  size_t max_match_steps = 2'000'000;
+  std::string arch;  // NVRTC target; empty: the GPU's own (compile-only: sm_90)
+};
+
+//! Reads the known keys of a request's "options" object (unknown keys, such
+//! as the rest of the [evaluator] section, are ignored; null keeps the
+//! default). Errors name the key: "options.trials must be an integer >= 1".
+Result<ProtocolOptions> options_from_json(const nlohmann::json& options);
+
+//! Every key options_from_json reads, with its value.
+nlohmann::json options_to_json(const ProtocolOptions& options);
+
+const char* scoring_mode_name(ScoringMode mode);
+
+}  // namespace pf::protocol

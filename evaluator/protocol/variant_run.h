@@ -1,0 +1,80 @@
+// What the full protocol finds out about one variant on the GPU (DESIGN.md
+// "Evaluation protocol" 3-5, "Integrity"): failure class, per-output
+// comparisons on both input sets, timing of both sides, integrity flags with
+// their evidence, the roofline floor and how long each phase took. Its JSON
+// extends the compile-only variant object (docs/evaluation.md).
+#pragma once
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "evaluator/protocol/integrity_checks.h"
+#include "evaluator/protocol/roofline.h"
+#include "evaluator/scoring/failure_class.h"
+#include "evaluator/scoring/output_compare.h"
+
+namespace pf::protocol {
+
+//! One integrity finding. `blames_model` is false for findings about the
+//! task (weak_task): they are reported, never put into hack_flags.
+struct IntegrityFlag {
+  std::string flag;  // implausible_speedup, unwritten_output, inputs_modified, ...
+  std::string evidence;
+  bool blames_model = true;
+};
+
+struct OutputReport {
+  std::string dtype;
+  Shape shape;
+  OutputComparison comparison;
+  int64_t poisoned = 0;  // elements still holding the poison after the run
+};
+
+struct SideSummary {
+  double device_median_ms = 0, device_iqr_ms = 0;
+  double e2e_median_ms = 0, e2e_iqr_ms = 0;
+  bool unstable = false;
+  std::vector<double> device_samples, e2e_samples;  // only with options.timing_samples
+};
+
+struct TimingSummary {
+  SideSummary candidate, eager;
+  int trials = 0, warmup = 0, attempts = 0, checks = 0;
+  bool reduced = false;  // fewer trials than asked (options.timing_budget_s)
+};
+
+struct VariantRun {
+  FailureClass failure = FailureClass::none;
+  std::string message;  // the failure in words (plan build error, first mismatch, ...)
+  //! Not scored (the baseline cannot run it): the reason. Like `unstable`, a
+  //! skipped variant is reported, not blamed on the model.
+  std::string skipped;
+  //! Worst over both input sets. Above t = -5 (but passing somewhere) the
+  //! variant is still timed and scored per level; its JSON class is `accuracy`.
+  int first_passing_level = kMaxToleranceLevel + 1;
+  std::vector<OutputReport> outputs;                 // input set 0
+  std::vector<OutputReport> recheck;                 // input set 1
+  bool deterministic = true;  // the re-run gave the same bits
+  std::optional<TimingSummary> timing;
+  double speedup = 0;
+  bool unstable = false;
+  std::vector<IntegrityFlag> flags;
+  std::vector<TrivialCheck> trivial;
+  RooflineFloor roofline;
+  std::map<std::string, double> phase_ms;
+  //! A sticky CUDA error: the worker's context is gone; nothing more can run
+  //! in this process.
+  bool fatal = false;
+
+  bool correct() const {
+    return failure == FailureClass::none && skipped.empty() &&
+           first_passing_level <= kBaselineToleranceLevel;
+  }
+  //! The fields this run adds to the variant's compile-only JSON object.
+  void merge_into(nlohmann::json& variant) const;
+};
+
+}  // namespace pf::protocol

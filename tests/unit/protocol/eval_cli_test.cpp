@@ -1,0 +1,149 @@
+// The full-mode `evaluate` request's validation (in process), the pool
+// client through real sandboxed workers (compile-only here; `full` refused
+// with `unsupported` where there is no GPU), and `passforge eval` as a
+// subprocess on the reference passes (--compile-only, --json, table).
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include "evaluator/passes/workspace.h"
+#include "evaluator/protocol/pool_client.h"
+#include "evaluator/tasks/task.h"
+#include "sandbox/pool/worker_pool.h"
+#include "tests/integration/cli/run_process.h"
+#include "tests/support/gpu.h"
+#include "tests/support/paths.h"
+#include "tests/unit/passes/pass_test_util.h"
+#include "worker/pass_handler.h"
+
+namespace pf::protocol {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+const char* kRope = "neg-cat-mul-add-6a5c9e";
+
+json small_task() {
+  Task t;
+  t.id = "relu";
+  TaskVariant v;
+  v.name = "v";
+  v.source = "def forward(in_0):\n    t = torch.relu(in_0)\n    return (t,)\n";
+  InputMeta in;
+  in.name = "in_0";
+  in.shape = {4};
+  v.inputs = {in};
+  t.variants = {v};
+  return task_to_json(t);
+}
+
+TEST(FullRequest, ValidatesVariantsAndOptions) {
+  worker::CompileService service({});
+  json task = small_task();
+  auto unknown = worker::handle_evaluate(
+      json{{"task", task}, {"files", json::object()}, {"mode", "full"}, {"variants", {"w"}}},
+      service);
+  ASSERT_FALSE(unknown.ok());
+  EXPECT_EQ(unknown.error().message, "evaluate: the task has no variant 'w'");
+  auto none = worker::handle_evaluate(
+      json{{"task", task}, {"files", json::object()}, {"mode", "full"}, {"variants", json::array()}},
+      service);
+  ASSERT_FALSE(none.ok());
+  EXPECT_EQ(none.error().message, "evaluate: \"variants\" names no variant");
+  auto bad = worker::handle_evaluate(json{{"task", task},
+                                          {"files", json::object()},
+                                          {"mode", "full"},
+                                          {"options", {{"trials", 0}}}},
+                                     service);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().message, "evaluate: options.trials must be an integer in [1, 1000000]");
+}
+
+TEST(FullRequest, NeedsAGpu) {
+  if (pf::test::gpu_unavailable_reason().empty()) GTEST_SKIP() << "a GPU is present";
+  worker::CompileService service({});
+  auto full = worker::handle_evaluate(
+      json{{"task", small_task()}, {"files", json::object()}, {"mode", "full"}}, service);
+  ASSERT_FALSE(full.ok());
+  EXPECT_EQ(full.error().code, ErrorCode::unsupported);
+  EXPECT_EQ(full.error().message,
+            "evaluate: mode \"full\" needs a GPU and this worker has none; use \"compile_only\"");
+}
+
+Result<PoolRequest> rope_request(bool full) {
+  PF_ASSIGN(Task task, passes::test::corpus_task(kRope, false));
+  PF_ASSIGN(auto ws,
+            passes::PassWorkspace::load(pf::test::source_dir() / "examples" / "passes" / kRope));
+  PoolRequest r;
+  r.task = task_to_json(task);
+  r.files = ws.files();
+  r.full = full;
+  r.options = {{"arch", "sm_90"}};
+  r.timeout = std::chrono::seconds(120);
+  return r;
+}
+
+TEST(PoolClient, CompileOnlyThroughSandboxedWorkers) {
+  if (passes::test::corpus_task_dir(kRope).empty()) GTEST_SKIP() << "corpus not present";
+  sandbox::WorkerPoolOptions po;
+  po.worker_path = PF_WORKER;
+  po.cpu_workers = 1;
+  auto pool = sandbox::WorkerPool::start(po);
+  ASSERT_TRUE(pool.ok()) << pool.error().message;
+  auto req = rope_request(false);
+  ASSERT_TRUE(req.ok()) << req.error().message;
+  auto r = evaluate_through_pool(**pool, *req);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->requests, 1);
+  EXPECT_EQ(r->result["mode"], "compile_only");
+  EXPECT_TRUE(r->result["ok"].get<bool>()) << r->result["message"];
+  EXPECT_EQ(r->result["variants"].size(), req->task["variants"].size());
+
+  if (!pf::test::gpu_unavailable_reason().empty()) {
+    // No GPU in the worker: `full` is refused as unsupported (callers fall back).
+    auto full = rope_request(true);
+    ASSERT_TRUE(full.ok());
+    auto refused = evaluate_through_pool(**pool, *full);
+    ASSERT_FALSE(refused.ok());
+    EXPECT_EQ(refused.error().code, ErrorCode::unsupported) << refused.error().message;
+  }
+}
+
+TEST(EvalCli, CompileOnlyTableAndJson) {
+  if (passes::test::corpus_task_dir(kRope).empty()) GTEST_SKIP() << "corpus not present";
+  std::string pass = (pf::test::source_dir() / "examples" / "passes" / kRope).string();
+  auto table = testing_util::run_passforge({"eval", "--task", kRope, "--pass", pass, "--compile-only"});
+  EXPECT_EQ(table.exit_code, 0) << table.err << table.out;
+  EXPECT_NE(table.err.find("COMPILE-ONLY evaluation (--compile-only)"), std::string::npos) << table.err;
+  EXPECT_NE(table.out.find("variant"), std::string::npos);
+  EXPECT_NE(table.out.find(" ok "), std::string::npos) << table.out;
+  EXPECT_NE(table.out.find("COMPILE-ONLY: nothing ran on a GPU"), std::string::npos);
+
+  auto js = testing_util::run_passforge(
+      {"eval", "--task", kRope, "--pass", pass, "--compile-only", "--json"});
+  ASSERT_EQ(js.exit_code, 0) << js.err;
+  json r = json::parse(js.out);
+  EXPECT_EQ(r["mode"], "compile_only");
+  EXPECT_TRUE(r["ok"].get<bool>());
+  EXPECT_TRUE(r["as"].is_null());
+
+  // A pass for another task matches nothing here: pass_miss, exit code 1.
+  std::string other = (pf::test::source_dir() / "examples" / "passes" /
+                       "pow-mean-add-rsqrt-mul-ae9e8f").string();
+  auto miss = testing_util::run_passforge(
+      {"eval", "--task", kRope, "--pass", other, "--compile-only"});
+  EXPECT_EQ(miss.exit_code, 1) << miss.err;
+  EXPECT_NE(miss.out.find("pass_miss"), std::string::npos) << miss.out;
+
+  auto svg = testing_util::run_passforge(
+      {"eval", "--task", kRope, "--pass", pass, "--compile-only", "--svg", "/tmp/pf_no.svg"});
+  EXPECT_EQ(svg.exit_code, 1);
+  EXPECT_NE(svg.err.find("no ES_t curve"), std::string::npos) << svg.err;
+
+  auto bad = testing_util::run_passforge({"eval", "--task", "no-such-task", "--pass", pass});
+  EXPECT_EQ(bad.exit_code, 2) << bad.err;
+}
+
+}  // namespace
+}  // namespace pf::protocol

@@ -1,0 +1,74 @@
+// The protocol's options: defaults agree with the [evaluator] configuration
+// keys of the same names, the agent's "options" object (the whole
+// [evaluator] section) is accepted, and bad values are named.
+#include <gtest/gtest.h>
+
+#include "evaluator/protocol/protocol_options.h"
+
+namespace pf::protocol {
+namespace test {
+nlohmann::json default_evaluator_section();
+}
+namespace {
+
+using nlohmann::json;
+
+TEST(ProtocolOptions, DefaultsAgreeWithTheEvaluatorSection) {
+  json section = test::default_evaluator_section();
+  ProtocolOptions defaults;
+  json mine = options_to_json(defaults);
+  for (const char* key : {"warmup", "trials", "l2_flush", "iqr_threshold", "remeasure", "b", "p",
+                          "scoring_mode", "tolerance_min", "tolerance_max", "std_zero_rule"}) {
+    ASSERT_TRUE(section.contains(key)) << key;
+    EXPECT_EQ(section[key], mine[key]) << key;
+  }
+  auto parsed = options_from_json(section);
+  ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+  EXPECT_EQ(options_to_json(*parsed), mine);
+}
+
+TEST(ProtocolOptions, ReadsKnownKeysAndRoundTrips) {
+  json in = {{"warmup", 3},          {"trials", 7},         {"l2_flush", false},
+             {"b", 0.2},             {"p", 1.0},            {"scoring_mode", "graphnet"},
+             {"tolerance_min", -6},  {"tolerance_max", 2},  {"seed", 42},
+             {"recheck_cycle", 3},   {"arch", "sm_80"},     {"timing_samples", true},
+             {"unknown_key", "ignored"}};
+  auto o = options_from_json(in);
+  ASSERT_TRUE(o.ok()) << o.error().message;
+  EXPECT_EQ(o->warmup, 3);
+  EXPECT_EQ(o->trials, 7);
+  EXPECT_FALSE(o->l2_flush);
+  EXPECT_DOUBLE_EQ(o->scoring.b, 0.2);
+  EXPECT_EQ(o->scoring.mode, ScoringMode::graphnet);
+  EXPECT_EQ(o->seed, 42u);
+  EXPECT_EQ(o->arch, "sm_80");
+  auto again = options_from_json(options_to_json(*o));
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(options_to_json(*again), options_to_json(*o));
+}
+
+TEST(ProtocolOptions, NamesTheBadKey) {
+  struct Case {
+    json options;
+    std::string message;
+  };
+  const Case cases[] = {
+      {{{"trials", 0}}, "options.trials must be an integer in [1, 1000000]"},
+      {{{"trials", "many"}}, "options.trials must be an integer"},
+      {{{"scoring_mode", "best"}}, "options.scoring_mode must be passnet or graphnet"},
+      {{{"tolerance_min", 2}, {"tolerance_max", 1}}, "options.tolerance_max must be at least"},
+      {{{"l2_flush", 1}}, "options.l2_flush must be true or false"},
+      {{{"recheck_cycle", 1}}, "options.recheck_cycle must be an integer in [2, 1000]"},
+      {json::array(), "options must be an object"},
+  };
+  for (const auto& c : cases) {
+    auto o = options_from_json(c.options);
+    ASSERT_FALSE(o.ok()) << c.options.dump();
+    EXPECT_NE(o.error().message.find(c.message), std::string::npos) << o.error().message;
+  }
+  EXPECT_TRUE(options_from_json(nullptr).ok());
+  EXPECT_TRUE(options_from_json({{"trials", nullptr}}).ok());
+}
+
+}  // namespace
+}  // namespace pf::protocol

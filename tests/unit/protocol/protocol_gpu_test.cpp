@@ -1,0 +1,178 @@
+// On a GPU (skips without one): the full protocol end to end.
+//   - every reference pass (examples/passes) on every variant of its corpus
+//     task (float16/bfloat16 copies included): correct, no hack flag, and at
+//     least one pass clearly faster than eager (honest-pass check: the
+//     false-positive rate of the integrity flags is 0);
+//   - a crash in the middle of a task, through a real sandboxed GPU worker
+//     pool: the crashing variant is runtime_fail / timeout, every other
+//     variant is evaluated after the restart;
+//   - reproducibility: the same pass evaluated 5 times, AS spread printed and
+//     bounded.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+#include "evaluator/passes/workspace.h"
+#include "evaluator/protocol/pool_client.h"
+#include "sandbox/pool/worker_pool.h"
+#include "tests/support/gpu.h"
+#include "tests/support/paths.h"
+#include "tests/unit/passes/pass_test_util.h"
+#include "tests/unit/protocol/protocol_test_util.h"
+
+namespace pf::protocol::test {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+fs::path hacks_dir() {
+  return pf::test::source_dir() / "tests" / "hacks";
+}
+
+class ReferenceFull : public ::testing::TestWithParam<fs::path> {};
+
+TEST_P(ReferenceFull, CorrectUnflaggedAndTimed) {
+  PF_REQUIRE_GPU();
+  std::string id = GetParam().filename().string();
+  if (passes::test::corpus_task_dir(id).empty()) GTEST_SKIP() << "corpus task " << id << " absent";
+  auto task = passes::test::corpus_task(id, true);
+  ASSERT_TRUE(task.ok()) << task.error().message;
+  auto r = evaluate_full_here(*task, GetParam());
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  std::printf("[reference] %s\n%s", id.c_str(), describe_result(*r).c_str());
+  EXPECT_TRUE((*r)["failure_class"].is_null()) << (*r)["message"];
+  EXPECT_EQ((*r)["hack_flags"], json::array()) << (*r)["flags"].dump(1);
+  int scored = 0;
+  for (const auto& v : (*r)["variants"]) {
+    if (v.contains("skipped")) continue;
+    ++scored;
+    EXPECT_TRUE(v["correct"].get<bool>()) << v["name"] << ": " << v.value("message", "");
+    EXPECT_TRUE(v["speedup"].is_number()) << v["name"];
+    EXPECT_TRUE(v["deterministic"].is_boolean());
+  }
+  EXPECT_GT(scored, 0);
+  ASSERT_TRUE((*r)["as"].is_number());
+  std::printf("[reference] %s: AS %.3f, geomean speedup %s\n", id.c_str(), (*r)["as"].get<double>(),
+              (*r)["geomean_speedup"].dump().c_str());
+}
+
+std::string dir_name(const ::testing::TestParamInfo<fs::path>& info) {
+  std::string n = info.param.filename().string();
+  for (char& c : n) {
+    if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+  }
+  return n;
+}
+
+INSTANTIATE_TEST_SUITE_P(Examples, ReferenceFull,
+                         ::testing::ValuesIn(passes::test::reference_pass_dirs()), dir_name);
+GTEST_ALLOW_UNINSTANTIATED_PARAMETERIZED_TEST(ReferenceFull);
+
+TEST(ReferenceFullSummary, AtLeastOnePassClearlyBeatsEager) {
+  PF_REQUIRE_GPU();
+  double best = 0;
+  std::string best_id;
+  for (const auto& dir : passes::test::reference_pass_dirs()) {
+    std::string id = dir.filename().string();
+    if (passes::test::corpus_task_dir(id).empty()) continue;
+    auto task = passes::test::corpus_task(id, false);
+    ASSERT_TRUE(task.ok()) << task.error().message;
+    auto r = evaluate_full_here(*task, dir);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    if ((*r)["geomean_speedup"].is_number() && (*r)["geomean_speedup"].get<double>() > best) {
+      best = (*r)["geomean_speedup"].get<double>();
+      best_id = id;
+    }
+  }
+  std::printf("[reference] fastest: %s at %.2fx geomean over eager\n", best_id.c_str(), best);
+  EXPECT_GT(best, 1.2);
+}
+
+Result<std::unique_ptr<sandbox::WorkerPool>> gpu_pool() {
+  sandbox::WorkerPoolOptions po;
+  po.worker_path = PF_WORKER;
+  po.gpu_devices = {"0"};
+  po.cache_dir = pf::test::binary_dir() / "nvrtc-cache";
+  return sandbox::WorkerPool::start(po);
+}
+
+Result<PoolRequest> sigmoid_request(const fs::path& workspace, std::chrono::milliseconds timeout) {
+  PF_ASSIGN(Task task, load_task_file(hacks_dir() / "tasks" / "sigmoid_mul.json"));
+  PF_ASSIGN(auto ws, passes::PassWorkspace::load(workspace));
+  PoolRequest r;
+  r.task = task_to_json(task);
+  r.files = ws.files();
+  r.options = options_to_json(quick_options());
+  r.timeout = timeout;
+  return r;
+}
+
+void expect_only_wide_failed(const json& r, const std::string& failure) {
+  for (const auto& v : r["variants"]) {
+    EXPECT_TRUE(v["evaluated"].get<bool>()) << v["name"];
+    if (v["name"] == "wide") {
+      EXPECT_EQ(v["failure_class"], failure) << v.dump(1);
+    } else {
+      EXPECT_TRUE(v["correct"].get<bool>()) << v["name"] << ": " << v.value("message", "");
+    }
+  }
+  EXPECT_FALSE(r["incomplete"].get<bool>());
+  EXPECT_TRUE(r["as"].is_number());
+  EXPECT_TRUE(r["hidden_as"].is_number());
+}
+
+TEST(CrashMidTask, IllegalAddressIsRuntimeFailAndTheRestIsEvaluated) {
+  PF_REQUIRE_GPU();
+  auto pool = gpu_pool();
+  ASSERT_TRUE(pool.ok()) << pool.error().message;
+  auto req = sigmoid_request(fs::path(PF_SOURCE_DIR) / "tests/unit/protocol/data/illegal_address",
+                             std::chrono::seconds(120));
+  ASSERT_TRUE(req.ok()) << req.error().message;
+  auto r = evaluate_through_pool(**pool, *req);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  std::printf("%s", describe_result(r->result).c_str());
+  expect_only_wide_failed(r->result, "runtime_fail");
+  EXPECT_GE(r->requests, 2);
+  EXPECT_GE(r->restarts, 1);
+  EXPECT_TRUE(r->result.contains("fatal_recovered")) << r->result.dump(1).substr(0, 3000);
+}
+
+TEST(CrashMidTask, EndlessKernelIsTimeoutAndTheRestIsEvaluated) {
+  PF_REQUIRE_GPU();
+  auto pool = gpu_pool();
+  ASSERT_TRUE(pool.ok()) << pool.error().message;
+  auto req = sigmoid_request(fs::path(PF_SOURCE_DIR) / "tests/unit/protocol/data/endless_loop",
+                             std::chrono::seconds(30));
+  ASSERT_TRUE(req.ok()) << req.error().message;
+  auto r = evaluate_through_pool(**pool, *req);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  std::printf("%s", describe_result(r->result).c_str());
+  expect_only_wide_failed(r->result, "timeout");
+  EXPECT_GE(r->restarts, 2);  // the whole-task request and the single "wide" request
+}
+
+TEST(Reproducibility, FiveEvaluationsAgree) {
+  PF_REQUIRE_GPU();
+  auto task = load_task_file(hacks_dir() / "tasks" / "sigmoid_mul.json");
+  ASSERT_TRUE(task.ok()) << task.error().message;
+  ProtocolOptions o;  // the defaults: 25 warm-up, 100 trials
+  o.include_rewritten = false;
+  std::vector<double> as;
+  for (int i = 0; i < 5; ++i) {
+    auto r = evaluate_full_here(*task, hacks_dir() / "control", o);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    ASSERT_TRUE((*r)["as"].is_number()) << describe_result(*r);
+    EXPECT_EQ((*r)["hack_flags"], json::array());
+    as.push_back((*r)["as"].get<double>());
+  }
+  std::sort(as.begin(), as.end());
+  double spread = (as.back() - as.front()) / as[2];
+  std::printf("[reproducibility] AS min %.4f median %.4f max %.4f: spread %.1f%% of the median\n",
+              as.front(), as[2], as.back(), spread * 100);
+  EXPECT_LT(spread, 0.2);
+}
+
+}  // namespace
+}  // namespace pf::protocol::test

@@ -1,0 +1,71 @@
+// Roofline floors err low: only input bytes some op reads in full count
+// (views pass through, gathers count nothing), and only matmul-like flops.
+#include <gtest/gtest.h>
+
+#include "evaluator/protocol/roofline.h"
+#include "tests/unit/passes/pass_test_util.h"
+
+namespace pf::protocol {
+namespace {
+
+using passes::test::typed_graph;
+
+const OpRegistry& reg() {
+  return OpRegistry::builtin();
+}
+
+TEST(Roofline, ElementwiseReadsEveryInput) {
+  Graph g = typed_graph("def forward(in_0, in_1):\n    t = in_0 + in_1\n    return (t,)\n",
+                        {{DType::float32, {256, 256}}, {DType::float16, {256, 256}}});
+  DevicePeaks peaks{1e12, 0};
+  RooflineFloor f = roofline_floor(g, reg(), peaks);
+  EXPECT_EQ(f.bytes, 256 * 256 * (4 + 2));
+  EXPECT_EQ(f.flops, 0);
+  EXPECT_DOUBLE_EQ(f.memory_floor_ms, static_cast<double>(f.bytes) / 1e12 * 1e3);
+  EXPECT_DOUBLE_EQ(f.compute_floor_ms, 0);
+  EXPECT_DOUBLE_EQ(f.floor_ms(), f.memory_floor_ms);
+}
+
+TEST(Roofline, ViewsPassThroughAndSlicesCountWhatIsRead) {
+  // The reshape passes its reader's count through; the slice reads half.
+  Graph g = typed_graph(
+      "def forward(in_0):\n    a = in_0.reshape(8, 8)\n    b = a * 2.0\n"
+      "    c = in_0[:32]\n    return (b, c)\n",
+      {{DType::float32, {64}}});
+  RooflineFloor f = roofline_floor(g, reg(), {1e12, 0});
+  EXPECT_EQ(f.bytes, 64 * 4);
+}
+
+TEST(Roofline, GathersCountNothingAndMatmulsCountFlops) {
+  Graph g = typed_graph(
+      "def forward(in_0, in_1, in_2):\n    e = torch.nn.functional.embedding(in_0, in_1)\n"
+      "    m = torch.matmul(e, in_2)\n    return (m,)\n",
+      {{DType::int64, {4, 8}}, {DType::float32, {1000, 64}}, {DType::float32, {64, 16}}});
+  RooflineFloor f = roofline_floor(g, reg(), {1e12, 1e15});
+  // Only the matmul's right operand counts: embedding reads part of its table
+  // and (erring low) its indices count nothing either.
+  EXPECT_EQ(f.bytes, 64 * 16 * 4);
+  EXPECT_DOUBLE_EQ(f.flops, 2.0 * (4 * 8 * 16) * 64);
+  EXPECT_DOUBLE_EQ(f.compute_floor_ms, f.flops / 1e15 * 1e3);
+}
+
+TEST(Roofline, DevicePeaksBoundTheH200FromAbove) {
+  // H200: 132 SMs at 1.98 GHz, 4.8 TB/s; dense fp16 tensor peak ~ 989 TFLOP/s.
+  DevicePeaks p = device_peaks(132, 1'980'000, 4.8e12);
+  EXPECT_DOUBLE_EQ(p.memory_bytes_per_s, 4.8e12);
+  EXPECT_GT(p.flops_per_s, 1.9e15);
+  EXPECT_LT(p.flops_per_s, 2.5e15);
+  EXPECT_EQ(device_peaks(0, 0, 0).flops_per_s, 0);
+}
+
+TEST(Roofline, JsonInMicroseconds) {
+  RooflineFloor f;
+  f.bytes = 10;
+  f.memory_floor_ms = 0.002;
+  auto j = f.to_json();
+  EXPECT_EQ(j["bytes"], 10);
+  EXPECT_DOUBLE_EQ(j["memory_floor_us"].get<double>(), 2.0);
+}
+
+}  // namespace
+}  // namespace pf::protocol
