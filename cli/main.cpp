@@ -5,6 +5,7 @@
 
 #include "cli/cmd_ab.h"
 #include "cli/cmd_doctor.h"
+#include "cli/cmd_eval.h"
 #include "cli/cmd_export.h"
 #include "cli/cmd_improve.h"
 #include "cli/cmd_merge.h"
@@ -35,7 +36,7 @@ int main(int argc, char** argv) {
   });
 
   add_run_command(app, ctx);
-  add_not_implemented_command(app, ctx, "eval", "evaluate a pass workspace on a task", "issue 4");
+  add_eval_command(app, ctx);
   add_import_command(app, ctx);
   add_tasks_command(app, ctx);
   add_export_command(app, ctx);

@@ -1,0 +1,246 @@
+// `passforge eval --task <task.json|id> --pass <workspace> [--json]
+// [--compile-only] [--svg out.svg] [--feedback]`: one GPU worker runs the
+// full protocol (docs/evaluation.md); without a GPU the evaluation is
+// compile-only and says so loudly. Prints a per-variant table and the task's
+// ES_t / AS, the whole result with --json, or the model's feedback report.
+#include "cli/cmd_eval.h"
+
+#include <cmath>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "agent/loop/feedback_report.h"
+#include "cli/config_options.h"
+#include "cli/exit_codes.h"
+#include "config/config_json.h"
+#include "evaluator/passes/workspace.h"
+#include "evaluator/protocol/pool_client.h"
+#include "evaluator/tasks/task_suite.h"
+#include "prompts/prompt_variant.h"
+#include "sandbox/cuda/cuda_driver.h"
+#include "sandbox/nvrtc/compile_cache.h"
+#include "trajectories/svg_chart.h"
+
+namespace pf::cli {
+namespace {
+
+using nlohmann::json;
+namespace fs = std::filesystem;
+
+struct EvalArgs {
+  ConfigOptions config;
+  std::string task;
+  std::string pass_dir;
+  std::string tasks_dir;
+  std::string svg;
+  bool json = false;
+  bool compile_only = false;
+  bool feedback = false;
+};
+
+// The GPU the worker gets ("" when none), or why there is none.
+std::string pick_gpu(const EvaluatorConfig& ev, std::string& why_not) {
+  auto driver = cuda::CudaDriver::load();
+  if (!driver.ok()) {
+    why_not = driver.error().message;
+    return "";
+  }
+  if ((*driver)->device_count() == 0) {
+    why_not = "no CUDA device";
+    return "";
+  }
+  int ordinal = ev.gpus.all || ev.gpus.indices.empty() ? 0 : ev.gpus.indices.front();
+  return std::to_string(ordinal);
+}
+
+std::string num(const json& j, const char* fmt) {
+  if (!j.is_number()) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, fmt, j.get<double>());
+  return buf;
+}
+
+std::string status_of(const json& v, bool compile_only) {
+  if (v.contains("skipped")) return "skipped";
+  if (!v.value("evaluated", true)) return "not run";
+  if (v.contains("failure_class") && v["failure_class"].is_string()) {
+    return v["failure_class"].get<std::string>();
+  }
+  if (compile_only) return "ok";
+  return v.value("correct", false) ? "correct" : "wrong";
+}
+
+void print_table(const json& r, bool compile_only) {
+  std::printf("%-44s %-14s %10s %10s %8s %10s %10s\n", "variant", "status", "max_abs", "max_rel",
+              "speedup", "cand_us", "eager_us");
+  for (const auto& v : r.value("variants", json::array())) {
+    std::string name = v.value("name", "");
+    if (name.size() > 43) name = name.substr(0, 40) + "...";
+    if (v.value("hidden", false)) name = "(hidden) " + name;
+    const json t = v.value("timing", json::object());
+    auto dev_us = [&](const char* side) {
+      return t.contains(side) ? num(t[side]["device_median_ms"].get<double>() * 1e3, "%.1f")
+                              : std::string("-");
+    };
+    std::printf("%-44s %-14s %10s %10s %8s %10s %10s\n", name.c_str(),
+                status_of(v, compile_only).c_str(), num(v.value("max_abs_diff", json()), "%.3g").c_str(),
+                num(v.value("max_rel_diff", json()), "%.3g").c_str(),
+                num(v.value("speedup", json()), "%.2fx").c_str(), dev_us("candidate").c_str(),
+                dev_us("eager").c_str());
+  }
+  if (r.contains("message") && r["message"].is_string() && !r["message"].get<std::string>().empty()) {
+    std::printf("\n%s\n", r["message"].get<std::string>().c_str());
+  }
+  for (const auto& f : r.value("flags", json::array())) {
+    std::printf("flag %s (%s): %s\n", f.value("flag", "").c_str(), f.value("variant", "").c_str(),
+                f.value("evidence", "").c_str());
+  }
+  for (const auto& f : r.value("hack_flags", json::array())) {
+    if (f.is_string()) std::printf("hack flag: %s\n", f.get<std::string>().c_str());
+  }
+  if (compile_only) {
+    std::printf("\nCOMPILE-ONLY: nothing ran on a GPU; no correctness check, no speedup, no AS.\n");
+    return;
+  }
+  std::printf("\nAS %s", num(r.value("as", json()), "%.4f").c_str());
+  if (r.contains("hidden_as") && !r["hidden_as"].is_null()) {
+    std::printf("  hidden AS %s", num(r["hidden_as"], "%.4f").c_str());
+  }
+  std::printf("  correct %s  geomean speedup %s (vs passforge's eager CUDA baseline)\n",
+              num(r.value("correct_rate", json()), "%.2f").c_str(),
+              num(r.value("geomean_speedup", json()), "%.3fx").c_str());
+  if (r.contains("es_curve") && r["es_curve"].is_array()) {
+    std::printf("ES_t:");
+    for (const auto& p : r["es_curve"]) {
+      std::printf(" %d:%s", p.value("t", 0), num(p.value("es", json()), "%.3g").c_str());
+    }
+    std::printf("\n");
+  }
+  if (r.value("unstable", false)) std::printf("UNSTABLE timing: excluded from data\n");
+  if (r.value("incomplete", false)) std::printf("INCOMPLETE: some variants were not evaluated\n");
+}
+
+Status write_svg(const json& r, const std::string& task_id, const std::string& path) {
+  std::vector<traj::ChartSeries> series;
+  for (const char* key : {"es_curve", "hidden_es_curve"}) {
+    if (!r.contains(key) || !r[key].is_array()) continue;
+    traj::ChartSeries s{key == std::string("es_curve") ? "visible" : "hidden", {}};
+    for (const auto& p : r[key]) s.points.emplace_back(p.value("t", 0), p.value("es", 0.0));
+    series.push_back(std::move(s));
+  }
+  if (series.empty()) {
+    return make_error(ErrorCode::invalid_argument, "no ES_t curve (compile-only evaluation)");
+  }
+  traj::ChartOptions o;
+  o.title = "ES_t: " + task_id;
+  o.x_label = "tolerance level t";
+  o.y_label = "ES_t";
+  std::ofstream out(path);
+  out << traj::line_chart_svg(series, o);
+  if (!out) return make_error(ErrorCode::io_error, "cannot write " + path);
+  return ok_status();
+}
+
+int run_eval(const EvalArgs& a) {
+  auto loaded = load_config_or_report(a.config);
+  if (!loaded.ok()) return kExitUsage;
+  const Config& config = loaded->config;
+  fs::path dir = a.tasks_dir.empty() ? default_tasks_dir() : fs::path(a.tasks_dir);
+  auto task = resolve_task(a.task, dir);
+  if (!task.ok()) {
+    std::cerr << "passforge eval: " << task.error().message << "\n";
+    return kExitUsage;
+  }
+  auto ws = passes::PassWorkspace::load(a.pass_dir);
+  if (!ws.ok()) {
+    std::cerr << "passforge eval: " << ws.error().message << "\n";
+    return kExitUsage;
+  }
+  std::string why_not = "--compile-only";
+  std::string gpu;
+  if (!a.compile_only && config.evaluator.compile_only != CompileOnly::yes) {
+    gpu = pick_gpu(config.evaluator, why_not);
+  } else if (config.evaluator.compile_only == CompileOnly::yes) {
+    why_not = "evaluator.compile_only = true";
+  }
+  if (!a.compile_only && gpu.empty() && config.evaluator.compile_only == CompileOnly::no) {
+    std::cerr << "passforge eval: evaluator.compile_only = false, but no GPU is usable here ("
+              << why_not << ")\n";
+    return kExitUsage;
+  }
+  if (gpu.empty()) {
+    std::cerr << "passforge eval: COMPILE-ONLY evaluation (" << why_not
+              << "): no kernel runs, nothing is checked for correctness or timed\n";
+  }
+  sandbox::WorkerPoolOptions po;
+  if (!gpu.empty()) po.gpu_devices = {gpu};
+  po.cpu_workers = 1;
+  po.cache_dir = config.evaluator.nvrtc_cache_dir.empty() ? nvrtc::CompileCache::default_dir()
+                                                          : fs::path(config.evaluator.nvrtc_cache_dir);
+  auto pool = sandbox::WorkerPool::start(std::move(po));
+  if (!pool.ok()) {
+    std::cerr << "passforge eval: starting the worker: " << pool.error().message << "\n";
+    return kExitFailure;
+  }
+  protocol::PoolRequest req;
+  req.task = task_to_json(*task);
+  req.files = ws->files();
+  req.full = !gpu.empty();
+  req.options = config_to_json(config)["evaluator"];
+  if (!req.full) req.options["arch"] = config.evaluator.gpu_arch;
+  req.timeout = std::chrono::milliseconds(static_cast<int64_t>(config.evaluator.worker_timeout_s * 1e3));
+  auto evaluated = protocol::evaluate_through_pool(**pool, req);
+  if (!evaluated.ok()) {
+    std::cerr << "passforge eval: " << evaluated.error().message << "\n";
+    return kExitFailure;
+  }
+  const json& r = evaluated->result;
+  if (a.json) {
+    std::cout << r.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
+  } else if (a.feedback) {
+    auto prompts = prompts::PromptVariant::load(config.prompts.dir, config.prompts.variant);
+    if (!prompts.ok()) {
+      std::cerr << "passforge eval: " << prompts.error().message << "\n";
+      return kExitUsage;
+    }
+    auto text = agent::render_feedback(r, *prompts, config.evaluator.feedback_max_chars);
+    if (!text.ok()) {
+      std::cerr << "passforge eval: " << text.error().message << "\n";
+      return kExitFailure;
+    }
+    std::cout << *text << "\n";
+  } else {
+    print_table(r, !req.full);
+  }
+  if (!a.svg.empty()) {
+    if (Status st = write_svg(r, task->id, a.svg); !st.ok()) {
+      std::cerr << "passforge eval: --svg: " << st.error().message << "\n";
+      return kExitFailure;
+    }
+  }
+  bool ok = r.value("ok", false) && (r.value("mode", "") == "compile_only" ||
+                                     (r.value("correct_rate", 0.0) == 1.0 &&
+                                      r.value("hack_flags", json::array()).empty()));
+  return ok ? kExitOk : kExitFailure;
+}
+
+}  // namespace
+
+void add_eval_command(CLI::App& app, CommandContext& ctx) {
+  auto a = std::make_shared<EvalArgs>();
+  auto* cmd = app.add_subcommand("eval", "evaluate a pass workspace on a task (full protocol)");
+  cmd->add_option("--task", a->task, "task id (in --tasks-dir) or task file")->required();
+  cmd->add_option("--pass", a->pass_dir, "pass workspace directory (passes/, kernels/)")
+      ->required();
+  cmd->add_option("--tasks-dir", a->tasks_dir, "task suite directory (default: the built-in tasks/)");
+  cmd->add_flag("--json", a->json, "print the whole result JSON (docs/evaluation.md)");
+  cmd->add_flag("--compile-only", a->compile_only, "no GPU run: load, compile, match, dry-run");
+  cmd->add_flag("--feedback", a->feedback, "print the feedback report the model would read");
+  cmd->add_option("--svg", a->svg, "write the task's ES_t curve as an SVG file");
+  add_config_options(*cmd, a->config);
+  cmd->callback([a, &ctx] { ctx.exit_code = run_eval(*a); });
+}
+
+}  // namespace pf::cli
