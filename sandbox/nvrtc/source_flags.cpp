@@ -55,7 +55,9 @@ std::vector<SourceFlag> detect_source_flags(const std::string& file, const std::
         add(SourceFlagKind::inline_asm, tok.line, tok.text);
       }
       // A namespace-scope __device__ / __managed__ declaration that is not a
-      // function and not const: a variable that outlives launches.
+      // function and not const: a variable that outlives launches. `const`
+      // before a `*` makes the pointee const, not the variable
+      // (`const float* last` is a mutable pointer).
       if ((tok.text == "__device__" || tok.text == "__managed__") && depth == 0) {
         bool is_const = false, is_function = false;
         size_t j = i + 1;
@@ -63,7 +65,16 @@ std::vector<SourceFlag> detect_source_flags(const std::string& file, const std::
           const std::string& x = t[j].text;
           if (x == "(") is_function = true;
           if (x == "(" || x == ";" || x == "=" || x == "{") break;
-          if (x == "const" || x == "constexpr" || x == "__constant__") is_const = true;
+          if (x == "const") is_const = true;
+          if (x == "*") is_const = false;
+          if (x == "constexpr" || x == "__constant__") {
+            is_const = true;
+            break;
+          }
+        }
+        while (j < t.size() && t[j].text != "(" && t[j].text != ";" && t[j].text != "=" &&
+               t[j].text != "{") {
+          ++j;
         }
         if (!is_function && !is_const && j < t.size() && j > i + 1) {
           add(SourceFlagKind::mutable_global, tok.line,
