@@ -2,8 +2,11 @@
 // Parses its options, registers the request handlers and hands over to
 // run_worker, which isolates the process before reading any request.
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 
+#include "sandbox/cuda/cublas.h"
 #include "sandbox/worker/handler_table.h"
 #include "sandbox/worker/run_worker.h"
 #include "sandbox/worker/worker_config.h"
@@ -26,8 +29,21 @@ int main(int argc, char** argv) {
   if (auto dirs = compile->preload(); dirs.ok()) {
     for (const auto& dir : *dirs) config->isolation.extra_read_paths.push_back(dir);
   }
+  // A GPU worker's eager baseline opens cuBLAS at its first matmul, after
+  // isolation: load it now and keep its directories readable.
+  std::shared_ptr<const pf::cuda::CublasLibrary> cublas;
+  if (const char* gpus = std::getenv("CUDA_VISIBLE_DEVICES"); gpus != nullptr && *gpus != '\0') {
+    if (auto lib = pf::cuda::CublasLibrary::load(); lib.ok()) {
+      cublas = *lib;
+      for (const auto& path : {cublas->cublas_path(), cublas->cublaslt_path()}) {
+        std::filesystem::path dir = std::filesystem::path(path).parent_path();
+        if (!dir.empty()) config->isolation.extra_read_paths.push_back(dir);
+      }
+    }
+  }
   pf::worker::register_compile_handler(handlers, compile);
-  pf::worker::register_pass_handler(handlers, compile);
+  pf::worker::register_pass_handler(handlers, compile,
+                                    pf::worker::PassServiceOptions{{}, config->isolation.cache_dir});
   int status = pf::sandbox::run_worker(*config, handlers);
   compile->log_summary();
   return status;
