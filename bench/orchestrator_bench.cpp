@@ -104,8 +104,8 @@ int run(const Options& o) {
     contexts.push_back(std::move(ctx).value());
   }
 
-  const fs::path dir = fs::temp_directory_path() /
-                       ("pf_orchestrator_bench." + std::to_string(::getpid()));
+  const fs::path dir =
+      fs::temp_directory_path() / ("pf_orchestrator_bench." + std::to_string(::getpid()));
   fs::create_directories(dir);
   sandbox::WorkerPoolOptions po;
   po.worker_path = (executable_dir() / "passforge-worker").string();
@@ -156,7 +156,8 @@ int run(const Options& o) {
   const auto [rss_before, peak_before] = rss_kb();
   const auto start = std::chrono::steady_clock::now();
   auto results = run_episodes(specs, services, EpisodeSettings{}, o.concurrency, nullptr);
-  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double wall =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const auto [rss_after, peak_after] = rss_kb();
 
   EpisodeTimings sum;
@@ -167,25 +168,24 @@ int run(const Options& o) {
     ++exits[std::string(to_string(r->exit_reason))];
   }
   const double turns = std::max<double>(1, static_cast<double>(sum.turns));
-  json out = {
-      {"episodes", o.episodes},
-      {"concurrency", o.concurrency},
-      {"delay_ms", o.delay_ms},
-      {"turns", sum.turns},
-      {"exit_reasons", exits},
-      {"wall_s", wall},
-      {"per_turn_ms",
-       {{"loop", 1e3 * sum.loop_s() / turns},
-        {"store", 1e3 * sum.store_s / turns},
-        {"llm_wait", 1e3 * sum.llm_s / turns},
-        {"eval_wait", 1e3 * sum.eval_s / turns}}},
-      {"rss_mb",
-       {{"before_episodes", rss_before / 1024.0},
-        {"peak", peak_after / 1024.0},
-        {"peak_minus_before", (peak_after - rss_before) / 1024.0},
-        {"after", rss_after / 1024.0}}},
-      {"targets", {{"loop_ms_per_turn", 2.0}, {"rss_mb_256_episodes", 300.0}}},
-      {"note", "RSS includes the in-process replay server (one thread per connection)"}};
+  json out = {{"episodes", o.episodes},
+              {"concurrency", o.concurrency},
+              {"delay_ms", o.delay_ms},
+              {"turns", sum.turns},
+              {"exit_reasons", exits},
+              {"wall_s", wall},
+              {"per_turn_ms",
+               {{"loop", 1e3 * sum.loop_s() / turns},
+                {"store", 1e3 * sum.store_s / turns},
+                {"llm_wait", 1e3 * sum.llm_s / turns},
+                {"eval_wait", 1e3 * sum.eval_s / turns}}},
+              {"rss_mb",
+               {{"before_episodes", rss_before / 1024.0},
+                {"peak", peak_after / 1024.0},
+                {"peak_minus_before", (peak_after - rss_before) / 1024.0},
+                {"after", rss_after / 1024.0}}},
+              {"targets", {{"loop_ms_per_turn", 2.0}, {"rss_mb_256_episodes", 300.0}}},
+              {"note", "RSS includes the in-process replay server (one thread per connection)"}};
   (void)peak_before;
   std::printf("%s\n", out.dump(2).c_str());
   std::error_code ec;

@@ -81,8 +81,9 @@ class SignalWatcher {
         (void)!write(2, msg, sizeof msg - 1);
         cancel_.cancel();
       } else {
-        const char msg[] = "\npassforge run: quitting now; the store is consistent up to the "
-                           "last committed turn (resume with --resume)\n";
+        const char msg[] =
+            "\npassforge run: quitting now; the store is consistent up to the "
+            "last committed turn (resume with --resume)\n";
         (void)!write(2, msg, sizeof msg - 1);
         _exit(kExitInterrupted);
       }

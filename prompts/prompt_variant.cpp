@@ -69,9 +69,9 @@ std::string hash_files(const std::map<std::string, std::string>& files) {
 
 Result<PromptVariant> PromptVariant::load(const fs::path& prompts_dir, const std::string& name) {
   if (name.empty() || name.find('/') != std::string::npos || name == "." || name == "..") {
-    return make_error(ErrorCode::invalid_argument,
-                      "prompt variant '" + name + "' must be a directory name under " +
-                          prompts_dir.string());
+    return make_error(
+        ErrorCode::invalid_argument,
+        "prompt variant '" + name + "' must be a directory name under " + prompts_dir.string());
   }
   const fs::path dir = prompts_dir / name;
   std::error_code ec;
@@ -143,8 +143,7 @@ Result<std::string> PromptVariant::render(const std::string& file,
                                           const nlohmann::json& context) const {
   auto it = files_.find(file);
   if (it == files_.end()) {
-    return make_error(ErrorCode::not_found,
-                      "prompt variant '" + name_ + "' has no file " + file);
+    return make_error(ErrorCode::not_found, "prompt variant '" + name_ + "' has no file " + file);
   }
   PF_ASSIGN(std::string text, render_template(it->second, context, partials_, name_ + "/" + file));
   return collapse_blank_lines(text);
@@ -161,6 +160,8 @@ Result<std::string> PromptVariant::message(const std::string& key,
                          partials_, name_ + "/" + kMessagesFile + ": " + key);
 }
 
-bool PromptVariant::has_message(const std::string& key) const { return messages_.count(key) > 0; }
+bool PromptVariant::has_message(const std::string& key) const {
+  return messages_.count(key) > 0;
+}
 
 }  // namespace pf::prompts

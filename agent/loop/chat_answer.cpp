@@ -34,8 +34,8 @@ std::string path_of(std::string_view info) {
     while (!w.empty() && (w.front() == '"' || w.front() == '\'' || w.front() == '`')) {
       w.remove_prefix(1);
     }
-    while (!w.empty() && (w.back() == '"' || w.back() == '\'' || w.back() == '`' ||
-                          w.back() == ':')) {
+    while (!w.empty() &&
+           (w.back() == '"' || w.back() == '\'' || w.back() == '`' || w.back() == ':')) {
       w.remove_suffix(1);
     }
     if (w.find('/') != std::string_view::npos) return std::string(w);

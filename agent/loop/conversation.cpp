@@ -21,8 +21,8 @@ std::vector<llm::ChatMessage> request_messages(const Conversation& conversation,
   for (size_t i = 0; i < conversation.size(); ++i) {
     out.push_back(conversation[i].message);
     if (keep[i]) continue;
-    auto shortened =
-        prompts.message("report_omitted", {{"headline", first_line(conversation[i].message.content)}});
+    auto shortened = prompts.message("report_omitted",
+                                     {{"headline", first_line(conversation[i].message.content)}});
     out.back().content = shortened.ok() ? *shortened : first_line(conversation[i].message.content);
   }
   return out;

@@ -15,8 +15,7 @@ using Clock = std::chrono::steady_clock;
 
 class Episode {
  public:
-  Episode(const EpisodeSpec& spec, const EpisodeServices& services,
-          const EpisodeSettings& settings)
+  Episode(const EpisodeSpec& spec, const EpisodeServices& services, const EpisodeSettings& settings)
       : spec_(spec),
         sv_(services),
         settings_(settings),
@@ -67,7 +66,8 @@ Status Episode::start() {
   e.prompt_variant = sv_.prompts->name();
   e.prompt_hash = sv_.prompts->hash();
   e.model = sv_.model;
-  e.agent_mode = settings_.mode == AgentMode::tools ? traj::AgentMode::tools : traj::AgentMode::chat;
+  e.agent_mode =
+      settings_.mode == AgentMode::tools ? traj::AgentMode::tools : traj::AgentMode::chat;
   e.tools = settings_.mode == AgentMode::tools ? sv_.prompts->tools() : nlohmann::json(nullptr);
   auto system = llm::ChatMessage::system(sv_.system_prompt);
   auto user = llm::ChatMessage::user(spec_.task->prompt + steps_line(settings_.max_steps));
@@ -107,12 +107,13 @@ llm::ChatRequest Episode::next_request() const {
 void Episode::answer_tools(const llm::ChatMessage& answer, const std::string& finish_reason,
                            traj::TurnRecord& turn, Conversation& added) {
   if (answer.tool_calls.empty()) {
-    std::string key = finish_reason == "length"     ? "truncated_answer"
-                      : answer.content.empty()      ? "empty_answer"
-                                                    : "no_tool_call";
+    std::string key = finish_reason == "length" ? "truncated_answer"
+                      : answer.content.empty()  ? "empty_answer"
+                                                : "no_tool_call";
     std::string text = prompt_message(key, {{"tools", join(sv_.prompts->tool_names(), ", ")}});
     if (key == "empty_answer") {
-      text += " " + prompt_message("no_tool_call", {{"tools", join(sv_.prompts->tool_names(), ", ")}});
+      text +=
+          " " + prompt_message("no_tool_call", {{"tools", join(sv_.prompts->tool_names(), ", ")}});
     }
     added.push_back({llm::ChatMessage::user(std::move(text)), false});
     return;
@@ -152,7 +153,8 @@ void Episode::answer_chat(const llm::ChatMessage& answer, const std::string& fin
         text = prompt_message("no_code_blocks");
         break;
       case AnswerProblem::block_without_path:
-        text = prompt_message("block_without_path", {{"index", parsed.block}, {"info", parsed.info}});
+        text =
+            prompt_message("block_without_path", {{"index", parsed.block}, {"info", parsed.info}});
         break;
       case AnswerProblem::bad_path:
         text = prompt_message("bad_path", {{"path", parsed.path}, {"reason", parsed.reason}});
@@ -161,7 +163,8 @@ void Episode::answer_chat(const llm::ChatMessage& answer, const std::string& fin
         text = prompt_message("duplicate_path", {{"path", parsed.path}});
         break;
       case AnswerProblem::unterminated_block:
-        text = prompt_message(finish_reason == "length" ? "truncated_answer" : "unterminated_block");
+        text =
+            prompt_message(finish_reason == "length" ? "truncated_answer" : "unterminated_block");
         break;
       case AnswerProblem::none:
         break;
@@ -178,8 +181,8 @@ void Episode::answer_chat(const llm::ChatMessage& answer, const std::string& fin
       sv_.evaluator->evaluate(spec_.task->task_json, state_.workspace, traj::EvalKind::evaluate);
   timings_.eval_s += out.seconds;
   if (!out.evaluated) {
-    added.push_back({llm::ChatMessage::user(prompt_message("evaluator_unavailable",
-                                                           {{"reason", out.unavailable}})),
+    added.push_back({llm::ChatMessage::user(
+                         prompt_message("evaluator_unavailable", {{"reason", out.unavailable}})),
                      false});
     return;
   }
@@ -194,8 +197,7 @@ Status Episode::take_turn(llm::ChatResponse& response) {
   turn.turn = state_.turn + 1;
   llm::ChatMessage answer = response.message;
   answer.role = "assistant";
-  turn.messages.push_back(
-      to_record(answer, response.usage.to_json(), response.latency_s * 1000.0));
+  turn.messages.push_back(to_record(answer, response.usage.to_json(), response.latency_s * 1000.0));
 
   Conversation added;
   if (settings_.mode == AgentMode::tools) {
@@ -261,8 +263,8 @@ EpisodeResult Episode::finish(ExitReason reason, std::string detail) {
     f.wall_time_s = r.wall_s;
     ScopedTimer t(&timings_.store_s);
     if (auto st = sv_.store->finish_episode(f); !st.ok()) {
-      spdlog::error("episode {}: could not record its end ({}): {}", state_.id,
-                    to_string(reason), st.error().message);
+      spdlog::error("episode {}: could not record its end ({}): {}", state_.id, to_string(reason),
+                    st.error().message);
       r.exit_reason = ExitReason::store_error;
       r.detail = st.error().message;
     }
@@ -274,9 +276,8 @@ EpisodeResult Episode::finish(ExitReason reason, std::string detail) {
 }
 
 EpisodeResult Episode::run() {
-  Status ready = spec_.resume
-                     ? restore_episode(*sv_.store, settings_.mode, executor_, state_)
-                     : start();
+  Status ready =
+      spec_.resume ? restore_episode(*sv_.store, settings_.mode, executor_, state_) : start();
   if (!ready.ok()) {
     spdlog::error("episode {}: {}", state_.id, ready.error().message);
     return finish(ExitReason::store_error, ready.error().message);
@@ -291,8 +292,8 @@ EpisodeResult Episode::run() {
     if (!outcome.ok()) {
       const auto& failure = outcome.failure();
       if (failure.kind == llm::ErrorKind::cancelled) return finish(ExitReason::interrupted);
-      spdlog::warn("episode {}: turn {}: {} ({})", state_.id, state_.turn + 1,
-                   failure.message, llm::error_kind_name(failure.kind));
+      spdlog::warn("episode {}: turn {}: {} ({})", state_.id, state_.turn + 1, failure.message,
+                   llm::error_kind_name(failure.kind));
       auto reason = parse_exit_reason(failure.exit_reason());
       return finish(reason.value_or(ExitReason::endpoint_error), failure.message);
     }

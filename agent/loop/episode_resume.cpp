@@ -1,8 +1,7 @@
-#include "agent/loop/episode_state.h"
-
 #include <set>
 
 #include "agent/loop/chat_answer.h"
+#include "agent/loop/episode_state.h"
 #include "trajectories/result_summary.h"
 #include "trajectories/trajectory_reader.h"
 
@@ -75,8 +74,8 @@ Status restore_episode(traj::TrajectoryStore& store, AgentMode mode, ToolExecuto
         state.submitted = answer.submit;
       }
     } else if (mode == AgentMode::tools && m.role == "tool") {
-      entry.report = !report_call_id.empty() && m.tool_call_id == report_call_id &&
-                     m.name != "submit";
+      entry.report =
+          !report_call_id.empty() && m.tool_call_id == report_call_id && m.name != "submit";
     } else if (mode == AgentMode::chat && m.role == "user") {
       entry.report = record.turn > 0 && evaluated;
     }

@@ -19,8 +19,8 @@ nlohmann::json failed_result(traj::EvalMode mode, const std::string& failure_cla
 
 sandbox::WorkerReply EvaluatorClient::request(const nlohmann::json& task,
                                               const traj::Workspace& files, traj::EvalMode mode) {
-  nlohmann::json options = settings_.options.is_object() ? settings_.options
-                                                         : nlohmann::json::object();
+  nlohmann::json options =
+      settings_.options.is_object() ? settings_.options : nlohmann::json::object();
   options["arch"] = mode == traj::EvalMode::compile_only && settings_.mode != traj::EvalMode::full
                         ? nlohmann::json(settings_.compile_only_arch)
                         : nlohmann::json(nullptr);
@@ -39,9 +39,10 @@ EvaluationOutcome EvaluatorClient::evaluate(const nlohmann::json& task,
   if (mode == traj::EvalMode::full && reply.status == sandbox::ReplyStatus::error &&
       reply.error.code == ErrorCode::unsupported) {
     if (!full_unsupported_.exchange(true)) {
-      spdlog::error("the evaluation workers cannot evaluate on the GPU ({}); FALLING BACK TO "
-                    "COMPILE-ONLY for the rest of this run (each evaluation records its mode)",
-                    reply.error.message);
+      spdlog::error(
+          "the evaluation workers cannot evaluate on the GPU ({}); FALLING BACK TO "
+          "COMPILE-ONLY for the rest of this run (each evaluation records its mode)",
+          reply.error.message);
     }
     mode = traj::EvalMode::compile_only;
     reply = request(task, files, mode);

@@ -38,14 +38,14 @@ struct EvaluationSettings {
   //! NVRTC target for compile-only requests, null lets a GPU worker decide).
   nlohmann::json options = nlohmann::json::object();
   std::string compile_only_arch = "sm_90";  // evaluator.gpu_arch
-  double failure_score = 0.1;  // b: the AS of a full evaluation that failed entirely
+  double failure_score = 0.1;               // b: the AS of a full evaluation that failed entirely
 };
 
 struct EvaluationOutcome {
-  bool evaluated = false;       // a result exists and `record` holds it
+  bool evaluated = false;         // a result exists and `record` holds it
   traj::EvaluationRecord record;  // kind, mode, summary columns, result, workspace
-  std::string unavailable;      // !evaluated: why, in words
-  double seconds = 0;           // wall time of the request
+  std::string unavailable;        // !evaluated: why, in words
+  double seconds = 0;             // wall time of the request
 };
 
 //! Thread-safe (the pool is).
@@ -56,7 +56,7 @@ class EvaluatorClient {
 
   traj::EvalMode mode_for(traj::EvalKind kind) const {
     return kind == traj::EvalKind::compile || full_unsupported_ ? traj::EvalMode::compile_only
-                                                                 : settings_.mode;
+                                                                : settings_.mode;
   }
   //! The run's mode for evaluate/submit as it is now (see fell_back()).
   traj::EvalMode mode() const { return mode_for(traj::EvalKind::evaluate); }

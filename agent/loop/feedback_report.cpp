@@ -89,9 +89,9 @@ std::string magnitudes(const Json& v) {
 
 // Most important first: what blocks everything else comes first.
 int severity(const std::string& failure_class) {
-  static const std::vector<std::string> order = {
-      "compile_fail", "pass_miss",      "shape_mismatch", "dtype_mismatch",
-      "runtime_fail", "timeout",       "integrity",      "accuracy",       "unstable"};
+  static const std::vector<std::string> order = {"compile_fail",   "pass_miss",    "shape_mismatch",
+                                                 "dtype_mismatch", "runtime_fail", "timeout",
+                                                 "integrity",      "accuracy",     "unstable"};
   for (size_t i = 0; i < order.size(); ++i) {
     if (order[i] == failure_class) return static_cast<int>(i);
   }
@@ -113,14 +113,15 @@ std::string first_line(const std::string& text) {
   return nl == std::string::npos ? text : text.substr(0, nl);
 }
 
-Json feedback_context(const Json& result, const prompts::PromptVariant& prompts,
-                      size_t log_chars, size_t detail_chars, size_t max_variants) {
+Json feedback_context(const Json& result, const prompts::PromptVariant& prompts, size_t log_chars,
+                      size_t detail_chars, size_t max_variants) {
   Json ctx = Json::object();
   const bool compile_only = result.value("mode", "full") == "compile_only";
   ctx["compile_only"] = compile_only;
 
-  const Json compile =
-      result.contains("compile") && result["compile"].is_object() ? result["compile"] : Json::object();
+  const Json compile = result.contains("compile") && result["compile"].is_object()
+                           ? result["compile"]
+                           : Json::object();
   const std::string whole = failure_of(result);
   if (!whole.empty()) {
     std::string message = field_text(result, {"message", "error"});
@@ -143,9 +144,8 @@ Json feedback_context(const Json& result, const prompts::PromptVariant& prompts,
   size_t visible = 0, visible_ok = 0, shown = 0;
   std::set<std::string> hidden_failures, classes;
   bool hidden_seen = false;
-  const Json all = result.contains("variants") && result["variants"].is_array()
-                       ? result["variants"]
-                       : Json::array();
+  const Json all = result.contains("variants") && result["variants"].is_array() ? result["variants"]
+                                                                                : Json::array();
   for (const auto& v : all) {
     if (!v.is_object()) continue;
     const std::string fc = failure_of(v);
@@ -197,12 +197,10 @@ Json feedback_context(const Json& result, const prompts::PromptVariant& prompts,
   ctx["variants"] = variants;
   ctx["has_variants"] = !variants.empty();
   if (hidden_seen) {
-    ctx["hidden"] = hidden_failures.empty()
-                        ? std::string(compile_only ? "all passed the compile-only checks"
-                                                   : "all correct")
-                        : "some failed (" + join({hidden_failures.begin(), hidden_failures.end()},
-                                                 ", ") +
-                              ")";
+    ctx["hidden"] =
+        hidden_failures.empty()
+            ? std::string(compile_only ? "all passed the compile-only checks" : "all correct")
+            : "some failed (" + join({hidden_failures.begin(), hidden_failures.end()}, ", ") + ")";
   }
 
   // Score.
@@ -223,17 +221,36 @@ Json feedback_context(const Json& result, const prompts::PromptVariant& prompts,
     }
   }
 
-  // Integrity findings, explained where the prompt variant explains them.
+  // Integrity findings, explained where the prompt variant explains them,
+  // with the evidence of the first visible variant that shows them (full
+  // results list it in "flags"; hidden variants' evidence is never shown).
   Json flags = Json::array();
   if (result.contains("hack_flags") && result["hack_flags"].is_array()) {
     for (const auto& f : result["hack_flags"]) {
       std::string name = text_of(f);
       auto explained = prompts.message("flag_" + name, {{"flag", name}});
-      flags.push_back(explained.ok() ? name + ": " + *explained : name);
+      std::string line = explained.ok() ? name + ": " + *explained : name;
+      for (const auto& e : result.value("flags", Json::array())) {
+        if (!e.is_object() || e.value("flag", "") != name || e.value("hidden", false)) continue;
+        std::string evidence = field_text(e, {"evidence"});
+        if (!evidence.empty()) {
+          line += " [" + e.value("variant", "") + ": " + shorten(evidence, detail_chars) + "]";
+        }
+        break;
+      }
+      flags.push_back(line);
     }
   }
   ctx["flags"] = flags;
   ctx["has_flags"] = !flags.empty();
+  // Findings about the task itself (weak_task): reported, never blamed on the pass.
+  if (result.contains("task_flags") && result["task_flags"].is_array() &&
+      !result["task_flags"].empty()) {
+    std::vector<std::string> names;
+    for (const auto& f : result["task_flags"]) names.push_back(text_of(f));
+    auto note = prompts.message("task_flags", {{"flags", join(names, ", ")}});
+    ctx["task_note"] = note.ok() ? *note : join(names, ", ");
+  }
 
   // Headline.
   std::string headline;

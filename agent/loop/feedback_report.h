@@ -16,11 +16,11 @@ namespace pf::agent {
 //! The template context for feedback.md (documented in docs/agent.md):
 //! headline, failure_message, has_score, as, speedup, es,
 //! has_variants, variants [{name, status, detail}], hidden, has_flags, flags,
-//! compile_warnings, compile_only, next. `detail_chars` bounds each variant's
+//! compile_warnings, compile_only, next, task_note (full results: flags carry
+//! the evidence of the first visible variant that shows them). `detail_chars` bounds each variant's
 //! detail and `log_chars` the compile log.
-nlohmann::json feedback_context(const nlohmann::json& result,
-                                const prompts::PromptVariant& prompts, size_t log_chars,
-                                size_t detail_chars, size_t max_variants);
+nlohmann::json feedback_context(const nlohmann::json& result, const prompts::PromptVariant& prompts,
+                                size_t log_chars, size_t detail_chars, size_t max_variants);
 
 //! The rendered report, at most `max_chars` characters: long logs and
 //! details are shortened first, then variants beyond the first few are

@@ -20,10 +20,10 @@ class OpRegistry;
 namespace pf::agent {
 
 struct TaskContext {
-  Task task;                   // hidden flags as this run decided them
-  nlohmann::json task_json;    // task_to_json(task): the evaluation request's "task"
-  std::string prompt;          // task.md rendered (the initial user message, before "Steps remaining")
-  traj::TaskRecord record;     // for the store: variants carry the whole task (resume rebuilds it)
+  Task task;                 // hidden flags as this run decided them
+  nlohmann::json task_json;  // task_to_json(task): the evaluation request's "task"
+  std::string prompt;       // task.md rendered (the initial user message, before "Steps remaining")
+  traj::TaskRecord record;  // for the store: variants carry the whole task (resume rebuilds it)
   size_t visible_variants = 0;
 };
 
@@ -37,8 +37,7 @@ void apply_hidden_policy(Task& task, HiddenVariants policy, double share);
 Result<std::shared_ptr<const TaskContext>> prepare_task(Task task, HiddenVariants policy,
                                                         double share,
                                                         const prompts::PromptVariant& prompts,
-                                                        AgentMode mode,
-                                                        const OpRegistry& registry);
+                                                        AgentMode mode, const OpRegistry& registry);
 
 //! The task stored by prepare_task, read back (for --resume).
 Result<Task> task_from_record(const traj::TaskRecord& record);

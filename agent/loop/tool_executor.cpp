@@ -11,8 +11,9 @@ namespace {
 using Json = nlohmann::json;
 
 size_t count_lines(const std::string& s) {
-  return s.empty() ? 0 : static_cast<size_t>(std::count(s.begin(), s.end(), '\n')) +
-                             (s.back() == '\n' ? 0 : 1);
+  return s.empty() ? 0
+                   : static_cast<size_t>(std::count(s.begin(), s.end(), '\n')) +
+                         (s.back() == '\n' ? 0 : 1);
 }
 
 size_t count_occurrences(const std::string& haystack, const std::string& needle) {
@@ -37,7 +38,9 @@ bool is_known_tool(const std::string& name) {
   return std::find(std::begin(kToolNames), std::end(kToolNames), name) != std::end(kToolNames);
 }
 
-bool is_file_change(const std::string& name) { return name == "write_file" || name == "edit_file"; }
+bool is_file_change(const std::string& name) {
+  return name == "write_file" || name == "edit_file";
+}
 
 std::optional<Json> tool_arguments(const llm::ToolCall& call) {
   if (trim(call.arguments).empty()) return Json::object();
@@ -48,8 +51,7 @@ std::optional<Json> tool_arguments(const llm::ToolCall& call) {
 }
 
 ToolExecutor::ToolExecutor(const prompts::PromptVariant& prompts, EvaluatorClient& evaluator,
-                           const Json& task_json, size_t feedback_max_chars,
-                           WorkspaceLimits limits)
+                           const Json& task_json, size_t feedback_max_chars, WorkspaceLimits limits)
     : prompts_(prompts),
       evaluator_(evaluator),
       task_json_(task_json),
@@ -152,9 +154,9 @@ ToolResult ToolExecutor::write_file(const Json& args, traj::Workspace& workspace
   }
   switch (check_workspace_write(workspace, *path, content->size(), limits_)) {
     case WriteCheck::file_too_large:
-      r.content = message("file_too_large", {{"path", *path},
-                                             {"bytes", content->size()},
-                                             {"limit", limits_.max_file_bytes}});
+      r.content =
+          message("file_too_large",
+                  {{"path", *path}, {"bytes", content->size()}, {"limit", limits_.max_file_bytes}});
       return r;
     case WriteCheck::too_many_files:
       r.content = message("too_many_files", {{"limit", limits_.max_files}});
@@ -194,9 +196,9 @@ ToolResult ToolExecutor::edit_file(const Json& args, traj::Workspace& workspace)
   std::string updated = it->second;
   updated.replace(updated.find(*old_s), old_s->size(), *new_s);
   if (check_workspace_write(workspace, *path, updated.size(), limits_) != WriteCheck::ok) {
-    r.content = message("file_too_large", {{"path", *path},
-                                           {"bytes", updated.size()},
-                                           {"limit", limits_.max_file_bytes}});
+    r.content =
+        message("file_too_large",
+                {{"path", *path}, {"bytes", updated.size()}, {"limit", limits_.max_file_bytes}});
     return r;
   }
   r.content = message("file_edited", {{"path", *path},
@@ -240,7 +242,8 @@ ToolResult ToolExecutor::run_evaluation(traj::Workspace& workspace, traj::EvalKi
     last_evaluation_ = record;
   }
   auto report = render_feedback(record.result, prompts_, feedback_max_chars_);
-  std::string text = report.ok() ? *report : "Evaluation report unavailable: " + report.error().message;
+  std::string text =
+      report.ok() ? *report : "Evaluation report unavailable: " + report.error().message;
   if (kind == traj::EvalKind::submit) {
     r.submitted = true;
     r.content = message("submitted", {{"summary", first_line(text)}});

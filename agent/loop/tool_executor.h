@@ -17,9 +17,8 @@
 namespace pf::agent {
 
 //! The tools the agent implements; tools.json may offer any subset.
-inline constexpr const char* kToolNames[] = {"list_files", "read_file", "write_file",
-                                             "edit_file",  "compile",   "evaluate",
-                                             "submit"};
+inline constexpr const char* kToolNames[] = {"list_files", "read_file", "write_file", "edit_file",
+                                             "compile",    "evaluate",  "submit"};
 
 bool is_known_tool(const std::string& name);
 //! Whether the call changes the workspace (replayed when an episode resumes).
@@ -33,16 +32,15 @@ struct ToolResult {
   std::string content;  // the tool message
   std::optional<traj::EvaluationRecord> evaluation;
   bool submitted = false;
-  bool report = false;             // content is an evaluation report
-  double evaluation_seconds = 0;   // time spent waiting for the evaluator
+  bool report = false;            // content is an evaluation report
+  double evaluation_seconds = 0;  // time spent waiting for the evaluator
 };
 
 class ToolExecutor {
  public:
   //! `offered`: the tool names the model was offered (tools.json).
   ToolExecutor(const prompts::PromptVariant& prompts, EvaluatorClient& evaluator,
-               const nlohmann::json& task_json, size_t feedback_max_chars,
-               WorkspaceLimits limits);
+               const nlohmann::json& task_json, size_t feedback_max_chars, WorkspaceLimits limits);
 
   //! Executes `call` on `workspace`.
   ToolResult execute(const llm::ToolCall& call, traj::Workspace& workspace);

@@ -25,7 +25,9 @@ bool is_file_name(std::string_view s) {
   return true;
 }
 
-Error bad(std::string reason) { return make_error(ErrorCode::invalid_argument, std::move(reason)); }
+Error bad(std::string reason) {
+  return make_error(ErrorCode::invalid_argument, std::move(reason));
+}
 
 }  // namespace
 

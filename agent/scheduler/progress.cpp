@@ -57,8 +57,7 @@ void ProgressTracker::episode_finished(const EpisodeResult& r) {
                   r.correct ? (full ? " (correct)" : " (passed)") : "");
   }
   std::string event = "[" + std::to_string(done_) + "/" + std::to_string(total_) + "] " + who +
-                      ": " + std::string(to_string(r.exit_reason)) + " after " + turns + ", " +
-                      buf;
+                      ": " + std::string(to_string(r.exit_reason)) + " after " + turns + ", " + buf;
   if (!r.detail.empty()) event += " (" + r.detail.substr(0, 200) + ")";
   events_.push_back(std::move(event));
 }
@@ -87,7 +86,8 @@ std::string ProgressTracker::line() const {
   }
   if (done_here_ > 0) {
     std::snprintf(buf, sizeof buf, ", %s %.0f%%",
-                  mode_ == traj::EvalMode::full ? "correct" : "passed", 100.0 * static_cast<double>(correct_) / static_cast<double>(done_here_));
+                  mode_ == traj::EvalMode::full ? "correct" : "passed",
+                  100.0 * static_cast<double>(correct_) / static_cast<double>(done_here_));
     out += buf;
   }
   if (elapsed > 0) {

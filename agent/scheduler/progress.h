@@ -49,8 +49,7 @@ class ProgressTracker {
 //! within about 200 ms, until destroyed (which prints the last episode lines).
 class ProgressPrinter {
  public:
-  ProgressPrinter(ProgressTracker& tracker, bool terminal,
-                  std::chrono::milliseconds interval);
+  ProgressPrinter(ProgressTracker& tracker, bool terminal, std::chrono::milliseconds interval);
   ~ProgressPrinter();
   ProgressPrinter(const ProgressPrinter&) = delete;
   ProgressPrinter& operator=(const ProgressPrinter&) = delete;

@@ -64,8 +64,9 @@ Result<GpuPlan> plan_gpus(const EvaluatorConfig& ev) {
     for (int i : ev.gpus.indices) {
       if (i < 0 || i >= count) {
         return make_error(ErrorCode::invalid_argument,
-                          "evaluator.gpus lists GPU " + std::to_string(i) + ", but this machine has " +
-                              std::to_string(count) + " (0.." + std::to_string(count - 1) + ")");
+                          "evaluator.gpus lists GPU " + std::to_string(i) +
+                              ", but this machine has " + std::to_string(count) + " (0.." +
+                              std::to_string(count - 1) + ")");
       }
       ordinals.push_back(i);
     }
@@ -81,8 +82,7 @@ Result<GpuPlan> plan_gpus(const EvaluatorConfig& ev) {
   return plan;
 }
 
-Result<std::unique_ptr<sandbox::WorkerPool>> start_pool(const Config& config,
-                                                        const GpuPlan& plan) {
+Result<std::unique_ptr<sandbox::WorkerPool>> start_pool(const Config& config, const GpuPlan& plan) {
   sandbox::WorkerPoolOptions o;
   o.gpu_devices = plan.devices;
   unsigned hw = std::max(1u, std::thread::hardware_concurrency());
@@ -201,9 +201,10 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
     }
     PF_ASSIGN(auto runs, reader.runs());
     if (!runs.empty() && runs[0].prompt_hash != prompts.hash()) {
-      spdlog::warn("prompt variant '{}' changed since the run started (hash {} -> {}); resumed "
-                   "episodes keep their stored messages, new ones use the current files",
-                   prompts.name(), runs[0].prompt_hash.substr(0, 12), prompts.hash().substr(0, 12));
+      spdlog::warn(
+          "prompt variant '{}' changed since the run started (hash {} -> {}); resumed "
+          "episodes keep their stored messages, new ones use the current files",
+          prompts.name(), runs[0].prompt_hash.substr(0, 12), prompts.hash().substr(0, 12));
     }
   } else {
     PF_ASSIGN(tasks, load_run_tasks(config.run.tasks));
@@ -212,9 +213,9 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
     std::error_code ec;
     if (fs::exists(traj::store_path(outcome.run_dir), ec)) {
       return make_error(ErrorCode::invalid_argument,
-                        "run " + outcome.run_id + " already exists in " +
-                            outcome.run_dir.string() + "; continue it with --resume " +
-                            outcome.run_dir.string() + " or choose another run.run_id");
+                        "run " + outcome.run_id + " already exists in " + outcome.run_dir.string() +
+                            "; continue it with --resume " + outcome.run_dir.string() +
+                            " or choose another run.run_id");
     }
   }
 
@@ -233,9 +234,9 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
   const OpRegistry& registry = OpRegistry::builtin();
   std::vector<std::shared_ptr<const TaskContext>> contexts;
   for (auto& task : tasks) {
-    PF_ASSIGN(auto ctx, prepare_task(std::move(task), config.evaluator.hidden_variants,
-                                     config.evaluator.hidden_share, prompts, config.agent.mode,
-                                     registry));
+    PF_ASSIGN(auto ctx,
+              prepare_task(std::move(task), config.evaluator.hidden_variants,
+                           config.evaluator.hidden_share, prompts, config.agent.mode, registry));
     contexts.push_back(std::move(ctx));
   }
 
@@ -252,10 +253,12 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
     llm_options.base_url = replay_server->base_url();
     if (llm_options.model.empty()) llm_options.model = ro.replay.model;
     llm_options.max_concurrent = std::max(llm_options.max_concurrent, config.run.concurrency);
-    request.notice("endpoint: no endpoint.base_url configured, so this run REPLAYS RECORDED "
-                   "ANSWERS from " + script_path.string() + " (served on " +
-                   replay_server->base_url() + "); it does not ask a model. Set endpoint.base_url "
-                   "and endpoint.model (or OPENAI_BASE_URL / OPENAI_MODEL) to ask one.");
+    request.notice(
+        "endpoint: no endpoint.base_url configured, so this run REPLAYS RECORDED "
+        "ANSWERS from " +
+        script_path.string() + " (served on " + replay_server->base_url() +
+        "); it does not ask a model. Set endpoint.base_url "
+        "and endpoint.model (or OPENAI_BASE_URL / OPENAI_MODEL) to ask one.");
   } else {
     request.notice("endpoint: " + llm_options.base_url + ", model " + llm_options.model);
   }
@@ -270,8 +273,8 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
     run.id = outcome.run_id;
     run.config_toml = request.config_toml;
     run.config_json = config_to_json(config);
-    run.endpoint_base_url = replay_server ? "replay:" + (prompts_dir / kDemoScript).string()
-                                          : llm_options.base_url;
+    run.endpoint_base_url =
+        replay_server ? "replay:" + (prompts_dir / kDemoScript).string() : llm_options.base_url;
     run.model = llm_options.model;
     run.prompt_variant = prompts.name();
     run.prompt_hash = prompts.hash();
@@ -296,8 +299,8 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
   }
   EvaluationSettings es;
   es.mode = gpus.mode;
-  es.timeout = std::chrono::milliseconds(
-      static_cast<int64_t>(config.evaluator.worker_timeout_s * 1000.0));
+  es.timeout =
+      std::chrono::milliseconds(static_cast<int64_t>(config.evaluator.worker_timeout_s * 1000.0));
   es.options = config_to_json(config)["evaluator"];
   es.failure_score = config.evaluator.b;
   es.compile_only_arch = config.evaluator.gpu_arch;
@@ -324,8 +327,8 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
   {
     ProgressPrinter printer(progress, request.terminal,
                             std::chrono::milliseconds(request.terminal ? 500 : 30'000));
-    results = run_episodes(plan.specs, services, episode_settings(config),
-                           config.run.concurrency, &progress);
+    results = run_episodes(plan.specs, services, episode_settings(config), config.run.concurrency,
+                           &progress);
   }
   for (const auto& r : results) {
     if (!r) {
@@ -342,8 +345,9 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
                                                                : traj::RunState::finished));
   if (evaluator.fell_back()) {
     outcome.mode = evaluator.mode();
-    request.notice("evaluation: the workers could not evaluate on the GPU, so this run FELL "
-                   "BACK TO COMPILE-ONLY (see the log above)");
+    request.notice(
+        "evaluation: the workers could not evaluate on the GPU, so this run FELL "
+        "BACK TO COMPILE-ONLY (see the log above)");
   }
   PF_ASSIGN(auto reader, store->reader());
   PF_ASSIGN(outcome.summary, summarize_run(reader, outcome.run_id, outcome.mode));

@@ -19,8 +19,8 @@ namespace pf::agent {
 
 struct RunRequest {
   Config config;
-  std::string config_toml;          // the config file as written ("" without a file)
-  llm::LlmOptions llm;              // [endpoint] as client options; base_url "" = replay
+  std::string config_toml;           // the config file as written ("" without a file)
+  llm::LlmOptions llm;               // [endpoint] as client options; base_url "" = replay
   std::filesystem::path resume_dir;  // non-empty: continue the run stored there
   bool terminal = false;             // progress as a live line (else periodic log lines)
   //! Where notices go (replaying, evaluation mode, data location): one line each.

@@ -20,8 +20,7 @@ std::string compact_count(int64_t n) {
   return buf;
 }
 
-void add(SummaryRow& row, const traj::EpisodeRecord& e, std::optional<double> score,
-         bool correct) {
+void add(SummaryRow& row, const traj::EpisodeRecord& e, std::optional<double> score, bool correct) {
   ++row.episodes;
   if (e.status == traj::RunState::running || e.status == traj::RunState::interrupted) {
     ++row.unfinished;
@@ -99,10 +98,9 @@ std::string RunSummary::table() const {
       std::snprintf(buf, sizeof buf, "%.3f", *m);
       score = buf;
     }
-    std::string correct =
-        r.episodes > 0 ? std::to_string(100 * r.correct / r.episodes) + "%" : "-";
-    double turns = r.episodes > 0 ? static_cast<double>(r.turns) / static_cast<double>(r.episodes)
-                                  : 0;
+    std::string correct = r.episodes > 0 ? std::to_string(100 * r.correct / r.episodes) + "%" : "-";
+    double turns =
+        r.episodes > 0 ? static_cast<double>(r.turns) / static_cast<double>(r.episodes) : 0;
     std::string exits;
     for (const auto& [reason, n] : r.exits) {
       exits += (exits.empty() ? "" : ", ") + reason + " " + std::to_string(n);

@@ -10,7 +10,9 @@
 namespace pf::agent {
 namespace {
 
-bool is_glob(const std::string& s) { return s.find_first_of("*?[") != std::string::npos; }
+bool is_glob(const std::string& s) {
+  return s.find_first_of("*?[") != std::string::npos;
+}
 
 }  // namespace
 
@@ -47,9 +49,8 @@ Result<std::vector<Task>> load_run_tasks(const std::vector<std::string>& specs) 
         if (fnmatch(spec.c_str(), t.id.c_str(), 0) == 0) matched.push_back(t);
       }
       if (matched.empty()) {
-        return make_error(ErrorCode::not_found, "run.tasks: '" + spec +
-                                                    "' matches no task id in " +
-                                                    suite_dir.string());
+        return make_error(ErrorCode::not_found,
+                          "run.tasks: '" + spec + "' matches no task id in " + suite_dir.string());
       }
       take(std::move(matched));
     } else {

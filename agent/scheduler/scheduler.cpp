@@ -9,8 +9,7 @@ namespace pf::agent {
 std::vector<std::optional<EpisodeResult>> run_episodes(const std::vector<EpisodeSpec>& specs,
                                                        const EpisodeServices& services,
                                                        const EpisodeSettings& settings,
-                                                       int concurrency,
-                                                       ProgressTracker* progress) {
+                                                       int concurrency, ProgressTracker* progress) {
   std::vector<std::optional<EpisodeResult>> results(specs.size());
   std::atomic<size_t> next{0};
   auto worker = [&] {

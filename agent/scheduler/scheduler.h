@@ -18,7 +18,6 @@ namespace pf::agent {
 std::vector<std::optional<EpisodeResult>> run_episodes(const std::vector<EpisodeSpec>& specs,
                                                        const EpisodeServices& services,
                                                        const EpisodeSettings& settings,
-                                                       int concurrency,
-                                                       ProgressTracker* progress);
+                                                       int concurrency, ProgressTracker* progress);
 
 }  // namespace pf::agent

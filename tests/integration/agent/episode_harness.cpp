@@ -22,9 +22,14 @@ Task tiny_task(const std::string& id) {
          "    return (tmp_1,)\n"},
         {"inputs",
          {{{"name", "in_0"}, {"dtype", "float32"}, {"shape", shape}, {"mean", 0.0}, {"std", 1.0}},
-          {{"name", "in_1"}, {"dtype", "float32"}, {"shape", shape}, {"mean", 0.0}, {"std", 1.0}}}}};
+          {{"name", "in_1"},
+           {"dtype", "float32"},
+           {"shape", shape},
+           {"mean", 0.0},
+           {"std", 1.0}}}}};
   };
-  j["variants"] = {variant("model.a.s1-2", {4, 64}, false), variant("model.b.s3-4", {2, 8, 32}, false),
+  j["variants"] = {variant("model.a.s1-2", {4, 64}, false),
+                   variant("model.b.s3-4", {2, 8, 32}, false),
                    variant("model.c.s5-6", {3, 100}, true)};
   auto task = task_from_json(j, "tiny_task");
   EXPECT_TRUE(task.ok()) << task.error().message;
@@ -45,10 +50,11 @@ std::string script_line(const std::string& task, const std::string& mode,
 
 nlohmann::json tool_call(const std::string& name, const nlohmann::json& arguments,
                          const std::string& id) {
-  nlohmann::json call = {{"type", "function"},
-                         {"function", {{"name", name}, {"arguments", arguments.is_string()
-                                                                         ? arguments.get<std::string>()
-                                                                         : arguments.dump()}}}};
+  nlohmann::json call = {
+      {"type", "function"},
+      {"function",
+       {{"name", name},
+        {"arguments", arguments.is_string() ? arguments.get<std::string>() : arguments.dump()}}}};
   if (!id.empty()) call["id"] = id;
   return {{"content", nullptr}, {"tool_calls", {call}}};
 }
@@ -83,8 +89,8 @@ llm::LlmOptions fast_llm_options(const std::string& base_url) {
   return o;
 }
 
-EpisodeHarness::EpisodeHarness(const std::string& base_url, AgentMode mode,
-                               llm::LlmOptions options, const std::string& task_id) {
+EpisodeHarness::EpisodeHarness(const std::string& base_url, AgentMode mode, llm::LlmOptions options,
+                               const std::string& task_id) {
   dir = make_temp_dir("pf_agent_it");
   auto prompts = prompts::PromptVariant::load(std::string(PF_SOURCE_DIR) + "/prompts", "default");
   EXPECT_TRUE(prompts.ok()) << prompts.error().message;
@@ -130,12 +136,11 @@ EpisodeHarness::EpisodeHarness(const std::string& base_url, AgentMode mode,
   services_.cancel = cancel_.get();
   services_.run_id = run.id;
   services_.model = options.model;
-  auto system = prompts_->render(prompts::kSystemFile,
-                                 {{"tools_mode", mode == AgentMode::tools},
-                                  {"chat_mode", mode == AgentMode::chat},
-                                  {"compile_only", true},
-                                  {"gpu_arch", "sm_90"},
-                                  {"b", 0.1}});
+  auto system = prompts_->render(prompts::kSystemFile, {{"tools_mode", mode == AgentMode::tools},
+                                                        {"chat_mode", mode == AgentMode::chat},
+                                                        {"compile_only", true},
+                                                        {"gpu_arch", "sm_90"},
+                                                        {"b", 0.1}});
   EXPECT_TRUE(system.ok());
   services_.system_prompt = *system;
 }

@@ -41,8 +41,8 @@ llm::LlmOptions fast_llm_options(const std::string& base_url);
 
 class EpisodeHarness {
  public:
-  EpisodeHarness(const std::string& base_url, AgentMode mode,
-                 llm::LlmOptions options = {}, const std::string& task_id = "add-relu-test");
+  EpisodeHarness(const std::string& base_url, AgentMode mode, llm::LlmOptions options = {},
+                 const std::string& task_id = "add-relu-test");
   ~EpisodeHarness();
 
   agent::EpisodeResult run(int64_t sample = 0, bool resume = false);

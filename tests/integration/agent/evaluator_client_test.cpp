@@ -2,9 +2,10 @@
 // always compile-only; a run in full mode gets full evaluations where the
 // workers can run them, otherwise it falls back to compile-only once for the
 // rest of the run, and every record names the mode the worker really ran.
+#include "agent/loop/evaluator_client.h"
+
 #include <gtest/gtest.h>
 
-#include "agent/loop/evaluator_client.h"
 #include "evaluator/tasks/task.h"
 #include "sandbox/pool/worker_pool.h"
 #include "tests/integration/agent/episode_harness.h"
@@ -21,7 +22,8 @@ const traj::Workspace kWorkspace = {
      "    launch(\"add_relu\", grid=cdiv(n, 256), block=256, args=(a, b, out, n))\n"
      "    return out\n"},
     {"kernels/add_relu.cu",
-     "extern \"C\" __global__ void add_relu(const float* a, const float* b, float* out, long long n) "
+     "extern \"C\" __global__ void add_relu(const float* a, const float* b, float* out, long long "
+     "n) "
      "{\n  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
      "  if (i < n) out[i] = fmaxf(a[i] + b[i], 0.f);\n}\n"}};
 

@@ -62,7 +62,9 @@ int wait_exit(pid_t pid) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
-std::string text(const fs::path& p) { return read_file(p).value_or(""); }
+std::string text(const fs::path& p) {
+  return read_file(p).value_or("");
+}
 
 // Committed turns of all episodes so far (0 while the store does not exist yet).
 int64_t committed_turns(const fs::path& run_dir) {
@@ -99,13 +101,14 @@ struct KillFixture {
     write_tiny_task(dir, "add-relu-b");
     std::vector<Json> responses;
     for (int i = 0; i < kTurns - 1; ++i) {
-      responses.push_back(tool_call("write_file", {{"path", "kernels/k" + std::to_string(i) + ".cu"},
-                                                   {"content", "// part " + std::to_string(i)}}));
+      responses.push_back(
+          tool_call("write_file", {{"path", "kernels/k" + std::to_string(i) + ".cu"},
+                                   {"content", "// part " + std::to_string(i)}}));
     }
     responses.push_back(tool_call("submit", Json::object()));
-    server = std::make_unique<SlowReplayServer>(
-        script_line("add-relu-a", "tools", responses) + script_line("add-relu-b", "tools", responses),
-        0.05);
+    server = std::make_unique<SlowReplayServer>(script_line("add-relu-a", "tools", responses) +
+                                                    script_line("add-relu-b", "tools", responses),
+                                                0.05);
   }
   ~KillFixture() {
     std::error_code ec;
@@ -114,14 +117,22 @@ struct KillFixture {
 
   std::vector<std::string> run_args() const {
     return {"run",
-            "--set", "endpoint.base_url=" + server->base_url(),
-            "--set", "endpoint.model=slow-replay",
-            "--set", "run.tasks=[\"" + (dir / "tasks").string() + "\"]",
-            "--set", "run.output_dir=" + (dir / "runs").string(),
-            "--set", "run.run_id=kill-run",
-            "--set", "run.samples_per_task=3",
-            "--set", "run.concurrency=2",
-            "--set", "evaluator.compile_only=true"};
+            "--set",
+            "endpoint.base_url=" + server->base_url(),
+            "--set",
+            "endpoint.model=slow-replay",
+            "--set",
+            "run.tasks=[\"" + (dir / "tasks").string() + "\"]",
+            "--set",
+            "run.output_dir=" + (dir / "runs").string(),
+            "--set",
+            "run.run_id=kill-run",
+            "--set",
+            "run.samples_per_task=3",
+            "--set",
+            "run.concurrency=2",
+            "--set",
+            "evaluator.compile_only=true"};
   }
 
   // Every episode once, finished by submit, every turn once with its LLM call.
@@ -164,24 +175,23 @@ struct KillFixture {
 TEST(RunCli, SigkillThenResumeCompletesWithoutDuplicates) {
   KillFixture f;
   Child c = spawn(f.run_args(), f.dir);
-  ASSERT_TRUE(wait_until([&] { return committed_turns(f.run_dir) >= 12; }, 60))
-      << text(c.err);
+  ASSERT_TRUE(wait_until([&] { return committed_turns(f.run_dir) >= 12; }, 60)) << text(c.err);
   kill(c.pid, SIGKILL);
   EXPECT_EQ(wait_exit(c.pid), 128 + SIGKILL);
   int64_t before = committed_turns(f.run_dir);
   EXPECT_LT(before, KillFixture::kEpisodes * KillFixture::kTurns) << "killed mid-run";
 
-  Child resumed = spawn({"run", "--resume", f.run_dir.string(), "--set",
-                         "endpoint.base_url=" + f.server->base_url()},
-                        f.dir);
+  Child resumed = spawn(
+      {"run", "--resume", f.run_dir.string(), "--set", "endpoint.base_url=" + f.server->base_url()},
+      f.dir);
   EXPECT_EQ(wait_exit(resumed.pid), 0) << text(resumed.out) << text(resumed.err);
   EXPECT_NE(text(resumed.out).find("submitted 6"), std::string::npos) << text(resumed.out);
   f.expect_complete();
 
   // Resuming a finished run starts nothing and changes nothing.
-  Child again = spawn({"run", "--resume", f.run_dir.string(), "--set",
-                       "endpoint.base_url=" + f.server->base_url()},
-                      f.dir);
+  Child again = spawn(
+      {"run", "--resume", f.run_dir.string(), "--set", "endpoint.base_url=" + f.server->base_url()},
+      f.dir);
   EXPECT_EQ(wait_exit(again.pid), 0) << text(again.err);
   f.expect_complete();
 }
@@ -209,9 +219,9 @@ TEST(RunCli, SigintExits130WithEpisodesInterruptedAndResumable) {
     EXPECT_GE(interrupted, 1);
     EXPECT_EQ((*r->runs())[0].status, traj::RunState::interrupted);
   }
-  Child resumed = spawn({"run", "--resume", f.run_dir.string(), "--set",
-                         "endpoint.base_url=" + f.server->base_url()},
-                        f.dir);
+  Child resumed = spawn(
+      {"run", "--resume", f.run_dir.string(), "--set", "endpoint.base_url=" + f.server->base_url()},
+      f.dir);
   EXPECT_EQ(wait_exit(resumed.pid), 0) << text(resumed.out) << text(resumed.err);
   f.expect_complete();
 }
@@ -267,8 +277,8 @@ TEST(RunCli, QuickstartAsWrittenRunsAndResumes) {
   EXPECT_EQ(wait_exit(bad.pid), 2);
   EXPECT_NE(text(bad.err).find("did you mean 'agent.max_steps'"), std::string::npos)
       << text(bad.err);
-  Child both = spawn({"run", "--resume", run_dir.string(), "--config", "configs/quickstart.toml"},
-                     dir);
+  Child both =
+      spawn({"run", "--resume", run_dir.string(), "--config", "configs/quickstart.toml"}, dir);
   EXPECT_EQ(wait_exit(both.pid), 2);
   Child again = spawn({"run", "--resume", run_dir.string(), "--set", "agent.max_steps=5"}, dir);
   EXPECT_EQ(wait_exit(again.pid), 0) << text(again.err);
@@ -303,12 +313,11 @@ TEST(RunCli, BuiltInDemoRunsEndToEndInBothModes) {
     ASSERT_TRUE(save_task_file(*(*imported)[0].task, dir / "tasks" / (id + ".json")).ok());
   }
   for (const char* mode : {"tools", "chat"}) {
-    Child c = spawn({"run", "--config", "configs/quickstart.toml",
-                     "--set", "run.tasks=[\"" + (dir / "tasks").string() + "\"]",
-                     "--set", "run.output_dir=" + (dir / "runs").string(),
-                     "--set", std::string("run.run_id=demo-") + mode,
-                     "--set", std::string("agent.mode=") + mode,
-                     "--set", "evaluator.compile_only=true"},
+    Child c = spawn({"run", "--config", "configs/quickstart.toml", "--set",
+                     "run.tasks=[\"" + (dir / "tasks").string() + "\"]", "--set",
+                     "run.output_dir=" + (dir / "runs").string(), "--set",
+                     std::string("run.run_id=demo-") + mode, "--set",
+                     std::string("agent.mode=") + mode, "--set", "evaluator.compile_only=true"},
                     dir);
     int code = wait_exit(c.pid);
     std::string out = text(c.out);

@@ -15,7 +15,8 @@ SlowReplayServer::SlowReplayServer(const std::string& script_jsonl, double delay
   responder_ = std::make_unique<replay::ReplayResponder>(script_, replay::ReplayOptions{});
   server_->new_task_queue = [] { return new httplib::ThreadPool(32); };
   server_->set_keep_alive_timeout(1);
-  server_->Post("/v1/chat/completions", [this](const httplib::Request& req, httplib::Response& res) {
+  server_->Post("/v1/chat/completions", [this](const httplib::Request& req,
+                                               httplib::Response& res) {
     std::this_thread::sleep_for(std::chrono::duration<double>(delay_s_));
     auto reply = responder_->chat_completion(req.body, req.get_header_value("X-Passforge-Task"));
     res.status = reply.status;

@@ -9,7 +9,8 @@ namespace {
 
 TEST(ChatAnswer, ReadsBlocksWithPathsInTheInfoString) {
   auto a = parse_chat_answer(
-      "Here is the pass.\n\n```python passes/FuseAddRelu.py\ndef pattern(x, y):\n    return x\n```\n"
+      "Here is the pass.\n\n```python passes/FuseAddRelu.py\ndef pattern(x, y):\n    return "
+      "x\n```\n"
       "and the kernel:\n````cuda kernels/add_relu.cu\nextern \"C\" __global__ void k() {}\n```\n"
       "still inside (four-backtick fence)\n````\n"
       "```json path=\"passes/order.json\"\n[\"FuseAddRelu\"]\n```");

@@ -73,8 +73,9 @@ TEST(DemoScript, MatchesTheReferencePassesAndShowsARetry) {
     ++tasks;
     const auto* tools = script->find(task, "tools");
     const auto* chat = script->find(task, "chat");
-    ASSERT_TRUE(tools && chat) << task << " is missing from the demo script: run "
-                                          "python3 scripts/make_demo_replay.py";
+    ASSERT_TRUE(tools && chat) << task
+                               << " is missing from the demo script: run "
+                                  "python3 scripts/make_demo_replay.py";
     EXPECT_EQ(first_difference(replay_tools(*tools), reference(task)), "")
         << task << ": stale demo script, run python3 scripts/make_demo_replay.py";
     auto names = [&] {
@@ -98,8 +99,10 @@ TEST(DemoScript, MatchesTheReferencePassesAndShowsARetry) {
 }
 
 TEST(DemoScript, CoversTheQuickstartTasks) {
-  auto loaded = load_config({(kRoot / "configs" / "quickstart.toml").string(), {},
-                             [](const std::string&) { return std::optional<std::string>(); }});
+  auto loaded =
+      load_config({(kRoot / "configs" / "quickstart.toml").string(), {}, [](const std::string&) {
+                     return std::optional<std::string>();
+                   }});
   ASSERT_TRUE(loaded.ok()) << loaded.error().message;
   auto script = replay::ReplayScript::load(kRoot / "prompts" / "demo" / "replay.jsonl");
   ASSERT_TRUE(script.ok());

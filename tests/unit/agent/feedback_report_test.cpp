@@ -37,8 +37,9 @@ Json compile_only_result() {
              {"hidden", false},
              {"failure_class", "pass_miss"},
              {"matches", {{{"pass", "FuseRope"}, {"count", 0}}}},
-             {"message", "FuseRope: closest attempt matched 3 of 4 nodes; expected torch.cat "
-                         "dim=-1, found dim=1"}},
+             {"message",
+              "FuseRope: closest attempt matched 3 of 4 nodes; expected torch.cat "
+              "dim=-1, found dim=1"}},
             {{"name", "secret.hidden.variant"},
              {"hidden", true},
              {"failure_class", "pass_miss"},
@@ -74,19 +75,20 @@ TEST(FeedbackReport, WholeFailureShowsItsMessageFirst) {
 }
 
 TEST(FeedbackReport, FullResultShowsScoreSpeedupsAndMagnitudes) {
-  Json r = {{"mode", "full"},
-            {"as", 1.37},
-            {"geomean_speedup", 1.41},
-            {"es_curve", {{{"t", -5}, {"es", 1.4}}, {{"t", 0}, {"es", 1.38}}, {{"t", 1}, {"es", 1.3}}}},
-            {"hack_flags", {"timer_read"}},
-            {"variants",
-             {{{"name", "v1"}, {"correct", true}, {"speedup", 1.52}},
-              {{"name", "v2"},
-               {"correct", false},
-               {"failure_class", "accuracy"},
-               {"max_abs_diff", 0.0123},
-               {"max_rel_diff", 0.5},
-               {"first_mismatch", "index [0, 3, 7]: got 1.5, expected 1.25"}}}}};
+  Json r = {
+      {"mode", "full"},
+      {"as", 1.37},
+      {"geomean_speedup", 1.41},
+      {"es_curve", {{{"t", -5}, {"es", 1.4}}, {{"t", 0}, {"es", 1.38}}, {{"t", 1}, {"es", 1.3}}}},
+      {"hack_flags", {"timer_read"}},
+      {"variants",
+       {{{"name", "v1"}, {"correct", true}, {"speedup", 1.52}},
+        {{"name", "v2"},
+         {"correct", false},
+         {"failure_class", "accuracy"},
+         {"max_abs_diff", 0.0123},
+         {"max_rel_diff", 0.5},
+         {"first_mismatch", "index [0, 3, 7]: got 1.5, expected 1.25"}}}}};
   auto text = render_feedback(r, variant(), 8000);
   ASSERT_TRUE(text.ok());
   EXPECT_EQ(first_line(*text), "AS 1.37: 1 of 2 variants correct.");

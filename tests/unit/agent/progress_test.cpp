@@ -1,9 +1,9 @@
 // The progress a run shows: one line per finished or interrupted episode and
 // the status line (done/total counts earlier sessions; compile-only runs say
 // "passed", never "correct").
-#include <gtest/gtest.h>
-
 #include "agent/scheduler/progress.h"
+
+#include <gtest/gtest.h>
 
 namespace pf::agent {
 namespace {
@@ -38,7 +38,8 @@ TEST(Progress, CompileOnlyEpisodeLinesAndStatus) {
   ASSERT_EQ(events.size(), 3u);
   EXPECT_EQ(events[0], "[2/4] relu-add s0: submitted after 7 turns, compile share 1.000 (passed)");
   EXPECT_EQ(events[1], "relu-add s1: interrupted after 2 turns (resumable)");
-  EXPECT_EQ(events[2], "[3/4] mm-gelu s0: endpoint_error after 1 turn, no evaluation (HTTP 401: bad key)");
+  EXPECT_EQ(events[2],
+            "[3/4] mm-gelu s0: endpoint_error after 1 turn, no evaluation (HTTP 401: bad key)");
   EXPECT_TRUE(p.take_events().empty()) << "each line is taken once";
 
   EXPECT_EQ(p.done(), 3u) << "the interrupted episode is not done";

@@ -11,13 +11,14 @@ namespace {
 const std::string kPromptsDir = std::string(PF_SOURCE_DIR) + "/prompts";
 
 std::map<std::string, std::string> minimal_files() {
-  return {{"system.md", "sys {{#tools_mode}}tools{{/tools_mode}}{{> extra}}"},
-          {"task.md", "Task id: {{task_id}}"},
-          {"feedback.md", "{{headline}}"},
-          {"extra.md", " [extra {{name}}]"},
-          {"tools.json",
-           R"([{"type": "function", "function": {"name": "submit", "parameters": {"type": "object"}}}])"},
-          {"messages.json", R"({"steps_remaining": "Steps remaining: {{steps}}"})"}};
+  return {
+      {"system.md", "sys {{#tools_mode}}tools{{/tools_mode}}{{> extra}}"},
+      {"task.md", "Task id: {{task_id}}"},
+      {"feedback.md", "{{headline}}"},
+      {"extra.md", " [extra {{name}}]"},
+      {"tools.json",
+       R"([{"type": "function", "function": {"name": "submit", "parameters": {"type": "object"}}}])"},
+      {"messages.json", R"({"steps_remaining": "Steps remaining: {{steps}}"})"}};
 }
 
 TEST(PromptVariant, CommittedVariantsLoadAndRenderEveryTemplate) {
@@ -25,12 +26,15 @@ TEST(PromptVariant, CommittedVariantsLoadAndRenderEveryTemplate) {
     auto v = PromptVariant::load(kPromptsDir, name);
     ASSERT_TRUE(v.ok()) << name << ": " << v.error().message;
     EXPECT_EQ(v->hash().size(), 64u);
-    EXPECT_EQ(v->tool_names(), (std::vector<std::string>{"list_files", "read_file", "write_file",
-                                                          "edit_file", "compile", "evaluate",
-                                                          "submit"}));
+    EXPECT_EQ(v->tool_names(),
+              (std::vector<std::string>{"list_files", "read_file", "write_file", "edit_file",
+                                        "compile", "evaluate", "submit"}));
     for (bool tools : {true, false}) {
-      nlohmann::json ctx = {{"tools_mode", tools}, {"chat_mode", !tools}, {"gpu_arch", "sm_90"},
-                            {"b", 0.1}, {"compile_only", true}};
+      nlohmann::json ctx = {{"tools_mode", tools},
+                            {"chat_mode", !tools},
+                            {"gpu_arch", "sm_90"},
+                            {"b", 0.1},
+                            {"compile_only", true}};
       auto system = v->render(kSystemFile, ctx);
       ASSERT_TRUE(system.ok()) << system.error().message;
       // Chat mode includes the answer format (a partial); tools mode names the tools.

@@ -10,9 +10,9 @@ TEST(WorkspaceRules, AcceptsOnlyTheWorkspaceLayout) {
                          "kernels/add_relu.cu", "kernels/a-b.c.cu"}) {
     EXPECT_TRUE(check_workspace_path(ok).ok()) << ok;
   }
-  for (const char* bad : {"", "/etc/passwd", "passes/../x.py", "x.py", "src/a.py",
-                          "passes/a/b.py", "passes/2fast.py", "passes/a-b.py", "passes/a.txt",
-                          "kernels/.cu", "kernels/a.cuh", "kernels/a b.cu", "kernels/.hidden.cu"}) {
+  for (const char* bad : {"", "/etc/passwd", "passes/../x.py", "x.py", "src/a.py", "passes/a/b.py",
+                          "passes/2fast.py", "passes/a-b.py", "passes/a.txt", "kernels/.cu",
+                          "kernels/a.cuh", "kernels/a b.cu", "kernels/.hidden.cu"}) {
     auto st = check_workspace_path(bad);
     EXPECT_FALSE(st.ok()) << bad;
     if (!st.ok()) {
