@@ -3,23 +3,19 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <set>
-#include <thread>
 
 #include "agent/llm/llm_client.h"
 #include "agent/loop/episode.h"
 #include "agent/loop/task_context.h"
 #include "agent/replay/replay_server.h"
 #include "agent/scheduler/episode_seed.h"
+#include "agent/scheduler/run_setup.h"
 #include "agent/scheduler/run_tasks.h"
 #include "agent/scheduler/scheduler.h"
 #include "common/fs.h"
 #include "common/strings.h"
 #include "config/config_json.h"
 #include "evaluator/ops/op_registry.h"
-#include "sandbox/cuda/cuda_driver.h"
-#include "sandbox/cuda/device_properties.h"
-#include "sandbox/nvrtc/compile_cache.h"
 #include "trajectories/ids.h"
 #include "trajectories/trajectory_reader.h"
 #include "trajectories/trajectory_store.h"
@@ -30,70 +26,6 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kDemoScript = "demo/replay.jsonl";
-
-struct GpuPlan {
-  traj::EvalMode mode = traj::EvalMode::compile_only;
-  std::vector<std::string> devices;  // CUDA ordinals for the GPU workers
-  std::string reason;                // why this mode
-  std::string gpu_name, driver_version;
-};
-
-// evaluator.compile_only and evaluator.gpus against the GPUs this machine has.
-Result<GpuPlan> plan_gpus(const EvaluatorConfig& ev) {
-  GpuPlan plan;
-  if (ev.compile_only == CompileOnly::yes) {
-    plan.reason = "evaluator.compile_only = true";
-    return plan;
-  }
-  auto driver = cuda::CudaDriver::load();
-  int count = driver.ok() ? (*driver)->device_count() : 0;
-  if (count == 0) {
-    std::string why = driver.ok() ? "no CUDA device" : driver.error().message;
-    if (ev.compile_only == CompileOnly::no) {
-      return make_error(ErrorCode::unsupported,
-                        "evaluator.compile_only = false, but no GPU is usable here (" + why +
-                            "); set it to \"auto\" or true to evaluate compile-only");
-    }
-    plan.reason = "no GPU here (" + why + ")";
-    return plan;
-  }
-  std::vector<int> ordinals;
-  if (ev.gpus.all) {
-    for (int i = 0; i < count; ++i) ordinals.push_back(i);
-  } else {
-    for (int i : ev.gpus.indices) {
-      if (i < 0 || i >= count) {
-        return make_error(ErrorCode::invalid_argument,
-                          "evaluator.gpus lists GPU " + std::to_string(i) +
-                              ", but this machine has " + std::to_string(count) + " (0.." +
-                              std::to_string(count - 1) + ")");
-      }
-      ordinals.push_back(i);
-    }
-  }
-  plan.mode = traj::EvalMode::full;
-  for (int i : ordinals) plan.devices.push_back(std::to_string(i));
-  plan.driver_version = (*driver)->driver_version_string();
-  if (auto props = cuda::query_device_properties(**driver, ordinals.front()); props.ok()) {
-    plan.gpu_name = props->name;
-  }
-  plan.reason = std::to_string(ordinals.size()) + " GPU worker(s)" +
-                (plan.gpu_name.empty() ? "" : " on " + plan.gpu_name);
-  return plan;
-}
-
-Result<std::unique_ptr<sandbox::WorkerPool>> start_pool(const Config& config, const GpuPlan& plan) {
-  sandbox::WorkerPoolOptions o;
-  o.gpu_devices = plan.devices;
-  unsigned hw = std::max(1u, std::thread::hardware_concurrency());
-  o.cpu_workers = std::max(1, std::min(config.run.concurrency, static_cast<int>(hw)));
-  o.cache_dir = config.evaluator.nvrtc_cache_dir.empty()
-                    ? nvrtc::CompileCache::default_dir()
-                    : fs::path(config.evaluator.nvrtc_cache_dir);
-  auto pool = sandbox::WorkerPool::start(std::move(o));
-  if (!pool.ok()) return pool.error().with_context("starting the evaluation workers");
-  return pool;
-}
 
 // The episodes of the run, and which of them an earlier session finished.
 struct EpisodePlan {
@@ -131,19 +63,6 @@ Result<EpisodePlan> plan_episodes(const std::vector<std::shared_ptr<const TaskCo
     }
   }
   return plan;
-}
-
-EpisodeSettings episode_settings(const Config& c) {
-  EpisodeSettings s;
-  s.mode = c.agent.mode;
-  s.max_steps = c.agent.max_steps;
-  s.max_total_tokens = c.agent.max_total_tokens;
-  s.max_wall_s = c.agent.max_wall_s;
-  s.context_policy = c.agent.context_policy;
-  s.context_last_n = c.agent.context_last_n;
-  s.feedback_max_chars = static_cast<size_t>(std::max(200, c.evaluator.feedback_max_chars));
-  s.send_seed = c.endpoint.sampling.seed.has_value();
-  return s;
 }
 
 }  // namespace
@@ -220,7 +139,7 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
   }
 
   // Evaluation mode.
-  PF_ASSIGN(auto gpus, plan_gpus(config.evaluator));
+  PF_ASSIGN(auto gpus, plan_evaluation(config.evaluator));
   outcome.mode = gpus.mode;
   if (gpus.mode == traj::EvalMode::full) {
     request.notice("evaluation: FULL on the GPU (" + gpus.reason + ")");
@@ -264,7 +183,7 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
   }
   PF_ASSIGN(auto client, llm::LlmClient::create(llm_options));
 
-  PF_ASSIGN(auto pool, start_pool(config, gpus));
+  PF_ASSIGN(auto pool, start_worker_pool(config, gpus));
 
   if (!resuming) {
     PF_ASSIGN(store, traj::TrajectoryStore::open(outcome.run_dir,
@@ -297,21 +216,8 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
                              std::to_string(plan.total) + " episodes (" +
                              std::to_string(plan.already_done) + " finished earlier)");
   }
-  EvaluationSettings es;
-  es.mode = gpus.mode;
-  es.timeout =
-      std::chrono::milliseconds(static_cast<int64_t>(config.evaluator.worker_timeout_s * 1000.0));
-  es.options = config_to_json(config)["evaluator"];
-  es.failure_score = config.evaluator.b;
-  es.compile_only_arch = config.evaluator.gpu_arch;
-  EvaluatorClient evaluator(*pool, es);
+  EvaluatorClient evaluator(*pool, evaluation_settings(config, gpus));
 
-  nlohmann::json system_context = {{"tools_mode", config.agent.mode == AgentMode::tools},
-                                   {"chat_mode", config.agent.mode == AgentMode::chat},
-                                   {"compile_only", gpus.mode == traj::EvalMode::compile_only},
-                                   {"gpu_arch", config.evaluator.gpu_arch},
-                                   {"b", config.evaluator.b},
-                                   {"max_steps", config.agent.max_steps}};
   EpisodeServices services;
   services.llm = client.get();
   services.evaluator = &evaluator;
@@ -320,7 +226,7 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
   services.cancel = &cancel;
   services.run_id = outcome.run_id;
   services.model = llm_options.model;
-  PF_ASSIGN(services.system_prompt, prompts.render(prompts::kSystemFile, system_context));
+  PF_ASSIGN(services.system_prompt, render_system_prompt(prompts, config, gpus.mode));
 
   ProgressTracker progress(plan.total, plan.already_done, gpus.mode);
   std::vector<std::optional<EpisodeResult>> results;

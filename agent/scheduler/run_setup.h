@@ -1,0 +1,50 @@
+// How a run (or an experiment's session) is set up from its configuration:
+// the evaluation mode (full on the GPUs of evaluator.gpus, compile-only when
+// evaluator.compile_only says so or no GPU is usable), the shared worker
+// pool, and the settings every episode gets. `passforge run` and the
+// experiment commands (ab, improve) use these so that they evaluate and
+// prompt exactly alike.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "agent/loop/episode.h"
+#include "agent/loop/evaluator_client.h"
+#include "common/result.h"
+#include "config/config.h"
+#include "prompts/prompt_variant.h"
+#include "sandbox/pool/worker_pool.h"
+
+namespace pf::agent {
+
+struct EvaluationPlan {
+  traj::EvalMode mode = traj::EvalMode::compile_only;
+  std::vector<std::string> devices;  // CUDA ordinals for the GPU workers (full mode)
+  std::string reason;                // why this mode, in words, for the user
+  std::string gpu_name, driver_version;
+};
+
+//! Errors: evaluator.compile_only = false without a usable GPU, a GPU index
+//! in evaluator.gpus this machine does not have.
+Result<EvaluationPlan> plan_evaluation(const EvaluatorConfig& evaluator);
+
+//! One GPU worker per planned device plus min(run.concurrency, cores) CPU
+//! workers (compile-only requests), with the configured NVRTC cache.
+Result<std::unique_ptr<sandbox::WorkerPool>> start_worker_pool(const Config& config,
+                                                               const EvaluationPlan& plan);
+
+//! The EvaluatorClient settings: the plan's mode, worker timeout, the whole
+//! [evaluator] section as request options, b, the compile-only arch.
+EvaluationSettings evaluation_settings(const Config& config, const EvaluationPlan& plan);
+
+//! The [agent] section (and feedback_max_chars) as episode settings.
+EpisodeSettings episode_settings(const Config& config);
+
+//! system.md of `prompts` rendered for the configured agent mode and the
+//! plan's evaluation mode (the first message of every episode).
+Result<std::string> render_system_prompt(const prompts::PromptVariant& prompts,
+                                         const Config& config, traj::EvalMode mode);
+
+}  // namespace pf::agent
