@@ -90,7 +90,10 @@ void VariantRun::merge_into(json& v) const {
   // Headline magnitudes (worst output over both input sets) for compact reports.
   std::vector<OutputReport> all = outputs;
   all.insert(all.end(), recheck.begin(), recheck.end());
-  if (const OutputReport* w = worst_output(all)) {
+  // Only where the outputs were compared in full (not after an integrity,
+  // shape, dtype or run-time failure).
+  const bool compared = failure == FailureClass::none || failure == FailureClass::accuracy;
+  if (const OutputReport* w = compared ? worst_output(all) : nullptr) {
     json o = output_json(*w);
     v["max_abs_diff"] = o["max_abs_diff"];
     v["max_rel_diff"] = o["max_rel_diff"];
