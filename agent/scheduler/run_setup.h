@@ -30,8 +30,9 @@ struct EvaluationPlan {
 //! in evaluator.gpus this machine does not have.
 Result<EvaluationPlan> plan_evaluation(const EvaluatorConfig& evaluator);
 
-//! One GPU worker per planned device plus min(run.concurrency, cores) CPU
-//! workers (compile-only requests), with the configured NVRTC cache.
+//! Full mode: one GPU worker per planned device (each also answers the
+//! compile-only requests of `compile`); compile-only: min(run.concurrency,
+//! cores) CPU workers. Both with the configured NVRTC cache.
 Result<std::unique_ptr<sandbox::WorkerPool>> start_worker_pool(const Config& config,
                                                                const EvaluationPlan& plan);
 
