@@ -83,11 +83,10 @@ int improve_command(const ImproveArgs& args) {
   }
   if (!outcome.ok()) {
     std::cerr << "passforge improve: " << outcome.error().message << "\n";
-    if (!args.resume.empty() || request.spec) {
-      std::cerr << "(finished steps are kept; continue with --resume <the loop's directory>)\n";
-    }
     bool ran = outcome.error().code == ErrorCode::internal ||
                outcome.error().code == ErrorCode::unavailable;
+    if (ran)
+      std::cerr << "(finished steps are kept; continue with --resume <the loop's directory>)\n";
     return ran ? kExitFailure : kExitUsage;
   }
   int rc = print_report(outcome->report, args);

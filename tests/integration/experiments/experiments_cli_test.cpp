@@ -6,11 +6,15 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <csignal>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <nlohmann/json.hpp>
+#include <thread>
 
+#include "tests/integration/agent/slow_replay_server.h"
 #include "trajectories/trajectory_reader.h"
 
 namespace pf::experiments {
@@ -41,6 +45,56 @@ Output run_passforge(const std::vector<std::string>& args, const fs::path& dir) 
   o.out = slurp(out);
   o.err = slurp(err);
   return o;
+}
+
+// Starts passforge in the background (stdout/stderr to files in `dir`).
+pid_t spawn_passforge(const std::vector<std::string>& args, const fs::path& dir) {
+  std::vector<std::string> all = {kPassforge};
+  all.insert(all.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& a : all) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  const std::string out = (dir / "bg.stdout").string(), err = (dir / "bg.stderr").string();
+  pid_t pid = fork();
+  if (pid == 0) {
+    (void)!freopen(out.c_str(), "w", stdout);
+    (void)!freopen(err.c_str(), "w", stderr);
+    execv(argv[0], argv.data());
+    _exit(127);
+  }
+  return pid;
+}
+
+int wait_exit(pid_t pid) {
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// Finished episodes in a store (0 while it does not exist yet).
+size_t finished_episodes(const fs::path& dir) {
+  std::error_code ec;
+  if (!fs::exists(dir / "passforge.db", ec)) return 0;
+  auto reader = traj::TrajectoryReader::open(dir);
+  if (!reader.ok()) return 0;
+  traj::EpisodeFilter f;
+  f.status = traj::RunState::finished;
+  auto episodes = reader->episodes(f);
+  return episodes.ok() ? episodes->size() : 0;
+}
+
+bool wait_for(const std::function<bool()>& condition, double seconds) {
+  auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < end) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return false;
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
 // `passforge serve-replay --port 0` for the test's lifetime.
@@ -93,6 +147,13 @@ class ExperimentsCli : public ::testing::Test {
                                       << "\"\n[run]\noutput_dir = \"" << dir_.string() << "\"\n";
   }
   void TearDown() override { fs::remove_all(dir_); }
+
+  // base.toml pointing at a deliberately slow replay endpoint instead.
+  void use_endpoint(const std::string& url) {
+    std::string text = slurp(dir_ / "base.toml");
+    text.replace(text.find(replay_.url()), replay_.url().size(), url);
+    std::ofstream(dir_ / "base.toml") << text;
+  }
 
   fs::path write(const std::string& name, const std::string& text) {
     std::ofstream(dir_ / name) << text;
@@ -253,6 +314,100 @@ command = "test -f )" +
   EXPECT_EQ((*first_messages)[1].content.find("Solved examples"), std::string::npos);
   // Held-out episodes use the same seeds every round.
   EXPECT_EQ(eval1->episodes()->front().seed, episodes->front().seed);
+}
+
+TEST_F(ExperimentsCli, AbInterruptedBySigintResumesWithoutRepeatingEpisodes) {
+  pf::testing::SlowReplayServer slow(slurp(kScript), 0.05);
+  use_endpoint(slow.base_url());
+  auto file = write("ab.toml", R"(base_config = "base.toml"
+id = "ab-int"
+tasks = ["neg-cat-mul-add-6a5c9e", "pow-mean-add-rsqrt-mul-ae9e8f"]
+samples_per_task = 2
+[set]
+"run.concurrency" = 2
+[[arms]]
+name = "A"
+set = { "endpoint.model" = "base" }
+[[arms]]
+name = "B"
+set = { "endpoint.model" = "tuned" }
+)");
+  const fs::path exp = dir_ / "ab-int";
+  pid_t pid = spawn_passforge({"ab", "--config", file.string()}, dir_);
+  ASSERT_TRUE(wait_for([&] { return finished_episodes(exp) >= 2; }, 60));
+  kill(pid, SIGINT);
+  EXPECT_EQ(wait_exit(pid), 130) << slurp(dir_ / "bg.stderr");
+  EXPECT_NE(slurp(dir_ / "bg.stdout").find("passforge ab --resume " + exp.string()),
+            std::string::npos);
+  auto reader = traj::TrajectoryReader::open(exp);
+  ASSERT_TRUE(reader.ok());
+  traj::EpisodeFilter finished;
+  finished.status = traj::RunState::finished;
+  auto before = reader->episodes(finished);
+  ASSERT_TRUE(before.ok());
+  ASSERT_LT(before->size(), 8u);
+
+  auto resumed = run_passforge({"ab", "--resume", exp.string(), "--json"}, dir_);
+  ASSERT_EQ(resumed.code, 0) << resumed.err;
+  auto all = reader->episodes();
+  ASSERT_EQ(all->size(), 8u);  // 2 arms x 2 tasks x 2 samples, none twice
+  for (const auto& e : *all) EXPECT_EQ(e.status, traj::RunState::finished) << e.id;
+  for (const auto& e : *before) {
+    EXPECT_EQ(reader->episode(e.id)->finished_at, e.finished_at) << "re-run: " << e.id;
+  }
+  // "tuned" compiles every task, "base" none: B is better on every task, but
+  // two tasks cannot make that significant.
+  auto report = nlohmann::json::parse(resumed.out);
+  EXPECT_DOUBLE_EQ(report["arms"][0]["mean_score"].get<double>(), 0.0);
+  EXPECT_DOUBLE_EQ(report["arms"][1]["mean_score"].get<double>(), 1.0);
+  const auto& c = report["comparisons"][0];
+  EXPECT_EQ(c["sign_test"]["positive"], 2);
+  EXPECT_EQ(c["verdict"].get<std::string>().rfind("no detectable difference between B and A", 0),
+            0u)
+      << c["verdict"];
+  EXPECT_NE(c["verdict"].get<std::string>().find("at least 6 tasks would be needed"),
+            std::string::npos)
+      << c["verdict"];
+}
+
+TEST_F(ExperimentsCli, ImproveKilledMidRoundContinuesWhereItStopped) {
+  pf::testing::SlowReplayServer slow(slurp(kScript), 0.05);
+  use_endpoint(slow.base_url());
+  auto file = write("improve.toml", R"(base_config = "base.toml"
+id = "killed"
+rounds = 1
+train_tasks = ["neg-cat-mul-add-6a5c9e", "pow-mean-add-rsqrt-mul-ae9e8f"]
+eval_tasks = ["add-softmax-dropout-a73f2b"]
+samples_per_task = 2
+[set]
+"run.concurrency" = 2
+"endpoint.model" = "tuned"
+)");
+  const fs::path loop = dir_ / "killed";
+  pid_t pid = spawn_passforge({"improve", "--config", file.string()}, dir_);
+  ASSERT_TRUE(wait_for([&] { return finished_episodes(loop / "rounds/1/train") >= 1; }, 60));
+  kill(pid, SIGKILL);
+  wait_exit(pid);
+  auto reader = traj::TrajectoryReader::open(loop / "rounds/1/train");
+  ASSERT_TRUE(reader.ok());
+  traj::EpisodeFilter finished;
+  finished.status = traj::RunState::finished;
+  auto before = reader->episodes(finished);
+  ASSERT_TRUE(before.ok());
+  ASSERT_GE(before->size(), 1u);
+
+  auto resumed = run_passforge({"improve", "--resume", loop.string(), "--json"}, dir_);
+  ASSERT_EQ(resumed.code, 0) << resumed.err;
+  auto all = reader->episodes();
+  ASSERT_EQ(all->size(), 4u);
+  for (const auto& e : *before) {
+    EXPECT_EQ(reader->episode(e.id)->finished_at, e.finished_at) << "re-run: " << e.id;
+  }
+  auto report = nlohmann::json::parse(resumed.out);
+  ASSERT_EQ(report["rounds"].size(), 1u);
+  EXPECT_EQ(report["rounds"][0]["done"].size(), 5u);
+  EXPECT_EQ(report["rounds"][0]["train"]["episodes"], 4);
+  EXPECT_DOUBLE_EQ(report["rounds"][0]["eval"]["mean_score"].get<double>(), 1.0);
 }
 
 }  // namespace
