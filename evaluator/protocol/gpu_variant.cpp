@@ -90,12 +90,17 @@ class VariantEvaluator {
     return std::nullopt;
   }
 
-  // A CUDA or build error of the candidate: its class, with the replacement's
-  // class where the interpreter set one.
+  // A CUDA error of the candidate: runtime_fail.
   Stop candidate_error(const Error& e, const char* phase) {
+    return Stop{FailureClass::runtime_fail, std::string(phase) + ": " + e.message};
+  }
+
+  // A plan-build error: the replacement interpreter's class (shape_mismatch,
+  // dtype_mismatch, runtime_fail) for the call that failed.
+  Stop build_error(const Error& e) {
     FailureClass c = repl_.last_failure();
     if (c == FailureClass::none) c = FailureClass::runtime_fail;
-    return Stop{c, std::string(phase) + ": " + e.message};
+    return Stop{c, "building the candidate: " + e.message};
   }
 
   std::optional<Stop> run_set(int s) {
@@ -113,7 +118,7 @@ class VariantEvaluator {
     poisoned.poison_allocations = true;
     gpu::PlanBuilder cand(rt_, poisoned);
     auto outs = gpu::build_graph_plan(rewritten_, set.cand_inputs, cand, repl_.hook());
-    if (!outs.ok()) return candidate_error(outs.error(), "building the candidate");
+    if (!outs.ok()) return build_error(outs.error());
     set.cand_outputs = std::move(*outs);
     set.cand_plan = cand.finish();
     Status ran = set.cand_plan.run(rt_.stream());
@@ -196,9 +201,9 @@ class VariantEvaluator {
       r.dtype = dtype_name(set.expected[o].dtype());
       r.shape = set.expected[o].shape();
       r.comparison = compare_output(set.candidate[o], set.expected[o]);
-      if (r.comparison.shape_ok && r.comparison.dtype_ok &&
-          count_poison(set.expected[o], gpu::PlanBuilderOptions{}.poison_byte) == 0) {
-        r.poisoned = count_poison(set.candidate[o], gpu::PlanBuilderOptions{}.poison_byte);
+      if (r.comparison.shape_ok && r.comparison.dtype_ok) {
+        r.poisoned = count_poison(set.candidate[o], gpu::PlanBuilderOptions{}.poison_byte,
+                                  &set.expected[o]);
       }
       reports.push_back(r);
       run_.first_passing_level = std::max(run_.first_passing_level, r.comparison.first_passing_level);

@@ -39,7 +39,10 @@ std::optional<std::string> trivial_kind_of(const std::vector<Tensor>& candidate,
 //! Elements of a contiguous tensor whose bits are still the protocol's
 //! poison: the quiet NaN of its float format (as sandbox/cuda's PoisonKind
 //! writes it) or, for other dtypes, every byte equal to `poison_byte`.
-int64_t count_poison(const Tensor& t, uint8_t poison_byte = 0xA5);
+//! With `expected` (same shape), elements where the expected value is NaN are
+//! not counted (a kernel may legitimately produce a NaN there).
+int64_t count_poison(const Tensor& t, uint8_t poison_byte = 0xA5,
+                     const Tensor* expected = nullptr);
 
 //! Elements whose bytes differ (same dtype and shape; contiguous views).
 //! -1 when the dtypes or shapes differ.
