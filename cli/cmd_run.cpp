@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <csignal>
+#include <filesystem>
 #include <iostream>
 #include <thread>
 
@@ -113,7 +114,8 @@ int run_command(const RunArgs& args) {
     if (!loaded.ok()) return kExitUsage;
     request.config = std::move(loaded->config);
     request.config_toml = std::move(stored->config_toml);
-    request.resume_dir = args.resume;
+    request.resume_dir = std::filesystem::path(args.resume).lexically_normal();
+    if (!request.resume_dir.has_filename()) request.resume_dir = request.resume_dir.parent_path();
   } else {
     auto loaded = load_config_or_report(args.config);
     if (!loaded.ok()) return kExitUsage;

@@ -65,6 +65,31 @@ Result<EpisodePlan> plan_episodes(const std::vector<std::shared_ptr<const TaskCo
   return plan;
 }
 
+// The summary of a stored run whose `expected` episodes all ended (finished
+// or failed), in the mode its evaluations ran; nullopt while any is missing
+// or unfinished.
+Result<std::optional<RunSummary>> finished_summary(traj::TrajectoryReader& reader,
+                                                   const std::string& run_id, size_t expected) {
+  traj::EpisodeFilter filter;
+  filter.run_id = run_id;
+  PF_ASSIGN(auto episodes, reader.episodes(filter));
+  if (episodes.size() < expected) return std::optional<RunSummary>();
+  traj::EvalMode mode = traj::EvalMode::compile_only;
+  for (const auto& e : episodes) {
+    if (e.status != traj::RunState::finished && e.status != traj::RunState::failed) {
+      return std::optional<RunSummary>();
+    }
+    if (mode == traj::EvalMode::compile_only) {
+      PF_ASSIGN(auto evaluations, reader.evaluations(e.id));
+      for (const auto& ev : evaluations) {
+        if (ev.mode == traj::EvalMode::full) mode = traj::EvalMode::full;
+      }
+    }
+  }
+  PF_ASSIGN(auto summary, summarize_run(reader, run_id, mode));
+  return std::optional<RunSummary>(std::move(summary));
+}
+
 }  // namespace
 
 fs::path resolve_data_dir(const fs::path& dir) {
@@ -117,6 +142,18 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
     for (const auto& r : records) {
       PF_ASSIGN(auto task, task_from_record(r));
       tasks.push_back(std::move(task));
+    }
+    PF_ASSIGN(auto finished, finished_summary(reader, outcome.run_id,
+                                              tasks.size() * static_cast<size_t>(std::max<int64_t>(
+                                                                 0, config.run.samples_per_task))));
+    if (finished) {
+      request.notice("all " + std::to_string(finished->total.episodes) + " episodes of run " +
+                     outcome.run_id + " are finished; nothing to resume");
+      PF_TRY(store->finish_run(outcome.run_id, traj::RunState::finished));
+      outcome.mode = finished->mode;
+      outcome.summary = std::move(*finished);
+      outcome.episodes = outcome.summary.total.episodes;
+      return outcome;
     }
     PF_ASSIGN(auto runs, reader.runs());
     if (!runs.empty() && runs[0].prompt_hash != prompts.hash()) {
@@ -209,12 +246,9 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
   // Episodes.
   PF_ASSIGN(auto plan, plan_episodes(contexts, config, outcome.run_id, *store));
   if (resuming) {
-    request.notice(plan.specs.empty()
-                       ? "all " + std::to_string(plan.total) +
-                             " episodes of this run are finished; nothing to resume"
-                       : "resuming " + std::to_string(plan.specs.size()) + " of " +
-                             std::to_string(plan.total) + " episodes (" +
-                             std::to_string(plan.already_done) + " finished earlier)");
+    request.notice("resuming " + std::to_string(plan.specs.size()) + " of " +
+                   std::to_string(plan.total) + " episodes (" + std::to_string(plan.already_done) +
+                   " ended earlier)");
   }
   EvaluatorClient evaluator(*pool, evaluation_settings(config, gpus));
 
