@@ -21,7 +21,9 @@ struct SourceLoc {
 
 //! One argument of a node: a literal, a reference to a graph value, or a
 //! list/tuple/slice of arguments. After normalisation every schema parameter
-//! has exactly one Arg, so two spellings of a call compare equal.
+//! has exactly one Arg, so two spellings of a call compare equal (except a
+//! lone int vs a one-element int list, kept as written so printed code stays
+//! valid PyTorch; the pass matcher treats them as equal).
 struct Arg {
   enum class Kind : uint8_t {
     none,

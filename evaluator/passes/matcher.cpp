@@ -20,6 +20,17 @@ std::vector<ValueId> values_in(const Arg& a) {
   return out;
 }
 
+// PyTorch reads a lone int where it expects an int list as the one-element
+// list, and normalisation keeps the spelling (the printer must give back code
+// PyTorch accepts), so `dim=-1` in a pattern matches `dim=[-1]` in a variant.
+bool same_literal(const Arg& a, const Arg& b) {
+  auto one_of = [](const Arg& list, const Arg& i) {
+    return i.kind == Arg::Kind::integer && list.kind == Arg::Kind::list && list.items.size() == 1 &&
+           list.items[0] == i;
+  };
+  return a == b || one_of(a, b) || one_of(b, a);
+}
+
 struct State {
   std::vector<int> node_of;                 // pattern node -> graph node
   std::map<int, int> pattern_of;            // graph node -> pattern node
@@ -233,7 +244,7 @@ class Matcher {
       }
       return true;
     }
-    if (pa == ga) return true;
+    if (same_literal(pa, ga)) return true;
     return fail(
         s, pn, gn,
         param_label(pn, i) + ": the pattern has " + p_arg(pa) + ", the variant has " + g_arg(ga));

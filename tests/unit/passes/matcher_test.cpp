@@ -62,6 +62,14 @@ TEST(Matcher, NormalisedArgumentsMatch) {
   EXPECT_EQ(find_matches(p, g, reg()).matches.size(), 1u);
 }
 
+TEST(Matcher, LoneIntMatchesOneElementIntList) {
+  Graph g = graph("    t = in_0.mean(dim=[-1], keepdim=True)\n    return (t,)\n");
+  Graph p = pattern("def pattern(x):\n    return torch.mean(x, -1, True)\n");
+  EXPECT_EQ(find_matches(p, g, reg()).matches.size(), 1u);
+  Graph p2 = pattern("def pattern(x):\n    return torch.mean(x, [1], True)\n");
+  EXPECT_TRUE(find_matches(p2, g, reg()).matches.empty());
+}
+
 TEST(Matcher, LiteralsMustBeEqual) {
   Graph g = graph("    t = torch.softmax(in_0, -1)\n    return (t,)\n");
   Graph p = pattern("def pattern(x):\n    return torch.softmax(x, dim=1)\n");
