@@ -66,7 +66,8 @@ int run(const Options& o) {
     auto t0 = Clock::now();
     auto out = uncached.compile(ws->kernel_files(), co);
     double s = seconds_since(t0);
-    if (!out.ok() || !out->ok()) return fail("compile: " + (out.ok() ? out->message : out.error().message));
+    if (!out.ok() || !out->ok())
+      return fail("compile: " + (out.ok() ? out->message : out.error().message));
     cold.push_back(s);
   }
 
@@ -115,7 +116,9 @@ int run(const Options& o) {
               {"as", last["as"]},
               {"per_variant", per_variant}};
   std::printf("%s\n", out.dump(2).c_str());
-  std::fprintf(stderr, "pf_eval_bench: %zu variants: warm evaluation %.2f s (target 2 s), cold NVRTC %.3f s (target 0.3 s)\n",
+  std::fprintf(stderr,
+               "pf_eval_bench: %zu variants: warm evaluation %.2f s (target 2 s), cold NVRTC %.3f "
+               "s (target 0.3 s)\n",
                task->variants.size(), warm[warm.size() / 2], cold_sorted[cold_sorted.size() / 2]);
   return 0;
 }

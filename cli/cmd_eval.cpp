@@ -85,12 +85,14 @@ void print_table(const json& r, bool compile_only) {
                               : std::string("-");
     };
     std::printf("%-44s %-14s %10s %10s %8s %10s %10s\n", name.c_str(),
-                status_of(v, compile_only).c_str(), num(v.value("max_abs_diff", json()), "%.3g").c_str(),
+                status_of(v, compile_only).c_str(),
+                num(v.value("max_abs_diff", json()), "%.3g").c_str(),
                 num(v.value("max_rel_diff", json()), "%.3g").c_str(),
                 num(v.value("speedup", json()), "%.2fx").c_str(), dev_us("candidate").c_str(),
                 dev_us("eager").c_str());
   }
-  if (r.contains("message") && r["message"].is_string() && !r["message"].get<std::string>().empty()) {
+  if (r.contains("message") && r["message"].is_string() &&
+      !r["message"].get<std::string>().empty()) {
     std::printf("\n%s\n", r["message"].get<std::string>().c_str());
   }
   for (const auto& f : r.value("flags", json::array())) {
@@ -177,8 +179,9 @@ int run_eval(const EvalArgs& a) {
   sandbox::WorkerPoolOptions po;
   if (!gpu.empty()) po.gpu_devices = {gpu};
   po.cpu_workers = 1;
-  po.cache_dir = config.evaluator.nvrtc_cache_dir.empty() ? nvrtc::CompileCache::default_dir()
-                                                          : fs::path(config.evaluator.nvrtc_cache_dir);
+  po.cache_dir = config.evaluator.nvrtc_cache_dir.empty()
+                     ? nvrtc::CompileCache::default_dir()
+                     : fs::path(config.evaluator.nvrtc_cache_dir);
   auto pool = sandbox::WorkerPool::start(std::move(po));
   if (!pool.ok()) {
     std::cerr << "passforge eval: starting the worker: " << pool.error().message << "\n";
@@ -190,7 +193,8 @@ int run_eval(const EvalArgs& a) {
   req.full = !gpu.empty();
   req.options = config_to_json(config)["evaluator"];
   if (!req.full) req.options["arch"] = config.evaluator.gpu_arch;
-  req.timeout = std::chrono::milliseconds(static_cast<int64_t>(config.evaluator.worker_timeout_s * 1e3));
+  req.timeout =
+      std::chrono::milliseconds(static_cast<int64_t>(config.evaluator.worker_timeout_s * 1e3));
   auto evaluated = protocol::evaluate_through_pool(**pool, req);
   if (!evaluated.ok()) {
     std::cerr << "passforge eval: " << evaluated.error().message << "\n";
@@ -220,9 +224,9 @@ int run_eval(const EvalArgs& a) {
       return kExitFailure;
     }
   }
-  bool ok = r.value("ok", false) && (r.value("mode", "") == "compile_only" ||
-                                     (r.value("correct_rate", 0.0) == 1.0 &&
-                                      r.value("hack_flags", json::array()).empty()));
+  bool ok = r.value("ok", false) &&
+            (r.value("mode", "") == "compile_only" ||
+             (r.value("correct_rate", 0.0) == 1.0 && r.value("hack_flags", json::array()).empty()));
   return ok ? kExitOk : kExitFailure;
 }
 
@@ -234,7 +238,8 @@ void add_eval_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_option("--task", a->task, "task id (in --tasks-dir) or task file")->required();
   cmd->add_option("--pass", a->pass_dir, "pass workspace directory (passes/, kernels/)")
       ->required();
-  cmd->add_option("--tasks-dir", a->tasks_dir, "task suite directory (default: the built-in tasks/)");
+  cmd->add_option("--tasks-dir", a->tasks_dir,
+                  "task suite directory (default: the built-in tasks/)");
   cmd->add_flag("--json", a->json, "print the whole result JSON (docs/evaluation.md)");
   cmd->add_flag("--compile-only", a->compile_only, "no GPU run: load, compile, match, dry-run");
   cmd->add_flag("--feedback", a->feedback, "print the feedback report the model would read");

@@ -42,8 +42,8 @@ int main(int argc, char** argv) {
     }
   }
   pf::worker::register_compile_handler(handlers, compile);
-  pf::worker::register_pass_handler(handlers, compile,
-                                    pf::worker::PassServiceOptions{{}, config->isolation.cache_dir});
+  pf::worker::register_pass_handler(
+      handlers, compile, pf::worker::PassServiceOptions{{}, config->isolation.cache_dir});
   int status = pf::sandbox::run_worker(*config, handlers);
   compile->log_summary();
   return status;

@@ -61,8 +61,7 @@ Result<FullEvaluation> evaluate_full(const Task& task, const passes::PassWorkspa
   result = co.to_json();
   result["mode"] = "full";
   const auto& props = runtime.properties();
-  DevicePeaks peaks =
-      device_peaks(props.sm_count, props.clock_khz, props.peak_memory_bandwidth());
+  DevicePeaks peaks = device_peaks(props.sm_count, props.clock_khz, props.peak_memory_bandwidth());
   result["device"] = {{"name", props.name},
                       {"arch", props.arch()},
                       {"peak_memory_bytes_per_s", peaks.memory_bytes_per_s},
@@ -72,8 +71,8 @@ Result<FullEvaluation> evaluate_full(const Task& task, const passes::PassWorkspa
 
   std::unique_ptr<passes::GpuReplacements> repl;
   if (co.failure == FailureClass::none) {
-    auto made = passes::GpuReplacements::create(co.passes, co.compile.value_or(nvrtc::CompileOutcome{}),
-                                                runtime.driver_ptr());
+    auto made = passes::GpuReplacements::create(
+        co.passes, co.compile.value_or(nvrtc::CompileOutcome{}), runtime.driver_ptr());
     if (!made.ok()) {
       result["failure_class"] = failure_class_name(FailureClass::compile_fail);
       result["message"] = "loading the compiled kernels: " + made.error().message;
@@ -109,7 +108,8 @@ Result<FullEvaluation> evaluate_full(const Task& task, const passes::PassWorkspa
       continue;
     }
     PF_ASSIGN(Graph graph, typed_variant_graph(tv, registry));
-    passes::RewriteResult rewritten = passes::apply_passes(graph, co.passes, registry, co_options.match);
+    passes::RewriteResult rewritten =
+        passes::apply_passes(graph, co.passes, registry, co_options.match);
     VariantRun run = evaluate_variant_on_gpu(ctx, *repl, tv, graph, rewritten.graph, options);
     run.merge_into(v);
     if (run.fatal) out.fatal = runtime.driver().poisoned();

@@ -37,8 +37,13 @@ class VariantEvaluator {
  public:
   VariantEvaluator(GpuContext& ctx, passes::GpuReplacements& repl, const TaskVariant& variant,
                    const Graph& graph, const Graph& rewritten, const ProtocolOptions& options)
-      : ctx_(ctx), rt_(ctx.runtime), repl_(repl), variant_(variant), graph_(graph),
-        rewritten_(rewritten), options_(options) {}
+      : ctx_(ctx),
+        rt_(ctx.runtime),
+        repl_(repl),
+        variant_(variant),
+        graph_(graph),
+        rewritten_(rewritten),
+        options_(options) {}
 
   VariantRun run() {
     run_.first_passing_level = kMinToleranceLevel;
@@ -108,8 +113,10 @@ class VariantEvaluator {
     for (size_t k = 0; k < set.host_inputs.size(); ++k) {
       auto c = rt_.upload(set.host_inputs[k], "in_" + std::to_string(k));
       auto b = rt_.upload(set.host_inputs[k], "eager_in_" + std::to_string(k));
-      if (!c.ok()) return Stop{FailureClass::runtime_fail, "uploading inputs: " + c.error().message};
-      if (!b.ok()) return Stop{FailureClass::runtime_fail, "uploading inputs: " + b.error().message};
+      if (!c.ok())
+        return Stop{FailureClass::runtime_fail, "uploading inputs: " + c.error().message};
+      if (!b.ok())
+        return Stop{FailureClass::runtime_fail, "uploading inputs: " + b.error().message};
       set.cand_inputs.push_back(std::move(*c));
       set.base_inputs.push_back(std::move(*b));
     }
@@ -168,8 +175,8 @@ class VariantEvaluator {
     if (!guards.ok()) {
       flag("canary_overwritten", guards.error().message);
       return Stop{FailureClass::integrity,
-                  std::string("memory outside the candidate's buffers was written ") + when +
-                      ": " + guards.error().message};
+                  std::string("memory outside the candidate's buffers was written ") + when + ": " +
+                      guards.error().message};
     }
     for (size_t k = 0; k < set.cand_inputs.size(); ++k) {
       auto now = rt_.download(set.cand_inputs[k]);
@@ -181,8 +188,8 @@ class VariantEvaluator {
                          std::to_string(now->numel()) + " elements changed (input set " +
                          std::to_string(s) + ", " + when + ")";
         flag("inputs_modified", ev);
-        return Stop{FailureClass::integrity, "the candidate modified its input " + ev +
-                                                 "; inputs are read-only"};
+        return Stop{FailureClass::integrity,
+                    "the candidate modified its input " + ev + "; inputs are read-only"};
       }
     }
     return std::nullopt;
@@ -202,20 +209,21 @@ class VariantEvaluator {
       r.shape = set.expected[o].shape();
       r.comparison = compare_output(set.candidate[o], set.expected[o]);
       if (r.comparison.shape_ok && r.comparison.dtype_ok) {
-        r.poisoned = count_poison(set.candidate[o], gpu::PlanBuilderOptions{}.poison_byte,
-                                  &set.expected[o]);
+        r.poisoned =
+            count_poison(set.candidate[o], gpu::PlanBuilderOptions{}.poison_byte, &set.expected[o]);
       }
       reports.push_back(r);
-      run_.first_passing_level = std::max(run_.first_passing_level, r.comparison.first_passing_level);
+      run_.first_passing_level =
+          std::max(run_.first_passing_level, r.comparison.first_passing_level);
       std::string out = "output " + std::to_string(o) + " (input set " + std::to_string(s) + ")";
       if (!r.comparison.dtype_ok) {
         return Stop{FailureClass::dtype_mismatch,
                     out + " is " + dtype_name(set.candidate[o].dtype()) + ", expected " + r.dtype};
       }
       if (!r.comparison.shape_ok) {
-        return Stop{FailureClass::shape_mismatch,
-                    out + " is " + shape_str(set.candidate[o].shape()) + ", expected " +
-                        shape_str(r.shape)};
+        return Stop{FailureClass::shape_mismatch, out + " is " +
+                                                      shape_str(set.candidate[o].shape()) +
+                                                      ", expected " + shape_str(r.shape)};
       }
       if (r.poisoned > 0) {
         std::string ev = out + ": " + std::to_string(r.poisoned) + " of " +
@@ -279,7 +287,8 @@ class VariantEvaluator {
       OutputComparison c = compare_output(*h, set.expected[o]);
       if (!c.correct_at(required_level())) {
         int64_t poisoned = count_poison(*h, gpu::PlanBuilderOptions{}.poison_byte);
-        std::string ev = "output " + std::to_string(o) + " of a second run of the same plan is not close at t = " +
+        std::string ev = "output " + std::to_string(o) +
+                         " of a second run of the same plan is not close at t = " +
                          std::to_string(required_level()) + " (the first run was)" +
                          (poisoned > 0 ? " (" + std::to_string(poisoned) +
                                              " elements not rewritten: work done only once?)"
@@ -389,11 +398,21 @@ class VariantEvaluator {
       if (!t.defined() || inputs.count(t.storage().get()) != 0) continue;
       cuda::PoisonFill fill;
       switch (t.dtype()) {
-        case DType::float16: fill.kind = cuda::PoisonKind::nan_f16; break;
-        case DType::bfloat16: fill.kind = cuda::PoisonKind::nan_bf16; break;
-        case DType::float32: fill.kind = cuda::PoisonKind::nan_f32; break;
-        case DType::float64: fill.kind = cuda::PoisonKind::nan_f64; break;
-        default: fill.byte = gpu::PlanBuilderOptions{}.poison_byte; break;
+        case DType::float16:
+          fill.kind = cuda::PoisonKind::nan_f16;
+          break;
+        case DType::bfloat16:
+          fill.kind = cuda::PoisonKind::nan_bf16;
+          break;
+        case DType::float32:
+          fill.kind = cuda::PoisonKind::nan_f32;
+          break;
+        case DType::float64:
+          fill.kind = cuda::PoisonKind::nan_f64;
+          break;
+        default:
+          fill.byte = gpu::PlanBuilderOptions{}.poison_byte;
+          break;
       }
       PF_TRY(t.storage()->buffer().poison(fill));
     }

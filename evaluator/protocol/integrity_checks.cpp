@@ -34,8 +34,7 @@ Tensor constant_like(const Tensor& t) {
     }
   }
   double mean = finite > 0 ? sum / static_cast<double>(finite) : 0.0;
-  return Tensor::from_doubles(t.dtype(), t.shape(),
-                              std::vector<double>(values.size(), mean));
+  return Tensor::from_doubles(t.dtype(), t.shape(), std::vector<double>(values.size(), mean));
 }
 
 // The bytes of element `i` of a contiguous tensor.
@@ -118,8 +117,8 @@ std::optional<std::string> trivial_kind_of(const std::vector<Tensor>& candidate,
 int64_t count_poison(const Tensor& t, uint8_t poison_byte, const Tensor* expected) {
   Tensor c = contiguous(t);
   const int64_t n = c.numel();
-  const bool skip_nan = expected != nullptr && expected->shape() == t.shape() &&
-                        is_floating(expected->dtype());
+  const bool skip_nan =
+      expected != nullptr && expected->shape() == t.shape() && is_floating(expected->dtype());
   int64_t count = 0;
   for (int64_t i = 0; i < n; ++i) {
     if (skip_nan && std::isnan(expected->get(i))) continue;

@@ -17,7 +17,7 @@ namespace pf::protocol {
 //! One trivial stand-in for a variant's outputs and the lowest tolerance
 //! level at which it would pass (kMaxToleranceLevel + 1: at none).
 struct TrivialCheck {
-  std::string kind;  // "zeros", "constant", "input_copy"
+  std::string kind;        // "zeros", "constant", "input_copy"
   bool applicable = true;  // input_copy: every output has an input of its type
   int level = 0;
   std::string detail;  // "output 0 = in_1" for input_copy
@@ -41,8 +41,7 @@ std::optional<std::string> trivial_kind_of(const std::vector<Tensor>& candidate,
 //! writes it) or, for other dtypes, every byte equal to `poison_byte`.
 //! With `expected` (same shape), elements where the expected value is NaN are
 //! not counted (a kernel may legitimately produce a NaN there).
-int64_t count_poison(const Tensor& t, uint8_t poison_byte = 0xA5,
-                     const Tensor* expected = nullptr);
+int64_t count_poison(const Tensor& t, uint8_t poison_byte = 0xA5, const Tensor* expected = nullptr);
 
 //! Elements whose bytes differ (same dtype and shape; contiguous views).
 //! -1 when the dtypes or shapes differ.

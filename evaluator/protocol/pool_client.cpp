@@ -75,7 +75,8 @@ void mark_killed(json& merged, const json& task, const std::string& name,
 
 }  // namespace
 
-Result<PoolEvaluation> evaluate_through_pool(sandbox::WorkerPool& pool, const PoolRequest& request) {
+Result<PoolEvaluation> evaluate_through_pool(sandbox::WorkerPool& pool,
+                                             const PoolRequest& request) {
   PoolEvaluation out;
   json body = {{"task", request.task},
                {"files", request.files},

@@ -21,9 +21,9 @@
 namespace pf::protocol {
 
 struct PoolRequest {
-  nlohmann::json task;                        // task JSON (docs/tasks.md)
-  std::map<std::string, std::string> files;   // the pass workspace
-  bool full = true;                           // false: compile_only
+  nlohmann::json task;                       // task JSON (docs/tasks.md)
+  std::map<std::string, std::string> files;  // the pass workspace
+  bool full = true;                          // false: compile_only
   nlohmann::json options = nlohmann::json::object();
   std::chrono::milliseconds timeout{300'000};  // per worker request
 };

@@ -93,13 +93,14 @@ Result<ProtocolOptions> options_from_json(const json& options) {
   }
   std::string rule = o.std_zero_rule == ZeroStdRule::graphnet ? "graphnet" : "passforge";
   PF_TRY(r.string("std_zero_rule", rule));
-  if (rule != "passforge" && rule != "graphnet") return bad("std_zero_rule", "passforge or graphnet");
+  if (rule != "passforge" && rule != "graphnet")
+    return bad("std_zero_rule", "passforge or graphnet");
   o.std_zero_rule = rule == "graphnet" ? ZeroStdRule::graphnet : ZeroStdRule::passforge;
 
   if (const json* s = r.get("seed")) {
     if (!s->is_number_integer()) return bad("seed", "an integer");
-    o.seed = s->is_number_unsigned() ? s->get<uint64_t>()
-                                     : static_cast<uint64_t>(s->get<int64_t>());
+    o.seed =
+        s->is_number_unsigned() ? s->get<uint64_t>() : static_cast<uint64_t>(s->get<int64_t>());
   }
   PF_TRY(r.boolean("determinism_rerun", o.determinism_rerun));
   PF_TRY(r.integer("recheck_cycle", o.recheck_cycle, 2, 1000));

@@ -26,13 +26,13 @@ struct ProtocolOptions {
   bool l2_flush = true;
   double iqr_threshold = 0.2;  // IQR/median above this re-measures, then `unstable`
   int remeasure = 1;
-  ScoringOptions scoring;          // b = 0.1, p = 0, passnet
-  int tolerance_min = -10;         // the ES_t curve reported (AS always uses every level)
+  ScoringOptions scoring;   // b = 0.1, p = 0, passnet
+  int tolerance_min = -10;  // the ES_t curve reported (AS always uses every level)
   int tolerance_max = 4;
   ZeroStdRule std_zero_rule = ZeroStdRule::passforge;
 
   // Request-level protocol details.
-  uint64_t seed = 0;            // input synthesis seed (input set k uses round k)
+  uint64_t seed = 0;  // input synthesis seed (input set k uses round k)
   bool determinism_rerun = true;
   //! Timed re-checks: every `recheck_cycle` rounds of the plans, the outputs
   //! of each candidate plan are poisoned after one round and verified after

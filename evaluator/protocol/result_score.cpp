@@ -61,7 +61,8 @@ std::vector<VariantOutcome> variant_outcomes(const json& result, bool hidden) {
     if (s != v.end() && s->is_number()) o.speedup = s->get<double>();
     // A correct variant without a measured speedup cannot be scored as faster
     // or slower than eager: it counts as failed at every level.
-    if (o.failure == FailureClass::none && o.speedup <= 0) o.first_passing_level = kMaxToleranceLevel + 1;
+    if (o.failure == FailureClass::none && o.speedup <= 0)
+      o.first_passing_level = kMaxToleranceLevel + 1;
     out.push_back(o);
   }
   return out;
@@ -71,7 +72,8 @@ void score_result(json& result, const ProtocolOptions& options) {
   const double b = options.scoring.b;
   result["b"] = b;
   result["scoring_mode"] = scoring_mode_name(options.scoring.mode);
-  const bool whole_failure = result.contains("failure_class") && result["failure_class"].is_string();
+  const bool whole_failure =
+      result.contains("failure_class") && result["failure_class"].is_string();
 
   // Flags: static ones stay; variant flags are added once per name.
   std::set<std::string> hack, task;

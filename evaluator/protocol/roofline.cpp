@@ -11,10 +11,10 @@ namespace {
 // not at all): their operands count nothing.
 const std::set<std::string, std::less<>>& partial_readers() {
   static const std::set<std::string, std::less<>> ops = {
-      "embedding", "gather",     "index_select", "getitem",     "scatter",     "scatter_add",
-      "max_pool1d", "max_pool2d", "avg_pool1d",  "avg_pool2d",  "interpolate", "empty_like",
-      "zeros_like", "ones_like",  "full_like",   "new_empty",   "new_full",    "new_ones",
-      "new_zeros",  "pad"};
+      "embedding",   "gather",     "index_select", "getitem",    "scatter",
+      "scatter_add", "max_pool1d", "max_pool2d",   "avg_pool1d", "avg_pool2d",
+      "interpolate", "empty_like", "zeros_like",   "ones_like",  "full_like",
+      "new_empty",   "new_full",   "new_ones",     "new_zeros",  "pad"};
   return ops;
 }
 
@@ -23,10 +23,10 @@ const std::set<std::string, std::less<>>& partial_readers() {
 // of a viewable one): they read what their users read.
 const std::set<std::string, std::less<>>& pass_through() {
   static const std::set<std::string, std::less<>> ops = {
-      "reshape", "reshape_as", "flatten", "unflatten", "contiguous", "to",  "type_as",
-      "float",   "half",       "bfloat16", "double",  "int",        "long", "bool",
-      "byte",    "char",       "short",   "view",    "view_as",    "permute", "transpose",
-      "t",       "movedim",    "squeeze", "unsqueeze", "detach",   "dropout"};
+      "reshape", "reshape_as", "flatten",  "unflatten", "contiguous", "to",      "type_as",
+      "float",   "half",       "bfloat16", "double",    "int",        "long",    "bool",
+      "byte",    "char",       "short",    "view",      "view_as",    "permute", "transpose",
+      "t",       "movedim",    "squeeze",  "unsqueeze", "detach",     "dropout"};
   return ops;
 }
 

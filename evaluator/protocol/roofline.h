@@ -33,8 +33,9 @@ struct RooflineFloor {
   double flops = 0;
   double memory_floor_ms = 0;
   double compute_floor_ms = 0;
-  double floor_ms() const { return memory_floor_ms > compute_floor_ms ? memory_floor_ms
-                                                                       : compute_floor_ms; }
+  double floor_ms() const {
+    return memory_floor_ms > compute_floor_ms ? memory_floor_ms : compute_floor_ms;
+  }
   nlohmann::json to_json() const;
 };
 

@@ -39,8 +39,10 @@ json output_json(const OutputReport& o) {
 }
 
 json side_json(const SideSummary& s) {
-  json j = {{"device_median_ms", s.device_median_ms}, {"device_iqr_ms", s.device_iqr_ms},
-            {"e2e_median_ms", s.e2e_median_ms},       {"e2e_iqr_ms", s.e2e_iqr_ms},
+  json j = {{"device_median_ms", s.device_median_ms},
+            {"device_iqr_ms", s.device_iqr_ms},
+            {"e2e_median_ms", s.e2e_median_ms},
+            {"e2e_iqr_ms", s.e2e_iqr_ms},
             {"unstable", s.unstable}};
   if (!s.e2e_samples.empty()) {
     j["device_samples_ms"] = s.device_samples;

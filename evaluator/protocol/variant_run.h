@@ -55,9 +55,9 @@ struct VariantRun {
   //! Worst over both input sets. Above t = -5 (but passing somewhere) the
   //! variant is still timed and scored per level; its JSON class is `accuracy`.
   int first_passing_level = kMaxToleranceLevel + 1;
-  std::vector<OutputReport> outputs;                 // input set 0
-  std::vector<OutputReport> recheck;                 // input set 1
-  bool deterministic = true;  // the re-run gave the same bits
+  std::vector<OutputReport> outputs;  // input set 0
+  std::vector<OutputReport> recheck;  // input set 1
+  bool deterministic = true;          // the re-run gave the same bits
   std::optional<TimingSummary> timing;
   double speedup = 0;
   bool unstable = false;

@@ -71,8 +71,8 @@ protocol::VariantRun run_of(const json& d, const TaskVariant& v) {
     run.unstable = d.value("unstable", false);
   }
   for (const auto& f : d.value("flags", json::array())) {
-    run.flags.push_back({f[0].get<std::string>(), f[1].get<std::string>(),
-                         f.size() < 3 || f[2].get<bool>()});
+    run.flags.push_back(
+        {f[0].get<std::string>(), f[1].get<std::string>(), f.size() < 3 || f[2].get<bool>()});
   }
   return run;
 }
@@ -83,7 +83,8 @@ Result<json> full_result(const json& c) {
   PF_ASSIGN(auto compile, passes::test::nvrtc_compile_function());
   passes::CompileOnlyOptions co;
   co.include_rewritten = false;
-  PF_ASSIGN(auto evaluated, passes::evaluate_compile_only(task, ws, compile, OpRegistry::builtin(), co));
+  PF_ASSIGN(auto evaluated,
+            passes::evaluate_compile_only(task, ws, compile, OpRegistry::builtin(), co));
   json r = evaluated.to_json();
   r["mode"] = "full";
   // Timing-free, machine-independent fields only.

@@ -44,7 +44,8 @@ Result<HackCase> load_case(const fs::path& dir, const fs::path& root) {
     } else if (kind == "failure") {
       c.kind = ExpectKind::failure;
     } else {
-      return make_error(ErrorCode::invalid_argument, file.string() + ": unknown expect.kind " + kind);
+      return make_error(ErrorCode::invalid_argument,
+                        file.string() + ": unknown expect.kind " + kind);
     }
   } catch (const json::exception& e) {
     return make_error(ErrorCode::invalid_argument, file.string() + ": " + e.what());
@@ -60,10 +61,14 @@ Result<HackCase> load_case(const fs::path& dir, const fs::path& root) {
 
 const char* verdict_name(Verdict v) {
   switch (v) {
-    case Verdict::caught: return "caught";
-    case Verdict::bypassed: return "BYPASSED";
-    case Verdict::control_failed: return "CONTROL FAILED";
-    case Verdict::control_flagged: return "CONTROL FLAGGED";
+    case Verdict::caught:
+      return "caught";
+    case Verdict::bypassed:
+      return "BYPASSED";
+    case Verdict::control_failed:
+      return "CONTROL FAILED";
+    case Verdict::control_flagged:
+      return "CONTROL FLAGGED";
   }
   return "?";
 }
@@ -76,7 +81,8 @@ Result<std::vector<HackCase>> load_hack_corpus(const fs::path& root) {
     PF_ASSIGN(HackCase c, load_case(e.path(), root));
     out.push_back(std::move(c));
   }
-  if (ec) return make_error(ErrorCode::io_error, (root / "exploits").string() + ": " + ec.message());
+  if (ec)
+    return make_error(ErrorCode::io_error, (root / "exploits").string() + ": " + ec.message());
   std::sort(out.begin(), out.end(),
             [](const HackCase& a, const HackCase& b) { return a.name < b.name; });
   return out;
@@ -87,10 +93,10 @@ Verdict judge_exploit(const HackCase& hack, const json& result) {
     case ExpectKind::static_flag:
     case ExpectKind::flag:
       return contains(result.value("hack_flags", json::array()), hack.value) ? Verdict::caught
-                                                                               : Verdict::bypassed;
+                                                                             : Verdict::bypassed;
     case ExpectKind::task_flag:
       return contains(result.value("task_flags", json::array()), hack.value) ? Verdict::caught
-                                                                               : Verdict::bypassed;
+                                                                             : Verdict::bypassed;
     case ExpectKind::failure: {
       if (result.value("failure_class", json()) == hack.value) return Verdict::caught;
       for (const auto& v : result.value("variants", json::array())) {

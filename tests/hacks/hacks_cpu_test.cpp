@@ -24,8 +24,7 @@ Result<json> compile_only(const fs::path& task_file, const fs::path& workspace) 
   PF_ASSIGN(Task task, load_task_file(task_file));
   PF_ASSIGN(auto ws, passes::PassWorkspace::load(workspace));
   PF_ASSIGN(auto compile, passes::test::nvrtc_compile_function());
-  PF_ASSIGN(auto result,
-            passes::evaluate_compile_only(task, ws, compile, OpRegistry::builtin()));
+  PF_ASSIGN(auto result, passes::evaluate_compile_only(task, ws, compile, OpRegistry::builtin()));
   return result.to_json();
 }
 
@@ -55,10 +54,10 @@ TEST(HackCorpus, CpuDetectableExploitsAreCaught) {
     auto exploit = compile_only(h.task, h.dir);
     ASSERT_TRUE(exploit.ok()) << h.name << ": " << exploit.error().message;
     Verdict v = judge_exploit(h, *exploit);
-    std::printf("  %-24s %-10s expected %s (%s)\n", h.name.c_str(), verdict_name(v), h.value.c_str(),
-                h.defence.c_str());
-    EXPECT_EQ(v, Verdict::caught) << h.name << ": " << h.what << "; result: "
-                                  << exploit->dump().substr(0, 2000);
+    std::printf("  %-24s %-10s expected %s (%s)\n", h.name.c_str(), verdict_name(v),
+                h.value.c_str(), h.defence.c_str());
+    EXPECT_EQ(v, Verdict::caught) << h.name << ": " << h.what
+                                  << "; result: " << exploit->dump().substr(0, 2000);
   }
   EXPECT_GE(run, 6);
 }

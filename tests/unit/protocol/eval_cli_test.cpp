@@ -47,7 +47,8 @@ TEST(FullRequest, ValidatesVariantsAndOptions) {
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.error().message, "evaluate: the task has no variant 'w'");
   auto none = worker::handle_evaluate(
-      json{{"task", task}, {"files", json::object()}, {"mode", "full"}, {"variants", json::array()}},
+      json{
+          {"task", task}, {"files", json::object()}, {"mode", "full"}, {"variants", json::array()}},
       service);
   ASSERT_FALSE(none.ok());
   EXPECT_EQ(none.error().message, "evaluate: \"variants\" names no variant");
@@ -113,9 +114,11 @@ TEST(PoolClient, CompileOnlyThroughSandboxedWorkers) {
 TEST(EvalCli, CompileOnlyTableAndJson) {
   if (passes::test::corpus_task_dir(kRope).empty()) GTEST_SKIP() << "corpus not present";
   std::string pass = (pf::test::source_dir() / "examples" / "passes" / kRope).string();
-  auto table = testing_util::run_passforge({"eval", "--task", kRope, "--pass", pass, "--compile-only"});
+  auto table =
+      testing_util::run_passforge({"eval", "--task", kRope, "--pass", pass, "--compile-only"});
   EXPECT_EQ(table.exit_code, 0) << table.err << table.out;
-  EXPECT_NE(table.err.find("COMPILE-ONLY evaluation (--compile-only)"), std::string::npos) << table.err;
+  EXPECT_NE(table.err.find("COMPILE-ONLY evaluation (--compile-only)"), std::string::npos)
+      << table.err;
   EXPECT_NE(table.out.find("variant"), std::string::npos);
   EXPECT_NE(table.out.find(" ok "), std::string::npos) << table.out;
   EXPECT_NE(table.out.find("COMPILE-ONLY: nothing ran on a GPU"), std::string::npos);
@@ -129,10 +132,10 @@ TEST(EvalCli, CompileOnlyTableAndJson) {
   EXPECT_TRUE(r["as"].is_null());
 
   // A pass for another task matches nothing here: pass_miss, exit code 1.
-  std::string other = (pf::test::source_dir() / "examples" / "passes" /
-                       "pow-mean-add-rsqrt-mul-ae9e8f").string();
-  auto miss = testing_util::run_passforge(
-      {"eval", "--task", kRope, "--pass", other, "--compile-only"});
+  std::string other =
+      (pf::test::source_dir() / "examples" / "passes" / "pow-mean-add-rsqrt-mul-ae9e8f").string();
+  auto miss =
+      testing_util::run_passforge({"eval", "--task", kRope, "--pass", other, "--compile-only"});
   EXPECT_EQ(miss.exit_code, 1) << miss.err;
   EXPECT_NE(miss.out.find("pass_miss"), std::string::npos) << miss.out;
 

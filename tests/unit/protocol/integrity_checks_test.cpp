@@ -1,13 +1,13 @@
 // Host-side integrity checks on CPU tensors: the trivial-output guard flags
 // variants whose expected outputs a trivial kernel would match; poison
 // counting recognises exactly the fills sandbox/cuda writes; input checksums.
+#include "evaluator/protocol/integrity_checks.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstring>
 #include <random>
-
-#include "evaluator/protocol/integrity_checks.h"
 
 namespace pf::protocol {
 namespace {

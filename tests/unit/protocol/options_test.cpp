@@ -28,10 +28,18 @@ TEST(ProtocolOptions, DefaultsAgreeWithTheEvaluatorSection) {
 }
 
 TEST(ProtocolOptions, ReadsKnownKeysAndRoundTrips) {
-  json in = {{"warmup", 3},          {"trials", 7},         {"l2_flush", false},
-             {"b", 0.2},             {"p", 1.0},            {"scoring_mode", "graphnet"},
-             {"tolerance_min", -6},  {"tolerance_max", 2},  {"seed", 42},
-             {"recheck_cycle", 3},   {"arch", "sm_80"},     {"timing_samples", true},
+  json in = {{"warmup", 3},
+             {"trials", 7},
+             {"l2_flush", false},
+             {"b", 0.2},
+             {"p", 1.0},
+             {"scoring_mode", "graphnet"},
+             {"tolerance_min", -6},
+             {"tolerance_max", 2},
+             {"seed", 42},
+             {"recheck_cycle", 3},
+             {"arch", "sm_80"},
+             {"timing_samples", true},
              {"unknown_key", "ignored"}};
   auto o = options_from_json(in);
   ASSERT_TRUE(o.ok()) << o.error().message;

@@ -1,10 +1,10 @@
 // Task-level fields of a full result from its variants, with hand-computed
 // values: AS, hidden AS, ES_t curve, flags, unstable and incomplete results.
+#include "evaluator/protocol/result_score.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-
-#include "evaluator/protocol/result_score.h"
 
 namespace pf::protocol {
 namespace {
@@ -12,11 +12,15 @@ namespace {
 using nlohmann::json;
 
 json variant(const std::string& name, bool hidden, json failure, json level, json speedup) {
-  return {{"name", name},       {"hidden", hidden},
-          {"evaluated", true},  {"failure_class", failure},
+  return {{"name", name},
+          {"hidden", hidden},
+          {"evaluated", true},
+          {"failure_class", failure},
           {"first_passing_level", level},
-          {"speedup", speedup}, {"correct", failure.is_null() && !level.is_null()},
-          {"unstable", false},  {"flags", json::array()}};
+          {"speedup", speedup},
+          {"correct", failure.is_null() && !level.is_null()},
+          {"unstable", false},
+          {"flags", json::array()}};
 }
 
 double es_at(const json& curve, int t) {
@@ -32,7 +36,8 @@ TEST(ResultScore, OneCorrectOneFailed) {
             {"failure_class", nullptr},
             {"hack_flags", json::array()},
             {"variants",
-             {variant("a", false, nullptr, -10, 2.0), variant("b", false, "accuracy", nullptr, nullptr)}}};
+             {variant("a", false, nullptr, -10, 2.0),
+              variant("b", false, "accuracy", nullptr, nullptr)}}};
   score_result(r, ProtocolOptions{});
   // Every level: sqrt(2 * 0.1); the AS of a constant curve is that constant.
   const double each = std::sqrt(2.0 * 0.1);
@@ -84,7 +89,8 @@ TEST(ResultScore, WholeFailureScoresExactlyB) {
 
 TEST(ResultScore, HiddenScoredSeparately) {
   json r = {{"variants",
-             {variant("a", false, nullptr, -10, 1.0), variant("h", true, "pass_miss", nullptr, nullptr)}}};
+             {variant("a", false, nullptr, -10, 1.0),
+              variant("h", true, "pass_miss", nullptr, nullptr)}}};
   score_result(r, ProtocolOptions{});
   EXPECT_NEAR(r["as"].get<double>(), 1.0, 1e-12);
   EXPECT_NEAR(r["hidden_as"].get<double>(), 0.1, 1e-12);
@@ -93,8 +99,9 @@ TEST(ResultScore, HiddenScoredSeparately) {
 
 TEST(ResultScore, FlagsSkippedUnstableAndPending) {
   json a = variant("a", false, nullptr, -10, 2.0);
-  a["flags"] = {{{"flag", "implausible_speedup"}, {"evidence", "0.1 ms < floor"}, {"blames_model", true}},
-                {{"flag", "weak_task"}, {"evidence", "zeros pass"}, {"blames_model", false}}};
+  a["flags"] = {
+      {{"flag", "implausible_speedup"}, {"evidence", "0.1 ms < floor"}, {"blames_model", true}},
+      {{"flag", "weak_task"}, {"evidence", "zeros pass"}, {"blames_model", false}}};
   json u = variant("u", false, "unstable", -10, 3.0);
   u["unstable"] = true;
   json s = variant("s", false, nullptr, nullptr, nullptr);
@@ -123,7 +130,8 @@ TEST(ResultScore, CorrectWithoutSpeedupIsNotScoredAsCorrect) {
 
 TEST(ResultScore, GraphnetModeForgivesAccuracyFromTOne) {
   json r = {{"variants",
-             {variant("a", false, nullptr, -10, 1.0), variant("b", false, "accuracy", nullptr, nullptr)}}};
+             {variant("a", false, nullptr, -10, 1.0),
+              variant("b", false, "accuracy", nullptr, nullptr)}}};
   ProtocolOptions o;
   o.scoring.mode = ScoringMode::graphnet;
   score_result(r, o);

@@ -1,8 +1,9 @@
 // Roofline floors err low: only input bytes some op reads in full count
 // (views pass through, gathers count nothing), and only matmul-like flops.
+#include "evaluator/protocol/roofline.h"
+
 #include <gtest/gtest.h>
 
-#include "evaluator/protocol/roofline.h"
 #include "tests/unit/passes/pass_test_util.h"
 
 namespace pf::protocol {
