@@ -466,7 +466,8 @@ gpu::TimingOptions timing_options(const ProtocolOptions& o) {
   t.flush_l2 = o.l2_flush;
   t.max_iqr_ratio = o.iqr_threshold;
   t.remeasures = o.remeasure;
-  t.check_every = 2 * o.recheck_cycle;
+  // Odd, so that checks alternate between the two input sets' plans.
+  t.check_every = 2 * o.recheck_cycle + 1;
   return t;
 }
 

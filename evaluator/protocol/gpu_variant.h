@@ -41,7 +41,8 @@ VariantRun evaluate_variant_on_gpu(GpuContext& ctx, passes::GpuReplacements& rep
                                    const Graph& rewritten, const ProtocolOptions& options);
 
 //! The timing options the protocol uses for `options` (rotation over two
-//! input sets: re-checks every 2 * recheck_cycle trials of a side).
+//! input sets: re-checks every 2 * recheck_cycle + 1 trials of a side, so
+//! the checked plan alternates between the sets).
 gpu::TimingOptions timing_options(const ProtocolOptions& options);
 
 }  // namespace pf::protocol

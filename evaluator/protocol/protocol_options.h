@@ -34,9 +34,9 @@ struct ProtocolOptions {
   // Request-level protocol details.
   uint64_t seed = 0;  // input synthesis seed (input set k uses round k)
   bool determinism_rerun = true;
-  //! Timed re-checks: every `recheck_cycle` rounds of the plans, the outputs
-  //! of each candidate plan are poisoned after one round and verified after
-  //! the next (a kernel must recompute every element every time it runs).
+  //! Timed re-checks: after every 2 * recheck_cycle + 1 timed trials the
+  //! candidate plan that just ran (alternately input set 0's and 1's) has its
+  //! outputs verified and re-poisoned; its next runs must write them again.
   int recheck_cycle = 5;
   //! A trivial output (zeros, a constant, a copy of an input) that is correct
   //! at this level makes the variant `weak_task`.

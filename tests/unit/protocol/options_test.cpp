@@ -3,6 +3,7 @@
 // [evaluator] section) is accepted, and bad values are named.
 #include <gtest/gtest.h>
 
+#include "evaluator/protocol/gpu_variant.h"
 #include "evaluator/protocol/protocol_options.h"
 
 namespace pf::protocol {
@@ -76,6 +77,25 @@ TEST(ProtocolOptions, NamesTheBadKey) {
   }
   EXPECT_TRUE(options_from_json(nullptr).ok());
   EXPECT_TRUE(options_from_json({{"trials", nullptr}}).ok());
+}
+
+TEST(ProtocolOptions, TimingOptionsAlternateTheCheckedInputSet) {
+  ProtocolOptions o;
+  o.warmup = 7;
+  o.trials = 40;
+  o.l2_flush = false;
+  o.iqr_threshold = 0.3;
+  o.remeasure = 2;
+  o.recheck_cycle = 4;
+  gpu::TimingOptions t = timing_options(o);
+  EXPECT_EQ(t.warmup, 7);
+  EXPECT_EQ(t.trials, 40);
+  EXPECT_FALSE(t.flush_l2);
+  EXPECT_DOUBLE_EQ(t.max_iqr_ratio, 0.3);
+  EXPECT_EQ(t.remeasures, 2);
+  // Trial t runs plan t % 2: an odd period alternates the plan that is checked.
+  EXPECT_EQ(t.check_every % 2, 1);
+  EXPECT_EQ(t.check_every, 9);
 }
 
 }  // namespace
