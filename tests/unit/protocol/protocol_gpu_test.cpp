@@ -92,7 +92,8 @@ TEST(ReferenceFullSummary, AtLeastOnePassClearlyBeatsEager) {
 
 Result<std::unique_ptr<sandbox::WorkerPool>> gpu_pool() {
   sandbox::WorkerPoolOptions po;
-  po.worker_path = PF_WORKER;
+  // The build directory may have moved (tests/gpu/run_device.sh sets PF_BINARY_DIR).
+  po.worker_path = pf::test::binary_dir() / "passforge-worker";
   po.gpu_devices = {"0"};
   po.cache_dir = pf::test::binary_dir() / "nvrtc-cache";
   return sandbox::WorkerPool::start(po);
@@ -127,7 +128,7 @@ TEST(CrashMidTask, IllegalAddressIsRuntimeFailAndTheRestIsEvaluated) {
   PF_REQUIRE_GPU();
   auto pool = gpu_pool();
   ASSERT_TRUE(pool.ok()) << pool.error().message;
-  auto req = sigmoid_request(fs::path(PF_SOURCE_DIR) / "tests/unit/protocol/data/illegal_address",
+  auto req = sigmoid_request(pf::test::source_dir() / "tests/unit/protocol/data/illegal_address",
                              std::chrono::seconds(120));
   ASSERT_TRUE(req.ok()) << req.error().message;
   auto r = evaluate_through_pool(**pool, *req);
@@ -143,7 +144,7 @@ TEST(CrashMidTask, EndlessKernelIsTimeoutAndTheRestIsEvaluated) {
   PF_REQUIRE_GPU();
   auto pool = gpu_pool();
   ASSERT_TRUE(pool.ok()) << pool.error().message;
-  auto req = sigmoid_request(fs::path(PF_SOURCE_DIR) / "tests/unit/protocol/data/endless_loop",
+  auto req = sigmoid_request(pf::test::source_dir() / "tests/unit/protocol/data/endless_loop",
                              std::chrono::seconds(30));
   ASSERT_TRUE(req.ok()) << req.error().message;
   auto r = evaluate_through_pool(**pool, *req);
