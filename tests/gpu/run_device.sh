@@ -12,7 +12,8 @@
 # exit status is non-zero when a suite failed or could not run.
 #
 # Usage: tests/gpu/run_device.sh [BUILD_DIR]        (default: build)
-#        GTEST_FILTER=... narrows the tests; SUITE_TIMEOUT=seconds (default 900)
+#        GTEST_FILTER=... narrows the tests; SUITE_TIMEOUT=seconds (default 900);
+#        ONLY_SUITES / SKIP_SUITES: space-separated suite names to run / leave out
 #
 # A whole build directory is too large to carry (debug info); on the build
 # machine, pack what the GPU run needs first and carry that instead:
@@ -102,6 +103,11 @@ for entry in "${suites[@]}"; do
   rel=$(head -n1 "$entry")
   exe="$BUILD_DIR/$rel"
   name=$(basename "$rel")
+  if [ -n "${ONLY_SUITES:-}" ] && [[ " $ONLY_SUITES " != *" $name "* ]]; then continue; fi
+  if [[ " ${SKIP_SUITES:-} " == *" $name "* ]]; then
+    log "skip $name (SKIP_SUITES)"
+    continue
+  fi
   if [ ! -x "$exe" ]; then
     log "FAIL $name: $exe not built"
     status=1
