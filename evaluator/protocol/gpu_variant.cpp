@@ -391,11 +391,20 @@ class VariantEvaluator {
 
   // Poisons the candidate's output buffers that it owns (never an input's
   // storage: a candidate may return a view of an input).
+  // Nor an `empty` op's output: the baseline sets it once, when the plan is
+  // built, so no later run would write it again.
   Status poison_outputs(SetRun& set) {
     std::set<const gpu::DeviceStorage*> inputs;
     for (const auto& t : set.cand_inputs) inputs.insert(t.storage().get());
-    for (const auto& t : set.cand_outputs) {
+    for (size_t o = 0; o < set.cand_outputs.size(); ++o) {
+      const gpu::DeviceTensor& t = set.cand_outputs[o];
       if (!t.defined() || inputs.count(t.storage().get()) != 0) continue;
+      if (o < rewritten_.outputs.size()) {
+        int producer = rewritten_.values[rewritten_.outputs[o]].producer;
+        if (producer >= 0 && rewritten_.nodes[producer].op.find("empty") != std::string::npos) {
+          continue;
+        }
+      }
       cuda::PoisonFill fill;
       switch (t.dtype()) {
         case DType::float16:
