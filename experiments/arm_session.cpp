@@ -13,10 +13,10 @@
 #include "agent/scheduler/episode_seed.h"
 #include "agent/scheduler/progress.h"
 #include "agent/scheduler/run_session.h"
+#include "agent/scheduler/run_setup.h"
 #include "common/strings.h"
 #include "config/config_json.h"
 #include "evaluator/ops/op_registry.h"
-#include "experiments/eval_plan.h"
 #include "trajectories/ids.h"
 #include "trajectories/trajectory_reader.h"
 #include "trajectories/trajectory_store.h"
@@ -40,19 +40,6 @@ struct ArmRuntime {
   EpisodeServices services;
   EpisodeSettings settings;
 };
-
-EpisodeSettings episode_settings(const Config& c) {
-  EpisodeSettings s;
-  s.mode = c.agent.mode;
-  s.max_steps = c.agent.max_steps;
-  s.max_total_tokens = c.agent.max_total_tokens;
-  s.max_wall_s = c.agent.max_wall_s;
-  s.context_policy = c.agent.context_policy;
-  s.context_last_n = c.agent.context_last_n;
-  s.feedback_max_chars = static_cast<size_t>(std::max(200, c.evaluator.feedback_max_chars));
-  s.send_seed = c.endpoint.sampling.seed.has_value();
-  return s;
-}
 
 struct Job {
   ArmRuntime* arm = nullptr;
@@ -85,7 +72,7 @@ Result<SessionOutcome> run_arm_session(const SessionRequest& request,
   const Config& shared = request.arms.front().config;
   SessionOutcome outcome;
 
-  PF_ASSIGN(auto gpus, plan_evaluation(shared.evaluator));
+  PF_ASSIGN(auto gpus, agent::plan_evaluation(shared.evaluator));
   outcome.mode = gpus.mode;
 
   PF_ASSIGN(auto store, traj::TrajectoryStore::open(request.store_dir,
@@ -156,21 +143,14 @@ Result<SessionOutcome> run_arm_session(const SessionRequest& request,
       run.task_suite_id = join(shared.run.tasks, ",");
       PF_TRY(store->create_run(run));
     }
-    arm->settings = episode_settings(c);
+    arm->settings = agent::episode_settings(c);
     arm->services.llm = arm->client.get();
     arm->services.store = store.get();
     arm->services.prompts = &arm->prompts;
     arm->services.cancel = &cancel;
     arm->services.run_id = plan.run_id;
     arm->services.model = llm.model;
-    nlohmann::json system_context = {{"tools_mode", c.agent.mode == AgentMode::tools},
-                                     {"chat_mode", c.agent.mode == AgentMode::chat},
-                                     {"compile_only", gpus.mode == traj::EvalMode::compile_only},
-                                     {"gpu_arch", shared.evaluator.gpu_arch},
-                                     {"b", shared.evaluator.b},
-                                     {"max_steps", c.agent.max_steps}};
-    PF_ASSIGN(arm->services.system_prompt,
-              arm->prompts.render(prompts::kSystemFile, system_context));
+    PF_ASSIGN(arm->services.system_prompt, agent::render_system_prompt(arm->prompts, c, gpus.mode));
     arms.push_back(std::move(arm));
   }
   for (const auto& [id, ctx] : arms.front()->contexts) PF_TRY(store->upsert_task(ctx->record));
@@ -203,8 +183,8 @@ Result<SessionOutcome> run_arm_session(const SessionRequest& request,
     }
   }
 
-  PF_ASSIGN(auto pool, start_worker_pool(shared, gpus));
-  agent::EvaluatorClient evaluator(*pool, evaluation_settings(shared, gpus));
+  PF_ASSIGN(auto pool, agent::start_worker_pool(shared, gpus));
+  agent::EvaluatorClient evaluator(*pool, agent::evaluation_settings(shared, gpus));
   for (auto& arm : arms) arm->services.evaluator = &evaluator;
 
   agent::ProgressTracker progress(total, done, gpus.mode);
