@@ -11,7 +11,7 @@
 
 #include "cli/endpoint_options.h"
 #include "cli/exit_codes.h"
-#include "cli/experiment_signals.h"
+#include "cli/signal_watch.h"
 #include "common/fs.h"
 #include "experiments/ab_experiment.h"
 #include "trajectories/trajectory_store.h"
@@ -80,7 +80,7 @@ int ab_command(const AbArgs& args) {
   llm::CancelToken cancel;
   Result<experiments::AbOutcome> outcome = make_error(ErrorCode::internal, "not run");
   {
-    ExperimentSignals signals(cancel, "ab");
+    SignalWatcher signals(cancel, "ab");
     outcome = experiments::run_ab(request, cancel);
   }
   if (!outcome.ok()) {

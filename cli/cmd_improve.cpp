@@ -10,7 +10,7 @@
 
 #include "cli/endpoint_options.h"
 #include "cli/exit_codes.h"
-#include "cli/experiment_signals.h"
+#include "cli/signal_watch.h"
 #include "common/fs.h"
 #include "experiments/improve_loop.h"
 #include "trajectories/trajectory_store.h"
@@ -78,7 +78,7 @@ int improve_command(const ImproveArgs& args) {
   llm::CancelToken cancel;
   Result<experiments::ImproveOutcome> outcome = make_error(ErrorCode::internal, "not run");
   {
-    ExperimentSignals signals(cancel, "improve");
+    SignalWatcher signals(cancel, "improve");
     outcome = experiments::run_improve(request, cancel);
   }
   if (!outcome.ok()) {

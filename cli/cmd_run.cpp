@@ -6,19 +6,16 @@
 // unfinished episodes of a run from their last committed turn.
 #include "cli/cmd_run.h"
 
-#include <pthread.h>
 #include <unistd.h>
 
-#include <atomic>
-#include <csignal>
 #include <filesystem>
 #include <iostream>
-#include <thread>
 
 #include "agent/scheduler/run_session.h"
 #include "cli/config_options.h"
 #include "cli/endpoint_options.h"
 #include "cli/exit_codes.h"
+#include "cli/signal_watch.h"
 #include "common/fs.h"
 #include "config/config_loader.h"
 #include "trajectories/trajectory_store.h"
@@ -46,56 +43,6 @@ Result<LoadedConfig> resumed_config(const Config& stored, const std::vector<std:
   }
   return loaded;
 }
-
-// Waits for SIGINT/SIGTERM on its own thread (every other thread blocks them):
-// the first cancels the run, the second ends the process.
-class SignalWatcher {
- public:
-  explicit SignalWatcher(llm::CancelToken& cancel) : cancel_(cancel) {
-    sigemptyset(&set_);
-    sigaddset(&set_, SIGINT);
-    sigaddset(&set_, SIGTERM);
-    sigaddset(&set_, SIGUSR2);  // internal: wake up and leave
-    pthread_sigmask(SIG_BLOCK, &set_, &previous_);
-    thread_ = std::thread([this] { loop(); });
-  }
-  ~SignalWatcher() {
-    done_ = true;
-    pthread_kill(thread_.native_handle(), SIGUSR2);
-    thread_.join();
-    pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
-  }
-
- private:
-  void loop() {
-    int signals = 0;
-    while (true) {
-      int sig = 0;
-      if (sigwait(&set_, &sig) != 0) continue;
-      if (done_) return;
-      if (sig == SIGUSR2) continue;
-      if (++signals == 1) {
-        const char msg[] =
-            "\npassforge run: stopping: no new LLM calls; evaluations in flight finish, running "
-            "episodes are marked interrupted (resume with --resume). Press Ctrl-C again to quit "
-            "at once.\n";
-        (void)!write(2, msg, sizeof msg - 1);
-        cancel_.cancel();
-      } else {
-        const char msg[] =
-            "\npassforge run: quitting now; the store is consistent up to the "
-            "last committed turn (resume with --resume)\n";
-        (void)!write(2, msg, sizeof msg - 1);
-        _exit(kExitInterrupted);
-      }
-    }
-  }
-
-  llm::CancelToken& cancel_;
-  sigset_t set_{}, previous_{};
-  std::atomic<bool> done_{false};
-  std::thread thread_;
-};
 
 int run_command(const RunArgs& args) {
   agent::RunRequest request;
@@ -134,7 +81,7 @@ int run_command(const RunArgs& args) {
   llm::CancelToken cancel;
   Result<agent::RunOutcome> outcome = make_error(ErrorCode::internal, "not run");
   {
-    SignalWatcher watcher(cancel);
+    SignalWatcher watcher(cancel, "run");
     outcome = agent::execute_run(request, cancel);
   }
   if (!outcome.ok()) {

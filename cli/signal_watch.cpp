@@ -1,4 +1,4 @@
-#include "cli/experiment_signals.h"
+#include "cli/signal_watch.h"
 
 #include <pthread.h>
 #include <unistd.h>
@@ -7,7 +7,7 @@
 
 namespace pf::cli {
 
-ExperimentSignals::ExperimentSignals(llm::CancelToken& cancel, std::string command)
+SignalWatcher::SignalWatcher(llm::CancelToken& cancel, std::string command)
     : cancel_(cancel), command_(std::move(command)) {
   sigemptyset(&set_);
   sigaddset(&set_, SIGINT);
@@ -17,20 +17,20 @@ ExperimentSignals::ExperimentSignals(llm::CancelToken& cancel, std::string comma
   thread_ = std::thread([this] { loop(); });
 }
 
-ExperimentSignals::~ExperimentSignals() {
+SignalWatcher::~SignalWatcher() {
   done_ = true;
   pthread_kill(thread_.native_handle(), SIGUSR2);
   thread_.join();
   pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
 }
 
-void ExperimentSignals::loop() {
+void SignalWatcher::loop() {
   int signals = 0;
   // Built before any signal arrives: the handler thread only writes.
   const std::string first = "\npassforge " + command_ +
-                            ": stopping: no new LLM calls; running episodes are marked "
-                            "interrupted (continue with --resume). Press Ctrl-C again to quit at "
-                            "once.\n";
+                            ": stopping: no new LLM calls; evaluations in flight finish, "
+                            "running episodes are marked interrupted (continue with --resume). "
+                            "Press Ctrl-C again to quit at once.\n";
   const std::string second = "\npassforge " + command_ +
                              ": quitting now; the store is consistent up to the last committed "
                              "turn (continue with --resume)\n";
