@@ -44,10 +44,19 @@ Result<ExperimentStore> ExperimentStore::open(const std::filesystem::path& dir) 
 }
 
 Result<std::optional<ExperimentRecord>> ExperimentStore::load() {
-  PF_ASSIGN(auto st,
-            db_.prepare("SELECT id, kind, spec_text, spec_path, state FROM pf_experiment"));
+  PF_ASSIGN(auto st, db_.prepare("SELECT id, kind, spec_text, spec_path, state, "
+                                 "(SELECT group_concat(id, ', ') FROM pf_experiment), "
+                                 "(SELECT count(*) FROM pf_experiment) FROM pf_experiment"));
   PF_ASSIGN(bool row, st.step());
   if (!row) return std::optional<ExperimentRecord>();
+  if (st.int64(6) > 1) {
+    return make_error(ErrorCode::invalid_argument,
+                      db_.path().string() + " holds " + std::to_string(st.int64(6)) +
+                          " experiments (" + st.text(5) +
+                          "): a store merged from several experiment directories; stats and "
+                          "export read it, but an experiment continues or reports only from its "
+                          "own directory");
+  }
   ExperimentRecord r;
   r.id = st.text(0);
   r.kind = st.text(1);

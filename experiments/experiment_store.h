@@ -2,8 +2,9 @@
 // trajectory tables: one experiment per store (its definition and progress
 // as JSON, rewritten after every step) and the exemplar library of
 // self-improvement loops. Tables are created on first use; the trajectory
-// tables are untouched, so `stats`, `export` and `merge` read the store as
-// usual.
+// tables are untouched, so `stats` and `export` read the store as usual;
+// `merge` carries these tables too (a store merged from several experiments
+// holds their records and exemplars, but continues none of them).
 #pragma once
 
 #include <filesystem>
@@ -41,6 +42,7 @@ class ExperimentStore {
   //! Creates the store (trajectory schema included) when missing.
   static Result<ExperimentStore> open(const std::filesystem::path& dir);
 
+  //! Errors: more than one experiment (a store merged from several).
   Result<std::optional<ExperimentRecord>> load();
   Status save(const ExperimentRecord& record);
 

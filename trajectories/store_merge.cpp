@@ -1,5 +1,6 @@
 #include "trajectories/store_merge.h"
 
+#include <algorithm>
 #include <set>
 
 #include "trajectories/trajectory_reader.h"
@@ -70,6 +71,84 @@ Status check_conflicts(Database& db, const std::filesystem::path& input) {
   return ok_status();
 }
 
+//! A table name as an SQL identifier.
+std::string quoted(const std::string& name) {
+  std::string q = "\"";
+  for (char c : name) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+//! The CREATE statements (tables first, then their indexes) of the input's
+//! tables outside the trajectory schema, e.g. experiments' pf_experiment.
+Result<std::vector<std::pair<std::string, std::string>>> extra_tables(Database& db) {
+  PF_ASSIGN(
+      auto st,
+      db.prepare(
+          "SELECT name, sql, tbl_name FROM src.sqlite_master WHERE sql IS NOT NULL "
+          "AND name NOT LIKE 'sqlite_%' AND type IN ('table', 'index') ORDER BY type DESC, name"));
+  std::vector<std::pair<std::string, std::string>> out;
+  while (true) {
+    PF_ASSIGN(bool row, st.step());
+    if (!row) break;
+    std::string table = st.text(2);
+    if (table == "schema_version" || std::any_of(std::begin(kTables), std::end(kTables),
+                                                 [&](const char* t) { return table == t; })) {
+      continue;
+    }
+    out.emplace_back(st.text(0), st.text(1));
+  }
+  return out;
+}
+
+//! Carries tables that modules above this one keep beside the trajectory
+//! tables, without knowing them: created from the input's definition when
+//! the output lacks them, rows the output does not hold inserted. A table
+//! defined differently, or an input row whose key the output holds with
+//! other values, is refused (merge cannot tell which copy is right).
+Status carry_extra_tables(Database& db, const std::filesystem::path& input, MergeSummary& summary) {
+  PF_ASSIGN(auto objects, extra_tables(db));
+  for (const auto& [name, sql] : objects) {
+    PF_ASSIGN(auto lookup, db.prepare("SELECT sql FROM main.sqlite_master WHERE name = ?"));
+    lookup.bind(1, name);
+    PF_ASSIGN(bool exists, lookup.step());
+    if (exists && lookup.text(0) != sql) {
+      return make_error(ErrorCode::invalid_argument,
+                        input.string() + ": table or index '" + name +
+                            "' is defined differently than in the output; refusing to merge");
+    }
+    if (!exists) {
+      // One statement (prepare compiles only the first), and only a CREATE.
+      if (!sql.starts_with("CREATE TABLE ") && !sql.starts_with("CREATE INDEX ") &&
+          !sql.starts_with("CREATE UNIQUE INDEX ")) {
+        return make_error(ErrorCode::invalid_argument,
+                          input.string() + ": '" + name + "' has an unexpected definition");
+      }
+      PF_ASSIGN(auto create, db.prepare(sql));
+      PF_TRY(create.run());
+    }
+  }
+  for (const auto& [name, sql] : objects) {
+    if (!sql.starts_with("CREATE TABLE ")) continue;
+    const std::string t = quoted(name);
+    PF_ASSIGN(int64_t before, count(db, "SELECT count(*) FROM main." + t));
+    PF_TRY(db.exec("INSERT OR IGNORE INTO main." + t + " SELECT * FROM src." + t +
+                   " EXCEPT SELECT * FROM main." + t));
+    PF_ASSIGN(int64_t after, count(db, "SELECT count(*) FROM main." + t));
+    summary.inserted[name] += after - before;
+    PF_ASSIGN(int64_t differ, count(db, "SELECT count(*) FROM (SELECT * FROM src." + t +
+                                            " EXCEPT SELECT * FROM main." + t + ")"));
+    if (differ > 0) {
+      return make_error(ErrorCode::invalid_argument,
+                        input.string() + ": " + std::to_string(differ) + " row(s) of table '" +
+                            name +
+                            "' differ from the output's rows with the same key (e.g. an experiment "
+                            "continued after an earlier merge); refusing to merge "
+                            "(merge into a new output directory)");
+    }
+  }
+  return ok_status();
+}
+
 Status merge_one(Database& db, const std::filesystem::path& input, MergeSummary& summary) {
   auto attach = db.prepare("ATTACH DATABASE ? AS src");
   if (!attach.ok()) return attach.error();
@@ -103,6 +182,7 @@ Status merge_one(Database& db, const std::filesystem::path& input, MergeSummary&
       if (t == "episodes") summary.episodes_updated += changed - (after - before);
       if (t == "runs") summary.runs_updated += changed - (after - before);
     }
+    PF_TRY(carry_extra_tables(db, input, summary));
     return tx.commit();
   }();
   (void)db.exec("DETACH DATABASE src");

@@ -4,7 +4,10 @@
 // keeps the copy with more committed turns (or the finished one). Refuses
 // before writing anything: stores newer than this binary, runs from
 // different task suites, a task defined differently, or two copies of an
-// episode whose histories diverge.
+// episode whose histories diverge. Tables outside the trajectory schema
+// (e.g. experiments' pf_experiment, pf_exemplars) are carried as they are:
+// rows the output lacks are added; a differing definition, or a row whose
+// key the output holds with other values, is refused.
 #pragma once
 
 #include <filesystem>

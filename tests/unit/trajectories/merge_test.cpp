@@ -188,5 +188,74 @@ TEST(Merge, RefusesNewerSchemasAndDivergedHistories) {
   EXPECT_NE(self->to_text().find("is the output"), std::string::npos);
 }
 
+//! Runs `sql` on the store of `dir` (tables a module above trajectories keeps).
+void exec_sql(const std::filesystem::path& dir, const std::string& sql) {
+  sqlite3* h = nullptr;
+  ASSERT_EQ(sqlite3_open((dir / "passforge.db").c_str(), &h), SQLITE_OK);
+  char* error = nullptr;
+  EXPECT_EQ(sqlite3_exec(h, sql.c_str(), nullptr, nullptr, &error), SQLITE_OK)
+      << (error ? error : "");
+  sqlite3_free(error);
+  sqlite3_close(h);
+}
+
+std::vector<std::string> rows(const std::filesystem::path& dir, const std::string& sql) {
+  std::vector<std::string> out;
+  sqlite3* h = nullptr;
+  EXPECT_EQ(sqlite3_open((dir / "passforge.db").c_str(), &h), SQLITE_OK);
+  sqlite3_exec(
+      h, sql.c_str(),
+      [](void* v, int n, char** cols, char**) {
+        std::string row;
+        for (int i = 0; i < n; ++i) row += std::string(i ? "|" : "") + (cols[i] ? cols[i] : "");
+        static_cast<std::vector<std::string>*>(v)->push_back(row);
+        return 0;
+      },
+      &out, nullptr);
+  sqlite3_close(h);
+  return out;
+}
+
+TEST(Merge, CarriesTablesOutsideTheTrajectorySchemaAndRefusesConflictingRows) {
+  testing::TempDir dir;
+  auto s1 = dir.path() / "s1", s2 = dir.path() / "s2", out = dir.path() / "out";
+  write_shard(s1, "20250101T000000Z-00000001", 1);
+  write_shard(s2, "20250101T000000Z-00000002", 1);
+  const std::string schema =
+      "CREATE TABLE IF NOT EXISTS x_state (id TEXT PRIMARY KEY, v TEXT NOT NULL);"
+      "CREATE INDEX IF NOT EXISTS x_state_v ON x_state (v);";
+  exec_sql(s1, schema + "INSERT INTO x_state VALUES ('e1', 'one'), ('shared', 's');");
+  exec_sql(s2, schema + "INSERT INTO x_state VALUES ('e2', 'two'), ('shared', 's');");
+
+  auto m = merge_stores({s1, s2}, out);
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  EXPECT_EQ(m->inserted.at("x_state"), 3);
+  EXPECT_EQ(rows(out, "SELECT id, v FROM x_state ORDER BY id"),
+            (std::vector<std::string>{"e1|one", "e2|two", "shared|s"}));
+  EXPECT_EQ(rows(out, "SELECT name FROM sqlite_master WHERE name = 'x_state_v'").size(), 1u);
+  auto again = merge_stores({s1, s2}, out);
+  ASSERT_TRUE(again.ok()) << again.error().message;
+  EXPECT_EQ(again->inserted.at("x_state"), 0);
+  EXPECT_NE(again->to_text().find("nothing new"), std::string::npos);
+
+  // The same key with another value: refused, the output unchanged.
+  exec_sql(s2, "UPDATE x_state SET v = 'changed' WHERE id = 'e2'");
+  auto conflict = merge_stores({s2}, out);
+  ASSERT_FALSE(conflict.ok());
+  EXPECT_NE(conflict.error().message.find("1 row(s) of table 'x_state' differ"), std::string::npos)
+      << conflict.error().message;
+  EXPECT_EQ(rows(out, "SELECT v FROM x_state WHERE id = 'e2'"), std::vector<std::string>{"two"});
+
+  // The table defined differently: refused.
+  auto s3 = dir.path() / "s3";
+  write_shard(s3, "20250101T000000Z-00000003", 1);
+  exec_sql(s3, "CREATE TABLE x_state (id TEXT PRIMARY KEY, v TEXT, w TEXT)");
+  auto schema_conflict = merge_stores({s3}, out);
+  ASSERT_FALSE(schema_conflict.ok());
+  EXPECT_NE(schema_conflict.error().message.find("'x_state' is defined differently"),
+            std::string::npos)
+      << schema_conflict.error().message;
+}
+
 }  // namespace
 }  // namespace pf::traj
