@@ -27,8 +27,8 @@ void apply_hidden_policy(Task& task, HiddenVariants policy, double share) {
 Result<std::shared_ptr<const TaskContext>> prepare_task(Task task, HiddenVariants policy,
                                                         double share,
                                                         const prompts::PromptVariant& prompts,
-                                                        AgentMode mode,
-                                                        const OpRegistry& registry) {
+                                                        AgentMode mode, const OpRegistry& registry,
+                                                        const nlohmann::json& extra_context) {
   apply_hidden_policy(task, policy, share);
   auto ctx = std::make_shared<TaskContext>();
   nlohmann::json variants = nlohmann::json::array();
@@ -57,6 +57,7 @@ Result<std::shared_ptr<const TaskContext>> prepare_task(Task task, HiddenVariant
                             {"variant_count", variants.size()},
                             {"tools_mode", mode == AgentMode::tools},
                             {"chat_mode", mode == AgentMode::chat}};
+  context.update(extra_context);
   PF_ASSIGN(ctx->prompt, prompts.render(prompts::kTaskFile, context));
   while (!ctx->prompt.empty() && ctx->prompt.back() == '\n') ctx->prompt.pop_back();
   ctx->visible_variants = variants.size();

@@ -33,11 +33,13 @@ struct TaskContext {
 void apply_hidden_policy(Task& task, HiddenVariants policy, double share);
 
 //! Prints every visible variant's graph (type comments, input header) into
-//! task.md. Errors: no visible variant, a variant graph that does not build.
-Result<std::shared_ptr<const TaskContext>> prepare_task(Task task, HiddenVariants policy,
-                                                        double share,
-                                                        const prompts::PromptVariant& prompts,
-                                                        AgentMode mode, const OpRegistry& registry);
+//! task.md; `extra_context` adds keys to task.md's context (e.g. the
+//! `exemplars` of a self-improvement round). Errors: no visible variant, a
+//! variant graph that does not build.
+Result<std::shared_ptr<const TaskContext>> prepare_task(
+    Task task, HiddenVariants policy, double share, const prompts::PromptVariant& prompts,
+    AgentMode mode, const OpRegistry& registry,
+    const nlohmann::json& extra_context = nlohmann::json::object());
 
 //! The task stored by prepare_task, read back (for --resume).
 Result<Task> task_from_record(const traj::TaskRecord& record);
