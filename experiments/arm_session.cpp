@@ -91,18 +91,13 @@ Result<SessionOutcome> run_arm_session(const SessionRequest& request,
     const fs::path prompts_dir = agent::resolve_data_dir(c.prompts.dir);
     PF_ASSIGN(arm->prompts, prompts::PromptVariant::load(prompts_dir, c.prompts.variant));
     for (const auto& task : request.tasks) {
-      auto ctx =
-          agent::prepare_task(task, shared.evaluator.hidden_variants, shared.evaluator.hidden_share,
-                              arm->prompts, c.agent.mode, registry);
+      auto extra = plan.task_context.find(task.id);
+      auto ctx = agent::prepare_task(
+          task, shared.evaluator.hidden_variants, shared.evaluator.hidden_share, arm->prompts,
+          c.agent.mode, registry,
+          extra != plan.task_context.end() ? extra->second : nlohmann::json::object());
       if (!ctx.ok()) return ctx.error().with_context("arm " + plan.name);
-      auto suffix = plan.prompt_suffix.find(task.id);
-      if (suffix != plan.prompt_suffix.end() && !suffix->second.empty()) {
-        auto copy = std::make_shared<agent::TaskContext>(**ctx);
-        copy->prompt += "\n\n" + suffix->second;
-        arm->contexts[task.id] = std::move(copy);
-      } else {
-        arm->contexts[task.id] = std::move(ctx).value();
-      }
+      arm->contexts[task.id] = std::move(ctx).value();
     }
     llm::LlmOptions llm = plan.llm;
     std::string endpoint_record = llm.base_url;

@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -31,9 +32,9 @@ struct ArmPlan {
   Config config;       // the arm's effective configuration
   std::string config_toml;
   llm::LlmOptions llm;  // base_url "" = the built-in replay endpoint
-  //! Text appended to a task's prompt (task id -> text), e.g. solved
-  //! examples of similar tasks; tasks not listed get the plain prompt.
-  std::map<std::string, std::string> prompt_suffix;
+  //! Keys added to a task's task.md context (task id -> object), e.g. the
+  //! `exemplars` of similar solved tasks; tasks not listed get the plain one.
+  std::map<std::string, nlohmann::json> task_context;
 };
 
 struct SessionRequest {

@@ -18,22 +18,19 @@ double op_similarity(const std::vector<std::string>& a, const std::vector<std::s
   return 2.0 * static_cast<double>(prev[b.size()]) / static_cast<double>(a.size() + b.size());
 }
 
-std::string render_exemplar(const Exemplar& e, double similarity, size_t index) {
-  std::string ops;
-  for (const auto& op : e.op_sequence) ops += (ops.empty() ? "" : ", ") + op;
-  char head[160];
-  std::snprintf(head, sizeof head, " (similarity %.2f, score %.3f)\n", similarity, e.score);
-  std::string out = "### Example " + std::to_string(index) + ": task " + e.task_id + head;
-  out += "Operator sequence: " + ops + "\n\n";
+namespace {
+
+//! Bytes an exemplar adds to a prompt, template aside.
+size_t exemplar_bytes(const Exemplar& e) {
+  size_t bytes = 100;
+  for (const auto& op : e.op_sequence) bytes += op.size() + 2;
   for (const auto& [path, content] : e.files.items()) {
-    if (!content.is_string()) continue;
-    std::string lang = path.ends_with(".py") ? "python" : path.ends_with(".cu") ? "cuda" : "text";
-    out += "```" + lang + " " + path + "\n" + content.get<std::string>();
-    if (!out.ends_with("\n")) out += "\n";
-    out += "```\n\n";
+    if (content.is_string()) bytes += path.size() + content.get_ref<const std::string&>().size();
   }
-  return out;
+  return bytes;
 }
+
+}  // namespace
 
 std::vector<ExemplarChoice> choose_exemplars(const std::vector<Exemplar>& library,
                                              const std::string& task_id,
@@ -58,8 +55,7 @@ std::vector<ExemplarChoice> choose_exemplars(const std::vector<Exemplar>& librar
   for (const auto& c : ranked) {
     if (static_cast<int>(chosen.size()) >= count) break;
     if (tasks.count(c.exemplar->task_id)) continue;
-    auto cost = static_cast<int64_t>(
-        (render_exemplar(*c.exemplar, c.similarity, chosen.size() + 1).size() + 3) / 4);
+    auto cost = static_cast<int64_t>((exemplar_bytes(*c.exemplar) + 3) / 4);
     if (tokens + cost > max_tokens) continue;
     tokens += cost;
     tasks.insert(c.exemplar->task_id);
@@ -68,16 +64,32 @@ std::vector<ExemplarChoice> choose_exemplars(const std::vector<Exemplar>& librar
   return chosen;
 }
 
-std::string exemplar_block(const std::vector<ExemplarChoice>& chosen) {
-  if (chosen.empty()) return "";
-  std::string out =
-      "## Solved examples of similar tasks\n"
-      "Passes that were accepted for tasks with similar operator sequences. Use what carries "
-      "over; your task's graphs, shapes and dtypes are the ones above.\n\n";
-  for (size_t i = 0; i < chosen.size(); ++i) {
-    out += render_exemplar(*chosen[i].exemplar, chosen[i].similarity, i + 1);
+nlohmann::json exemplar_context(const std::vector<ExemplarChoice>& chosen) {
+  if (chosen.empty()) return nullptr;
+  nlohmann::json examples = nlohmann::json::array();
+  for (const auto& c : chosen) {
+    const Exemplar& e = *c.exemplar;
+    std::string ops;
+    for (const auto& op : e.op_sequence) ops += (ops.empty() ? "" : ", ") + op;
+    char similarity[32], score[32];
+    std::snprintf(similarity, sizeof similarity, "%.2f", c.similarity);
+    std::snprintf(score, sizeof score, "%.3f", e.score);
+    nlohmann::json files = nlohmann::json::array();
+    for (const auto& [path, content] : e.files.items()) {
+      if (!content.is_string()) continue;
+      std::string text = content.get<std::string>();
+      if (!text.ends_with("\n")) text += "\n";
+      std::string lang = path.ends_with(".py") ? "python" : path.ends_with(".cu") ? "cuda" : "text";
+      files.push_back({{"path", path}, {"lang", lang}, {"content", text}});
+    }
+    examples.push_back({{"number", examples.size() + 1},
+                        {"task_id", e.task_id},
+                        {"op_sequence", ops},
+                        {"similarity", similarity},
+                        {"score", score},
+                        {"files", files}});
   }
-  return out;
+  return {{"count", examples.size()}, {"examples", examples}};
 }
 
 }  // namespace pf::experiments

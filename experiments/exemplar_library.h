@@ -9,6 +9,7 @@
 #pragma once
 
 #include <cstdint>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -24,19 +25,19 @@ struct ExemplarChoice {
 };
 
 //! At most `count` exemplars for a task with `ops`, most similar first, one
-//! per source task, never the task itself, whose rendered blocks fit within
-//! `max_tokens` together (estimated as bytes / 4). Exemplars with similarity
-//! 0 are not used.
+//! per source task, never the task itself, that fit within `max_tokens`
+//! together (an exemplar costs its operator names, file paths and contents,
+//! plus 100 bytes of heading, / 4). Exemplars with similarity 0 are not used.
 std::vector<ExemplarChoice> choose_exemplars(const std::vector<Exemplar>& library,
                                              const std::string& task_id,
                                              const std::vector<std::string>& ops, int count,
                                              int64_t max_tokens);
 
-//! The prompt section for the chosen exemplars ("" when none): a heading and
-//! each pass as fenced blocks named by path, as chat mode writes them.
-std::string exemplar_block(const std::vector<ExemplarChoice>& chosen);
-
-//! One exemplar as it appears in the block (used for the token budget).
-std::string render_exemplar(const Exemplar& e, double similarity, size_t index);
+//! The `exemplars` key of task.md's context: null when none are chosen (the
+//! section renders nothing), else {"count", "examples": [{"number",
+//! "task_id", "op_sequence", "similarity" ("0.80"), "score" ("1.500"),
+//! "files": [{"path", "lang" (python/cuda/text), "content" (ends with a
+//! newline)}]}]}; prompts/<variant>/task.md decides how they read.
+nlohmann::json exemplar_context(const std::vector<ExemplarChoice>& chosen);
 
 }  // namespace pf::experiments

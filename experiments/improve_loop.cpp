@@ -90,7 +90,7 @@ struct Loop {
       auto chosen = choose_exemplars(library, t.id, t.op_sequence, spec.exemplar_count,
                                      spec.exemplar_max_tokens);
       if (!chosen.empty()) ++with_examples;
-      arm.prompt_suffix[t.id] = exemplar_block(chosen);
+      arm.task_context[t.id] = {{"exemplars", exemplar_context(chosen)}};
     }
     s.arms.push_back(std::move(arm));
     request->notice("round " + std::to_string(k) + ": " + step + ": " +

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include "prompts/prompt_variant.h"
+
 namespace pf::experiments {
 namespace {
 
@@ -56,16 +58,57 @@ TEST(ChooseExemplars, OnePerTaskTiesToTheHigherScore) {
   EXPECT_EQ(chosen[1].exemplar->task_id, "t2");
 }
 
-TEST(ExemplarBlock, FencedBlocksNamedByPath) {
-  EXPECT_EQ(exemplar_block({}), "");
+TEST(ExemplarContext, NullWithoutExemplarsElseFormattedFields) {
+  EXPECT_TRUE(exemplar_context({}).is_null());
   std::vector<Exemplar> library = {make("close", {"add", "softmax"}, 0.5)};
-  auto block = exemplar_block(choose_exemplars(library, "t", {"add", "softmax"}, 2, 100000));
-  EXPECT_NE(block.find("## Solved examples of similar tasks"), std::string::npos);
-  EXPECT_NE(block.find("### Example 1: task close (similarity 1.00, score 0.500)"),
-            std::string::npos);
-  EXPECT_NE(block.find("```python passes/P.py\ndef pattern(x):\n    return x\n```"),
-            std::string::npos);
-  EXPECT_NE(block.find("```cuda kernels/k.cu\n"), std::string::npos);
+  auto ctx = exemplar_context(choose_exemplars(library, "t", {"add", "softmax"}, 2, 100000));
+  ASSERT_EQ(ctx["count"], 1);
+  const auto& e = ctx["examples"][0];
+  EXPECT_EQ(e["number"], 1);
+  EXPECT_EQ(e["task_id"], "close");
+  EXPECT_EQ(e["op_sequence"], "add, softmax");
+  EXPECT_EQ(e["similarity"], "1.00");
+  EXPECT_EQ(e["score"], "0.500");
+  ASSERT_EQ(e["files"].size(), 2u);
+  EXPECT_EQ(e["files"][0]["path"], "kernels/k.cu");
+  EXPECT_EQ(e["files"][0]["lang"], "cuda");
+  EXPECT_EQ(e["files"][0]["content"], "xxxxxxxxxx\n");  // a newline closes the last line
+  EXPECT_EQ(e["files"][1]["lang"], "python");
+}
+
+// Every committed variant shows the exemplars through its task.md (fenced
+// blocks named by path), and nothing of them when there are none.
+TEST(ExemplarContext, CommittedTaskTemplatesRenderTheExemplars) {
+  std::vector<Exemplar> library = {make("close", {"add", "softmax"}, 0.5),
+                                   make("far", {"add", "mul", "neg"}, 1.0)};
+  auto chosen = choose_exemplars(library, "t", {"add", "softmax"}, 2, 100000);
+  ASSERT_EQ(chosen.size(), 2u);
+  nlohmann::json ctx = {{"task_id", "t"},
+                        {"op_sequence", "add -> softmax"},
+                        {"variants", {{{"number", 1}, {"name", "v0"}, {"graph", "x = a + b\n"}}}},
+                        {"tools_mode", true},
+                        {"chat_mode", false}};
+  for (const char* name : {"default", "concise"}) {
+    auto v = prompts::PromptVariant::load(PF_SOURCE_DIR "/prompts", name);
+    ASSERT_TRUE(v.ok()) << v.error().message;
+    auto plain = v->render(prompts::kTaskFile, ctx);
+    ctx["exemplars"] = nullptr;
+    auto none = v->render(prompts::kTaskFile, ctx);
+    ctx["exemplars"] = exemplar_context(chosen);
+    auto with = v->render(prompts::kTaskFile, ctx);
+    ctx.erase("exemplars");
+    ASSERT_TRUE(plain.ok() && none.ok() && with.ok()) << name;
+    EXPECT_EQ(*none, *plain) << name;
+    EXPECT_EQ(with->substr(0, plain->size()), *plain) << name << ": exemplars come after the task";
+    const std::string added = with->substr(plain->size());
+    EXPECT_NE(added.find("```python passes/P.py\ndef pattern(x):\n    return x\n```"),
+              std::string::npos)
+        << name << ":\n"
+        << added;
+    EXPECT_NE(added.find("```cuda kernels/k.cu\nxxxxxxxxxx\n```"), std::string::npos) << name;
+    EXPECT_LT(added.find("close"), added.find("far")) << name << ": most similar first";
+    EXPECT_NE(added.find("similarity 1.00"), std::string::npos) << name;
+  }
 }
 
 }  // namespace
