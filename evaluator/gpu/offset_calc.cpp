@@ -55,6 +55,12 @@ Result<PfOffsetCalc> make_offset_calc(const Layout& layout,
                                       const std::vector<size_t>& element_sizes) {
   PF_CHECK(layout.strides.size() == element_sizes.size() &&
            element_sizes.size() <= PF_MAX_OPERANDS);
+  PfOffsetCalc oc{};
+  // A zero-size layout has no element to index: the caller launches nothing,
+  // so a calc without dims stands for it (make_divider needs sizes >= 1).
+  for (int64_t extent : layout.shape) {
+    if (extent == 0) return oc;
+  }
   Layout c = coalesce(layout);
   if (c.shape.size() > PF_MAX_DIMS) {
     return make_error(ErrorCode::unsupported,
@@ -68,7 +74,6 @@ Result<PfOffsetCalc> make_offset_calc(const Layout& layout,
                       "tensors of 2^31 or more elements are not supported "
                       "by the baseline's strided kernels");
   }
-  PfOffsetCalc oc{};
   oc.dims = static_cast<int>(c.shape.size());
   for (size_t k = 0; k < element_sizes.size(); ++k) {
     int64_t span = 0;

@@ -33,6 +33,15 @@ Result<ReduceConfig> plan_reduce_launch(const ReduceGeometry& g) {
     return make_error(ErrorCode::unsupported,
                       "reductions over 2^31 or more elements are not supported");
   }
+  // No output: the caller launches nothing.
+  if (c.n_out == 0) return c;
+  // A reduction over a zero-size dim folds nothing, so every output is the
+  // op's identity (sum 0, prod 1, mean NaN...); ops without one (amax, max)
+  // were refused by shape inference, as PyTorch refuses them.
+  if (c.n_red == 0) {
+    red.clear();
+    red_in.clear();
+  }
   Strides out_strides = contiguous_strides(kept);
   PF_ASSIGN(c.out_calc, make_offset_calc(Layout{kept, {out_strides, kept_in, out_strides}},
                                          {g.out_size, g.in_size, 8}));

@@ -93,5 +93,11 @@ TEST(OffsetCalc, RejectsWhatThirtyTwoBitKernelsCannotIndex) {
   EXPECT_FALSE(negative.ok());
 }
 
+TEST(OffsetCalc, AZeroSizeLayoutIndexesNothing) {
+  auto empty = make_offset_calc(Layout{{4, 0, 3}, {{0, 3, 1}, {3, 1, 12}}}, {4, 2});
+  ASSERT_TRUE(empty.ok());
+  EXPECT_EQ(empty->dims, 0);
+}
+
 }  // namespace
 }  // namespace pf::gpu

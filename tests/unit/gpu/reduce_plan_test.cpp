@@ -132,5 +132,34 @@ TEST(ReducePlan, ReducingEverythingOfAScalarIsOneElement) {
   EXPECT_EQ(c->n_red, 1);
 }
 
+// sum over dim 0 of a [0, 3] tensor: three outputs that fold nothing (the
+// kernel writes the identity); planning must not divide by the empty dim.
+TEST(ReducePlan, ReducingAnEmptyDimFoldsNothingIntoEachOutput) {
+  for (bool contiguous_kept : {true, false}) {
+    auto g = contiguous_kept ? geometry({0, 3}, {3, 1}, {true, false})
+                             : geometry({3, 0}, {1, 3}, {false, true});
+    auto c = plan_reduce_launch(g);
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    EXPECT_EQ(c->n_out, 3);
+    EXPECT_EQ(c->n_red, 0);
+    EXPECT_EQ(c->red_calc.dims, 0);
+    EXPECT_EQ(c->grid_y, 1);
+    EXPECT_GE(c->grid_x * (c->inner ? c->by : c->bx), 3) << "every output gets a thread";
+    for (uint32_t o = 0; o < 3; ++o) EXPECT_EQ(offsets(c->out_calc, o)[0], o * 4);
+  }
+}
+
+TEST(ReducePlan, AnEmptyOutputPlansNoWork) {
+  auto g = geometry({0, 5}, {5, 1}, {false, true});
+  auto c = plan_reduce_launch(g);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_EQ(c->n_out, 0);
+  auto all = geometry({4, 0, 2}, {0, 2, 1}, {true, true, true});
+  auto whole = plan_reduce_launch(all);
+  ASSERT_TRUE(whole.ok()) << whole.error().message;
+  EXPECT_EQ(whole->n_out, 1);
+  EXPECT_EQ(whole->n_red, 0);
+}
+
 }  // namespace
 }  // namespace pf::gpu
