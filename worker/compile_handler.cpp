@@ -73,6 +73,11 @@ cuda::CudaContext* CompileService::context() {
   return context_.get();
 }
 
+std::string CompileService::device_reason() {
+  std::lock_guard lock(mu_);
+  return device_reason_;
+}
+
 std::string CompileService::default_arch() {
   std::lock_guard lock(mu_);
   init_device();

@@ -63,6 +63,8 @@ class CompileService {
 
   //! The GPU context, or null on a compile-only worker (after the first use).
   cuda::CudaContext* context();
+  //! Why context() is null ("" while it is not, or before the first use).
+  std::string device_reason();
   //! The default architecture: the GPU's, else nvrtc::kDefaultArch.
   std::string default_arch();
   //! For doctor / diagnostics: NVRTC path and version, cache stats and usage.

@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "sandbox/cuda/cublas.h"
+#include "sandbox/cuda/cudnn.h"
 #include "sandbox/worker/handler_table.h"
 #include "sandbox/worker/run_worker.h"
 #include "sandbox/worker/worker_config.h"
@@ -29,10 +30,14 @@ int main(int argc, char** argv) {
   if (auto dirs = compile->preload(); dirs.ok()) {
     for (const auto& dir : *dirs) config->isolation.extra_read_paths.push_back(dir);
   }
-  // A GPU worker's eager baseline opens cuBLAS at its first matmul, after
-  // isolation: load it now and keep its directories readable.
+  // A GPU worker's eager baseline opens cuBLAS at its first matmul and cuDNN
+  // at its first convolution, after isolation: load them now and keep their
+  // directories readable (cuDNN opens its engine libraries lazily).
   std::shared_ptr<const pf::cuda::CublasLibrary> cublas;
-  if (const char* gpus = std::getenv("CUDA_VISIBLE_DEVICES"); gpus != nullptr && *gpus != '\0') {
+  std::shared_ptr<const pf::cuda::CudnnLibrary> cudnn;
+  const char* gpus = std::getenv("CUDA_VISIBLE_DEVICES");
+  bool gpu_worker = gpus != nullptr && *gpus != '\0';
+  if (gpu_worker) {
     if (auto lib = pf::cuda::CublasLibrary::load(); lib.ok()) {
       cublas = *lib;
       for (const auto& path : {cublas->cublas_path(), cublas->cublaslt_path()}) {
@@ -40,6 +45,17 @@ int main(int argc, char** argv) {
         if (!dir.empty()) config->isolation.extra_read_paths.push_back(dir);
       }
     }
+    if (auto lib = pf::cuda::CudnnLibrary::load(); lib.ok()) {
+      cudnn = *lib;
+      std::filesystem::path dir = std::filesystem::path(cudnn->path()).parent_path();
+      if (!dir.empty()) config->isolation.extra_read_paths.push_back(dir);
+    }
+  }
+  // A GPU worker opens the driver and creates its context before isolation:
+  // the driver reads files and devices the sandbox does not need to allow.
+  if (gpu_worker && compile->context() == nullptr) {
+    std::fprintf(stderr, "passforge-worker: GPU worker without a usable GPU: %s\n",
+                 compile->device_reason().c_str());
   }
   pf::worker::register_compile_handler(handlers, compile);
   pf::worker::register_pass_handler(

@@ -144,8 +144,8 @@ Result<json> handle_evaluate(const json& body, CompileService& compile,
   PF_ASSIGN(Request req, parse_request(body));
   if (req.full && compile.context() == nullptr) {
     return make_error(ErrorCode::unsupported,
-                      "evaluate: mode \"full\" needs a GPU and this worker has none; use "
-                      "\"compile_only\"");
+                      "evaluate: mode \"full\" needs a GPU and this worker has none (" +
+                          compile.device_reason() + "); use \"compile_only\"");
   }
   auto workspace = passes::PassWorkspace::from_files(req.files, options.limits);
   if (!workspace.ok()) {

@@ -18,5 +18,8 @@ std::filesystem::path source_dir() {
 std::filesystem::path binary_dir() {
   return env_or("PF_BINARY_DIR", PF_BINARY_DIR);
 }
+std::filesystem::path worker_path() {
+  return binary_dir() / "passforge-worker";
+}
 
 }  // namespace pf::test

@@ -10,5 +10,7 @@ namespace pf::test {
 
 std::filesystem::path source_dir();
 std::filesystem::path binary_dir();
+//! passforge-worker of the build (binary_dir() follows PF_BINARY_DIR).
+std::filesystem::path worker_path();
 
 }  // namespace pf::test

@@ -11,6 +11,7 @@
 
 #include "sandbox/pool/worker_pool.h"
 #include "tests/support/gpu.h"
+#include "tests/support/paths.h"
 
 namespace pf::sandbox {
 namespace {
@@ -36,7 +37,7 @@ Outcome compile_in_worker(const std::vector<std::string>& gpus,
                           const std::vector<std::string>& worker_args,
                           const std::filesystem::path& cache_dir) {
   WorkerPoolOptions options;
-  options.worker_path = PF_WORKER;
+  options.worker_path = pf::test::worker_path();
   options.gpu_devices = gpus;
   options.worker_args = worker_args;
   options.cache_dir = cache_dir;

@@ -94,7 +94,7 @@ TEST(EvaluateThroughWorkers, ReferencePassCompileOnly) {
   ASSERT_TRUE(fixture.ok()) << fixture.error().message;
   fs::path dir = fs::temp_directory_path() / ("pf_eval_worker_" + std::to_string(::getpid()));
   sandbox::WorkerPoolOptions opt;
-  opt.worker_path = PF_WORKER;
+  opt.worker_path = pf::test::worker_path();
   opt.cpu_workers = 1;
   opt.cache_dir = dir / "cache";
   auto pool = sandbox::WorkerPool::start(opt);

@@ -88,7 +88,7 @@ Result<PoolRequest> rope_request(bool full) {
 TEST(PoolClient, CompileOnlyThroughSandboxedWorkers) {
   if (passes::test::corpus_task_dir(kRope).empty()) GTEST_SKIP() << "corpus not present";
   sandbox::WorkerPoolOptions po;
-  po.worker_path = PF_WORKER;
+  po.worker_path = pf::test::worker_path();
   po.cpu_workers = 1;
   auto pool = sandbox::WorkerPool::start(po);
   ASSERT_TRUE(pool.ok()) << pool.error().message;

@@ -8,6 +8,7 @@
 
 #include "sandbox/nvrtc/nvrtc_library.h"
 #include "sandbox/pool/worker_pool.h"
+#include "tests/support/paths.h"
 
 namespace pf::worker {
 namespace {
@@ -95,7 +96,7 @@ TEST(CompileHandlerNoNvrtc, MissingNvrtcIsAnErrorReplyNotACrash) {
 
 TEST_F(CompileHandlerTest, ThroughTheSandboxedWorkerPool) {
   sandbox::WorkerPoolOptions opt;
-  opt.worker_path = PF_WORKER;
+  opt.worker_path = pf::test::worker_path();
   opt.cpu_workers = 1;
   opt.cache_dir = dir_ / "cache";
   auto pool = sandbox::WorkerPool::start(opt);

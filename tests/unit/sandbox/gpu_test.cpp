@@ -184,7 +184,8 @@ TEST(Gpu, OutOfBoundsWritesTripTheCanaries) {
     ASSERT_EQ(violations->size(), 1u) << index;
     EXPECT_EQ((*violations)[0].before, index < 0);
     EXPECT_EQ((*violations)[0].bytes_changed, 4u);
-    EXPECT_EQ((*violations)[0].first_offset, index < 0 ? 4u : 0u);
+    // The nearest changed byte: y[-1]'s last byte sits at -1, y[16]'s first at +0.
+    EXPECT_EQ((*violations)[0].first_offset, index < 0 ? 1u : 0u);
     auto st = check_all_guards({&*buf});
     ASSERT_FALSE(st.ok());
     EXPECT_NE(st.error().message.find("buffer 'out0'"), std::string::npos) << st.error().message;

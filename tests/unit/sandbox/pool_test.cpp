@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "sandbox/pool/worker_pool.h"
+#include "tests/support/paths.h"
 
 namespace pf::sandbox {
 namespace {
@@ -35,7 +36,7 @@ int worker_pid(WorkerPool& pool) {
 
 TEST(WorkerPool, RealWorkerAnswersBuiltins) {
   WorkerPoolOptions options;
-  options.worker_path = PF_WORKER;
+  options.worker_path = pf::test::worker_path();
   auto pool = start_pool(options);
   ASSERT_TRUE(pool);
   auto ping = pool->call("ping", json{{"echo", "hi"}}, 5s);
