@@ -2,7 +2,8 @@
 // it loads; the plan must then hold the cuDNN call, and depthwise
 // convolutions PyTorch's depthwise kernel) and with cuDNN disabled (the
 // direct kernels every convolution falls back to). Each against the CPU
-// reference at t = -5, for every floating dtype.
+// reference at t = -5 (-2 for float16/bfloat16: compare_outputs), for every
+// floating dtype.
 #include <gtest/gtest.h>
 
 #include "evaluator/dialect/graph_builder.h"

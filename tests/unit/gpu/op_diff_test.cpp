@@ -1,7 +1,8 @@
 // The differential op test (STYLE.md 5): every case of op_cases.cpp, for
 // every dtype it lists, in four layouts of its first input (contiguous,
 // transposed, strided, unaligned offset), on the GPU baseline versus the CPU
-// reference, at the dtype-baseline tolerance t = -5. Outputs are poisoned
+// reference, at the dtype-baseline tolerance t = -5 (-2 for half-precision
+// accumulating ops, NaN equal to NaN: compare_outputs). Outputs are poisoned
 // before the run and buffer guards checked after it.
 //
 // PF_GPU_OP_TIMING=1 also prints each case's device time (median of 50
