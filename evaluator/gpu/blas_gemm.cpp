@@ -57,6 +57,15 @@ struct BlasProblem {
   int M, N, K, lda, ldb, ldc;
 };
 
+// The largest power of two (up to 256) dividing a pointer: what cuBLASLt may
+// assume of an operand (its default, 256, makes it refuse offset views at
+// call time), as PyTorch's _getAlignment.
+uint32_t pointer_alignment(uint64_t address) {
+  uint32_t a = 1;
+  while (a < 256 && address % (uint64_t{a} * 2) == 0) a *= 2;
+  return a;
+}
+
 Result<BlasProblem> blas_problem(const GemmSpec& s) {
   if (!fits_int(s.m) || !fits_int(s.n) || !fits_int(s.k) || !fits_int(s.batch)) {
     return make_error(ErrorCode::unsupported,
@@ -147,6 +156,22 @@ Result<bool> add_gemm_bias_epilogue(PlanBuilder& b, const GemmSpec& s) {
           "MAX_WORKSPACE_BYTES")) {
     return false;
   }
+  const uint32_t align_a = pointer_alignment(s.b.ptr), align_b = pointer_alignment(s.a.ptr),
+                 align_c = pointer_alignment(s.c);
+  if (!ok(fn.cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_A_BYTES,
+                                                  &align_a, sizeof(align_a)),
+          "MIN_ALIGNMENT_A_BYTES") ||
+      !ok(fn.cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_B_BYTES,
+                                                  &align_b, sizeof(align_b)),
+          "MIN_ALIGNMENT_B_BYTES") ||
+      !ok(fn.cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_C_BYTES,
+                                                  &align_c, sizeof(align_c)),
+          "MIN_ALIGNMENT_C_BYTES") ||
+      !ok(fn.cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MIN_ALIGNMENT_D_BYTES,
+                                                  &align_c, sizeof(align_c)),
+          "MIN_ALIGNMENT_D_BYTES")) {
+    return false;
+  }
   cublasLtMatmulHeuristicResult_t heuristic{};
   int found = 0;
   auto al = static_cast<cublasLtMatrixLayout_t>(a_layout.get());
@@ -157,14 +182,27 @@ Result<bool> add_gemm_bias_epilogue(PlanBuilder& b, const GemmSpec& s) {
       found == 0) {
     return false;
   }
-  for (auto& owner : {desc_owner, a_layout, b_layout, c_layout}) b.keep_alive(owner);
-  b.use(*s.bias);
   const void* A = reinterpret_cast<const void*>(s.b.ptr);
   const void* B = reinterpret_cast<const void*>(s.a.ptr);
   void* C = reinterpret_cast<void*>(s.c);
   void* workspace = reinterpret_cast<void*>(blas->workspace->data());
   cublasLtMatmulAlgo_t algo = heuristic.algo;
   const float alpha = static_cast<float>(s.alpha);
+  // The plan's pointers are fixed, so one trial call now shows whether
+  // cuBLASLt takes them (it can still refuse at call time, e.g. with
+  // CUBLAS_STATUS_NOT_SUPPORTED); a refusal takes the bias-copy path instead
+  // of failing every run. C is the GEMM's own output, rewritten by each run.
+  {
+    const float zero = 0.0f;
+    if (!ok(fn.cublasLtMatmul(lt, desc, &alpha, A, al, B, bl, &zero, C, cl, C, cl, &algo,
+                              workspace, ws, reinterpret_cast<cudaStream_t>(b.runtime().stream())),
+            "cublasLtMatmul (trial)")) {
+      return false;
+    }
+    PF_TRY(b.runtime().synchronize());
+  }
+  for (auto& owner : {desc_owner, a_layout, b_layout, c_layout}) b.keep_alive(owner);
+  b.use(*s.bias);
   b.add_library_call(
       "cublasLtMatmul",
       [lib, lt, desc, al, bl, cl, A, B, C, algo, workspace, ws, alpha](CUstream stream) -> Status {
