@@ -226,6 +226,8 @@ void CompileService::log_summary() {
 void register_compile_handler(sandbox::HandlerTable& table,
                               std::shared_ptr<CompileService> service) {
   table.add("compile", [service](const json& body) { return service->handle(body); });
+  // NVRTC, cache and device state (or why there is no device), for diagnostics.
+  table.add("describe", [service](const json&) -> Result<json> { return service->describe(); });
 }
 
 }  // namespace pf::worker

@@ -51,12 +51,6 @@ int main(int argc, char** argv) {
       if (!dir.empty()) config->isolation.extra_read_paths.push_back(dir);
     }
   }
-  // A GPU worker opens the driver and creates its context before isolation:
-  // the driver reads files and devices the sandbox does not need to allow.
-  if (gpu_worker && compile->context() == nullptr) {
-    std::fprintf(stderr, "passforge-worker: GPU worker without a usable GPU: %s\n",
-                 compile->device_reason().c_str());
-  }
   pf::worker::register_compile_handler(handlers, compile);
   pf::worker::register_pass_handler(
       handlers, compile, pf::worker::PassServiceOptions{{}, config->isolation.cache_dir});

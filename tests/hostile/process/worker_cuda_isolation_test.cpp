@@ -49,11 +49,16 @@ Outcome compile_in_worker(const std::vector<std::string>& gpus,
   }
   out.reply = (*pool)->call("compile", kKernel, 60s);
   if (out.reply.ok()) out.param_source = out.reply.body.value("param_source", std::string());
+  auto described = (*pool)->call("describe", json::object(), 60s);
+  std::string device = described.ok() && described.body.contains("device")
+                           ? described.body["device"].dump()
+                           : "? (" + described.describe() + ")";
   std::string gaps;
   for (const auto& gap : (*pool)->isolation_report().gaps()) gaps += "\n    " + gap;
   out.summary = out.reply.describe() + ", compile status " +
                 (out.reply.ok() ? out.reply.body.value("status", std::string("?")) : "-") +
                 ", param_source " + (out.param_source.empty() ? "-" : out.param_source) +
+                ", device " + device +
                 (gaps.empty() ? ", isolation complete" : ", isolation gaps:" + gaps);
   return out;
 }
@@ -107,6 +112,9 @@ TEST(WorkerCudaIsolation, CudaDriverWorksInsideTheIsolatedGpuWorker) {
       << table;
   EXPECT_EQ(outcomes["full isolation"].param_source, "device")
       << "isolation breaks CUDA; the configurations that work name the culprit:\n"
+      << table;
+  EXPECT_EQ(outcomes["full isolation"].summary.find("isolation gaps"), std::string::npos)
+      << "a GPU worker must get every mechanism:\n"
       << table;
 }
 
