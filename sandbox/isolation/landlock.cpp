@@ -165,6 +165,10 @@ LandlockPaths default_landlock_paths(const fs::path& scratch_dir, const fs::path
     paths.devices.emplace_back(p);
   }
   add_children_with_prefix("/dev", "nvidia", paths.devices);
+  // The CUDA driver names its threads (writes /proc/self/task/<tid>/comm);
+  // the rule resolves /proc/self to this process, so it covers only its own
+  // threads, and it is added by the worker itself before its threads exist.
+  paths.devices.emplace_back("/proc/self/task");
 
   if (!scratch_dir.empty()) paths.read_write.push_back(scratch_dir);
   if (!cache_dir.empty()) paths.read_write.push_back(cache_dir);

@@ -95,6 +95,20 @@ TEST(WorkerCudaIsolation, CudaDriverWorksInsideTheIsolatedGpuWorker) {
       {"without seccomp", {"--no-seccomp"}},
       {"without rlimits", {"--no-rlimits"}},
       {"no isolation", {"--no-isolation"}},
+      // One mechanism at a time: when two break CUDA, the rows above cannot say which.
+      {"only user namespace",
+       {"--no-network-namespace", "--no-landlock", "--no-seccomp", "--no-rlimits"}},
+      {"only network namespace",
+       {"--no-user-namespace", "--no-landlock", "--no-seccomp", "--no-rlimits"}},
+      {"only Landlock",
+       {"--no-user-namespace", "--no-network-namespace", "--no-seccomp", "--no-rlimits"}},
+      {"only seccomp",
+       {"--no-user-namespace", "--no-network-namespace", "--no-landlock", "--no-rlimits"}},
+      {"only rlimits",
+       {"--no-user-namespace", "--no-network-namespace", "--no-landlock", "--no-seccomp"}},
+      {"only no_new_privs",
+       {"--no-user-namespace", "--no-network-namespace", "--no-landlock", "--no-seccomp",
+        "--no-rlimits"}},
   };
   std::string table;
   std::map<std::string, Outcome> outcomes;
