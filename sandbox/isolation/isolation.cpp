@@ -111,7 +111,7 @@ IsolationReport apply_isolation(const IsolationOptions& options) {
   }
 
   if (options.seccomp) {
-    apply_seccomp({/*set_no_new_privs=*/false}, report);
+    apply_seccomp({/*set_no_new_privs=*/false, options.seccomp_allow}, report);
   } else {
     add_disabled(report, kSeccomp, false);
   }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <string>
 #include <vector>
 
 namespace pf::sandbox {
@@ -36,6 +37,9 @@ struct IsolationOptions {
   bool network_namespace = true;  // fresh network namespace: no interfaces but a down loopback
   bool landlock = true;           // file-system allowlist (+ TCP and scope rules by ABI)
   bool seccomp = true;            // system-call deny list
+  //! Deny-list entries left out, by system-call name (--seccomp-allow: for
+  //! finding which call a driver needs; reported in the seccomp entry).
+  std::vector<std::string> seccomp_allow;
   bool rlimits = true;
   ResourceLimits limits;
 

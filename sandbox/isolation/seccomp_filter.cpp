@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <algorithm>
 #include <vector>
 
 #include "common/strings.h"
@@ -77,7 +78,11 @@ Status build_filter(scmp_filter_ctx ctx, const SeccompOptions& options,
                "seccomp_attr_set(CTL_NNP)"));
   PF_TRY(check(seccomp_attr_set(ctx, SCMP_FLTATR_CTL_TSYNC, 1), "seccomp_attr_set(CTL_TSYNC)"));
 
+  auto allowed = [&](const char* name) {
+    return std::find(options.allow.begin(), options.allow.end(), name) != options.allow.end();
+  };
   auto resolve = [&](const char* name) {
+    if (allowed(name)) return static_cast<int>(__NR_SCMP_ERROR);
     int nr = seccomp_syscall_resolve_name(name);
     if (nr == __NR_SCMP_ERROR) unknown->push_back(name);
     return nr;
@@ -90,9 +95,11 @@ Status build_filter(scmp_filter_ctx ctx, const SeccompOptions& options,
     ++*denied_count;
   }
   // Threads (CLONE_THREAD) are allowed; any other clone creates a process.
-  PF_TRY(check(seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
-                                SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0)),
-               "seccomp_rule_add(clone)"));
+  if (!allowed("clone")) {
+    PF_TRY(check(seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(clone), 1,
+                                  SCMP_A0(SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0)),
+                 "seccomp_rule_add(clone)"));
+  }
   // clone3 passes its flags in memory, which seccomp cannot read: ENOSYS makes
   // glibc fall back to clone.
   int clone3 = resolve("clone3");
@@ -107,9 +114,11 @@ Status build_filter(scmp_filter_ctx ctx, const SeccompOptions& options,
     PF_TRY(check(seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), nr, 1, SCMP_A0(SCMP_CMP_NE, self)),
                  std::string("seccomp_rule_add(") + name + ")"));
   }
-  PF_TRY(check(
-      seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prlimit64), 1, SCMP_A0(SCMP_CMP_NE, 0)),
-      "seccomp_rule_add(prlimit64)"));
+  if (!allowed("prlimit64")) {
+    PF_TRY(check(seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EPERM), SCMP_SYS(prlimit64), 1,
+                                  SCMP_A0(SCMP_CMP_NE, 0)),
+                 "seccomp_rule_add(prlimit64)"));
+  }
   return ok_status();
 }
 
@@ -133,6 +142,7 @@ void apply_seccomp(const SeccompOptions& options, IsolationReport& report) {
                        " system calls fail with EPERM; clone only with CLONE_THREAD, clone3 "
                        "ENOSYS; signals and prlimit only to itself; foreign-ABI calls kill";
   if (!unknown.empty()) detail += "; unknown to this libseccomp: " + join(unknown, ", ");
+  if (!options.allow.empty()) detail += "; left out by option: " + join(options.allow, ", ");
   report.add(kSeccomp, MechanismState::applied, detail);
 }
 

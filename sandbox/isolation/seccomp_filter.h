@@ -19,6 +19,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "common/result.h"
 #include "sandbox/isolation/isolation_report.h"
@@ -29,6 +30,8 @@ struct SeccompOptions {
   //! Leave the no_new_privs bit alone (set by the no_new_privs mechanism or
   //! not); loading then needs CAP_SYS_ADMIN if it is not set.
   bool set_no_new_privs = false;
+  //! System calls whose deny rule is left out.
+  std::vector<std::string> allow;
 };
 
 //! Installs the filter on every thread of the process; adds the seccomp entry.

@@ -44,6 +44,9 @@ Result<WorkerConfig> parse_worker_args(int argc, const char* const* argv) {
       iso.landlock = false;
     } else if (arg == "--no-seccomp") {
       iso.seccomp = false;
+    } else if (arg == "--seccomp-allow") {
+      PF_ASSIGN(std::string name, value());
+      iso.seccomp_allow.push_back(name);
     } else if (arg == "--no-rlimits") {
       iso.rlimits = false;
     } else if (arg == "--allow-new-privs") {
@@ -59,7 +62,7 @@ std::string worker_usage(const std::string& program) {
   return "usage: " + program +
          " [--ipc-fd N] [--scratch DIR] [--cache DIR] [--allow-read PATH]... "
          "[--allow-write PATH]... [--no-isolation] [--no-user-namespace] "
-         "[--no-network-namespace] [--no-landlock] [--no-seccomp] [--no-rlimits] "
+         "[--no-network-namespace] [--no-landlock] [--no-seccomp] [--seccomp-allow SYSCALL]... [--no-rlimits] "
          "[--allow-new-privs]\n"
          "Started by passforge's worker pool: speaks length-prefixed JSON on descriptor N "
          "(default 3); not meant to be run by hand.\n";
