@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include <cstdlib>
+
 #include "sandbox/cuda/cuda_module.h"
 #include "sandbox/nvrtc/bundled_headers.h"
 #include "sandbox/worker/run_worker.h"
@@ -221,6 +223,13 @@ json CompileService::describe() {
 void CompileService::log_summary() {
   std::lock_guard lock(mu_);
   if (compiler_ && compiler_->cache()) compiler_->cache()->log_summary();
+}
+
+void open_device_before_confinement(sandbox::IsolationOptions& isolation,
+                                    std::shared_ptr<CompileService> service) {
+  const char* gpus = std::getenv("CUDA_VISIBLE_DEVICES");
+  if (gpus == nullptr || *gpus == '\0') return;
+  isolation.before_confinement = [service] { service->context(); };
 }
 
 void register_compile_handler(sandbox::HandlerTable& table,

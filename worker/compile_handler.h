@@ -29,6 +29,7 @@
 
 #include "common/result.h"
 #include "sandbox/cuda/cuda_context.h"
+#include "sandbox/isolation/isolation_options.h"
 #include "sandbox/nvrtc/nvrtc_compiler.h"
 #include "sandbox/worker/handler_table.h"
 
@@ -86,6 +87,12 @@ class CompileService {
 };
 
 //! Registers "compile" on `table`, answered by `service`.
+//! On a GPU worker (CUDA_VISIBLE_DEVICES set and non-empty) the service opens
+//! the driver and its context between the namespaces and the confinement
+//! (IsolationOptions::before_confinement says why).
+void open_device_before_confinement(sandbox::IsolationOptions& isolation,
+                                    std::shared_ptr<CompileService> service);
+
 void register_compile_handler(sandbox::HandlerTable& table,
                               std::shared_ptr<CompileService> service);
 

@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
       if (!dir.empty()) config->isolation.extra_read_paths.push_back(dir);
     }
   }
+  pf::worker::open_device_before_confinement(config->isolation, compile);
   pf::worker::register_compile_handler(handlers, compile);
   pf::worker::register_pass_handler(
       handlers, compile, pf::worker::PassServiceOptions{{}, config->isolation.cache_dir});

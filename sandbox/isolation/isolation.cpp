@@ -2,6 +2,7 @@
 
 #include <sys/prctl.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <filesystem>
 
@@ -91,6 +92,9 @@ IsolationReport apply_isolation(const IsolationOptions& options) {
     add_disabled(report, kNoNewPrivs, false);
   }
 
+  if (options.before_confinement) options.before_confinement();
+  const int started = thread_count() - std::max(threads, 1);
+
   if (options.landlock && threads > 1) {
     for (const char* name : {kLandlockFs, kLandlockNet, kLandlockScope}) {
       report.add(name, MechanismState::unavailable, threaded);
@@ -102,6 +106,10 @@ IsolationReport apply_isolation(const IsolationOptions& options) {
                    landlock);
     for (auto& m : landlock.mechanisms) {
       if (m.name == kLandlockFs && !dir_problems.empty()) m.detail += "; " + dir_problems;
+      if (started > 0 && m.state == MechanismState::applied) {
+        m.detail += "; confines the worker's thread and the threads it starts, not the " +
+                    std::to_string(started) + " started before it (CUDA driver start-up)";
+      }
       report.mechanisms.push_back(std::move(m));
     }
   } else {

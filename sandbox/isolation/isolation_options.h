@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,14 @@ struct IsolationOptions {
   //! Deny-list entries left out, by system-call name (--seccomp-allow: for
   //! finding which call a driver needs; reported in the seccomp entry).
   std::vector<std::string> seccomp_allow;
+  //! Runs after the namespaces, rlimits and no_new_privs and before Landlock
+  //! and seccomp: a GPU worker initialises CUDA here, because the driver's
+  //! start-up needs a socket and file writes that the confined worker may not
+  //! make (seen on the H200 machines: cuInit fails with
+  //! CUDA_ERROR_OPERATING_SYSTEM under either). The threads it starts stay
+  //! outside the Landlock domain (restrict_self confines the calling thread
+  //! and its later threads); seccomp covers every thread.
+  std::function<void()> before_confinement;
   bool rlimits = true;
   ResourceLimits limits;
 

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   if (auto dirs = service->preload(); dirs.ok()) {
     for (const auto& dir : *dirs) config->isolation.extra_read_paths.push_back(dir);
   }
+  pf::worker::open_device_before_confinement(config->isolation, service);
   pf::worker::register_compile_handler(handlers, service);
   pf::test::register_run_kernel_handler(handlers, service);
   return pf::sandbox::run_worker(*config, handlers);
