@@ -1,7 +1,8 @@
 // pf_baseline_bench: times the GPU eager baseline on every variant of a task
 // suite (native task files, or PassBench/GraphNet corpus directories) with
 // the timing harness (L2 flushed before every run, two input sets rotated,
-// CUDA-event device time and synchronised end-to-end time) and prints one
+// CUDA-event device time and synchronised end-to-end time; plans replayed as
+// captured CUDA graphs, and once more launched step by step) and prints one
 // JSON document. --dump-inputs writes each variant's first input set as .npy
 // plus a manifest, so bench/fidelity.py times PyTorch on identical inputs.
 #include <CLI/CLI.hpp>
@@ -33,7 +34,9 @@ struct Options {
   std::string out;
   std::string dump_inputs;
   std::string filter;
-  int per_task = 0;  // 0: every variant
+  int per_task = 0;        // 0: every variant
+  bool stream_too = true;  // also time the plans launched step by step
+  bool steps = false;       // time every step alone too
 };
 
 // Tasks from native files or corpus directories (graph_list.txt below them).
@@ -108,13 +111,36 @@ Result<json> bench_variant(GpuRuntime& rt, TimingHarness& harness, const Task& t
   TimingOptions to;
   to.warmup = o.warmup;
   to.trials = o.trials;
+  // What evaluations time (captured graphs, replayed) and, for comparison,
+  // the same plans launched step by step (host launch gaps included).
   PF_ASSIGN(SideTiming t, harness.time_single(Runnable{v.name, {&plans[0], &plans[1]}}, to));
   row["status"] = "ok";
   row["steps"] = plans[0].size();
   row["plan"] = described;
+  row["launch"] = t.launch;
+  if (!t.graph_fallback.empty()) row["graph_fallback"] = t.graph_fallback;
   row["device_us"] = stats_us(t.device);
   row["e2e_us"] = stats_us(t.e2e);
   row["unstable"] = t.unstable;
+  if (o.steps) {
+    // Each step alone, replayed like the whole plan: where the time goes.
+    json steps = json::array();
+    TimingOptions so = to;
+    so.trials = std::max(10, o.trials / 4);
+    for (size_t i = 0; i < plans[0].size(); ++i) {
+      Plan one = plans[0].step_plan(i);
+      PF_ASSIGN(SideTiming st, harness.time_single(Runnable{v.name, {&one}}, so));
+      steps.push_back({{"step", plans[0].steps()[i].name}, {"device_us", st.device.median * 1000}});
+    }
+    row["step_device_us"] = steps;
+  }
+  if (o.stream_too) {
+    to.graph_replay = false;
+    PF_ASSIGN(SideTiming streamed,
+              harness.time_single(Runnable{v.name, {&plans[0], &plans[1]}}, to));
+    row["stream_device_us"] = stats_us(streamed.device);
+    row["stream_e2e_us"] = stats_us(streamed.e2e);
+  }
   return row;
 }
 
@@ -196,6 +222,9 @@ int main(int argc, char** argv) {
   app.add_option("--dump-inputs", o.dump_inputs, "write input set 0 of each variant as .npy here");
   app.add_option("--filter", o.filter, "only variants whose task/variant contains this");
   app.add_option("--per-task", o.per_task, "at most this many variants per task (0: all)");
+  app.add_flag("--steps", o.steps, "also time every plan step alone (where the time goes)");
+  app.add_flag("!--graph-only", o.stream_too,
+               "time captured graphs only (not also step-by-step stream launches)");
   CLI11_PARSE(app, argc, argv);
   return pf::gpu::run(o);
 }

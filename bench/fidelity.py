@@ -2,7 +2,8 @@
 """Eager-baseline fidelity (issue 10, DESIGN.md "Performance targets").
 
 For every variant of a task suite: our baseline's device time per run
-(pf_baseline_bench: CUDA events, L2 flushed, two input sets rotated) against
+(pf_baseline_bench: its plan captured in a CUDA graph and replayed, as
+evaluations time it; CUDA events, L2 flushed, two input sets rotated) against
 PyTorch eager running the same graph on the same inputs, captured in a CUDA
 graph and replayed (the same kernels without Python's launch overhead; L2
 flushed before each replay). Also records plain Python eager wall time and
@@ -54,16 +55,23 @@ def load_inputs(row):
 
 
 def make_callable(row):
-    """The variant as a Python callable: the corpus model.py when present, else the dialect source."""
+    """The variant as a Python callable: the corpus model.py when present, else the dialect source.
+    Factory calls without a device (torch.arange(n)) create CUDA tensors, as they would where the
+    subgraph was captured (our baseline creates every tensor on the GPU)."""
     if row.get("model_py"):
         scope = {}
         with open(row["model_py"]) as f:
             exec(compile(f.read(), row["model_py"], "exec"), scope)
-        module = scope["GraphModule"]().cuda().eval()
-        return lambda *a: module(*a)
-    scope = {"torch": torch, "operator": __import__("operator")}
-    exec(compile("import torch\n" + row["source"], row["variant"], "exec"), scope)
-    return scope["forward"]
+        fn = scope["GraphModule"]().cuda().eval()
+    else:
+        scope = {"torch": torch, "operator": __import__("operator")}
+        exec(compile("import torch\n" + row["source"], row["variant"], "exec"), scope)
+        fn = scope["forward"]
+
+    def on_cuda(*a):
+        with torch.device("cuda"):
+            return fn(*a)
+    return on_cuda
 
 
 class Flusher:
@@ -127,6 +135,25 @@ def time_wall(fn, inputs, flush, warmup, trials):
     return statistics.median(samples)
 
 
+def torch_kernels(fn, inputs, runs=10):
+    """PyTorch's kernels for one eager call: [(name, mean device us per call)], slowest first.
+    No L2 flush between the profiled calls (its own fill kernel would be listed)."""
+    from torch.profiler import ProfilerActivity, profile
+    with torch.no_grad():
+        fn(*inputs)
+        torch.cuda.synchronize()
+        with profile(activities=[ProfilerActivity.CUDA]) as prof:
+            for _ in range(runs):
+                fn(*inputs)
+            torch.cuda.synchronize()
+    rows = []
+    for e in prof.key_averages():
+        t = getattr(e, "device_time_total", None) or getattr(e, "cuda_time_total", 0)
+        if t > 0:
+            rows.append((e.key[:120], t / runs))
+    return sorted(rows, key=lambda r: -r[1])[:8]
+
+
 def geomean(xs):
     xs = [x for x in xs if x and x > 0]
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
@@ -143,6 +170,8 @@ def main():
     ap.add_argument("--filter", default="")
     ap.add_argument("--compile-limit", type=int, default=40)
     ap.add_argument("--baseline-json", help="reuse a pf_baseline_bench result (with --dump-inputs paths)")
+    ap.add_argument("--steps", action="store_true",
+                    help="per-step times of ours and PyTorch's kernels (profiler) for variants off by > 10%%")
     ap.add_argument("--torch-tf32", action="store_true",
                     help="PyTorch's default cuDNN TF32 for fp32 convolutions (ours stays without)")
     args = ap.parse_args()
@@ -160,6 +189,8 @@ def main():
             cmd += ["--per-task", str(args.per_task)]
         if args.filter:
             cmd += ["--filter", args.filter]
+        if args.steps:
+            cmd += ["--steps"]
         print("running", " ".join(cmd), flush=True)
         subprocess.run(cmd, check=True)
         with open(os.path.join(work, "baseline.json")) as f:
@@ -178,7 +209,10 @@ def main():
                          "reason": r.get("reason")})
             continue
         row = {"task": r["task"], "variant": r["variant"], "status": "ok", "steps": r["steps"],
-               "ours_device_us": r["device_us"]["median"], "ours_e2e_us": r["e2e_us"]["median"]}
+               "ours_device_us": r["device_us"]["median"], "ours_e2e_us": r["e2e_us"]["median"],
+               "ours_launch": r.get("launch", "stream")}
+        if "stream_device_us" in r:
+            row["ours_stream_device_us"] = r["stream_device_us"]["median"]
         try:
             fn = make_callable(r)
             inputs = load_inputs(r)
@@ -191,6 +225,9 @@ def main():
                 row["torch_event_us"] = time_events(fn, inputs, flush, args.warmup, args.trials)
                 row["ratio_events"] = row["ours_device_us"] / row["torch_event_us"]
             row["torch_eager_wall_us"] = time_wall(fn, inputs, flush, args.warmup, args.trials)
+            if args.steps and not 0.9 <= row.get("ratio", 1.0) <= 1.1:
+                row["ours_steps"] = r.get("step_device_us")
+                row["torch_kernels"] = torch_kernels(fn, inputs)
             if compiles < args.compile_limit and r["task"] not in compiled_tasks:
                 compiled_tasks.add(r["task"])
                 compiles += 1
@@ -217,6 +254,9 @@ def main():
         "variants_skipped": sum(1 for r in rows if r.get("status") == "skipped"),
         "variants_failed": sum(1 for r in rows if r.get("status") not in ("ok", "skipped")),
         "geomean_ratio_ours_over_torch_graph": geomean([r["ratio"] for r in ok]),
+        "ours_graph_replayed": sum(1 for r in ok if r.get("ours_launch") == "graph"),
+        "geomean_ours_stream_over_graph": geomean(
+            [r["ours_stream_device_us"] / r["ours_device_us"] for r in ok if "ours_stream_device_us" in r]),
         "within_10pct": sum(1 for r in ok if 0.9 <= r["ratio"] <= 1.1),
         "geomean_torch_eager_wall_over_graph": geomean([r["torch_eager_wall_us"] / r["torch_graph_us"] for r in ok]),
         "geomean_ratio_ours_over_torch_events_uncaptured": geomean([r["ratio_events"] for r in uncaptured]),
@@ -233,14 +273,17 @@ def main():
           f"({summary['within_10pct']} within 10%); skipped {summary['variants_skipped']}, "
           f"failed {summary['variants_failed']}; {len(uncaptured)} not capturable in a CUDA graph "
           f"(events around eager: geomean ratio {summary['geomean_ratio_ours_over_torch_events_uncaptured']:.3f}). "
-          f"PyTorch cuDNN TF32: {args.torch_tf32}.",
+          f"PyTorch cuDNN TF32: {args.torch_tf32}. Ours replayed as captured CUDA graphs: "
+          f"{summary['ours_graph_replayed']} of {len(ok)}; ours launched step by step / replayed: "
+          f"{summary['geomean_ours_stream_over_graph']:.2f}x.",
           f"Python eager wall / graph replay: {summary['geomean_torch_eager_wall_over_graph']:.2f}x; "
           f"Inductor wall / Python eager wall: {summary['geomean_inductor_wall_over_eager_wall']:.2f}x.", "",
-          "| task | variant | ours us | torch graph us | ratio | eager wall us | inductor wall us |",
-          "|---|---|---|---|---|---|---|"]
+          "| task | variant | ours us | torch graph us | ratio | ours stream us | eager wall us | inductor wall us |",
+          "|---|---|---|---|---|---|---|---|"]
     for r in sorted(ok, key=lambda r: -abs(math.log(r["ratio"]))):
         md.append(f"| {r['task']} | {r['variant']} | {r['ours_device_us']:.1f} | {r['torch_graph_us']:.1f} | "
-                  f"{r['ratio']:.3f} | {r['torch_eager_wall_us']:.1f} | {r.get('inductor_wall_us', float('nan')):.1f} |")
+                  f"{r['ratio']:.3f} | {r.get('ours_stream_device_us', float('nan')):.1f} | "
+                  f"{r['torch_eager_wall_us']:.1f} | {r.get('inductor_wall_us', float('nan')):.1f} |")
     with open(os.path.join(args.out, f"fidelity-{stamp}.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     print(json.dumps(summary, indent=1))

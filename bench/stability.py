@@ -33,7 +33,7 @@ def main():
     for i in range(args.runs):
         out = os.path.join(work, f"run{i}.json")
         cmd = [os.path.join(args.build, "bench", "pf_baseline_bench"), *args.tasks, "--out", out,
-               "--trials", str(args.trials), "--per-task", str(args.per_task)]
+               "--trials", str(args.trials), "--per-task", str(args.per_task), "--graph-only"]
         if args.filter:
             cmd += ["--filter", args.filter]
         subprocess.run(cmd, check=True, stderr=subprocess.DEVNULL)

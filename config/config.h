@@ -60,7 +60,7 @@ struct EndpointConfig {
   int64_t tokens_per_minute = 0;
   SamplingConfig sampling;
   nlohmann::json headers = nlohmann::json::object();  // name -> value, sent with every request
-  nlohmann::json extra = nlohmann::json::object();  // merged into every request body
+  nlohmann::json extra = nlohmann::json::object();    // merged into every request body
 };
 
 struct AgentConfig {
@@ -76,6 +76,7 @@ struct EvaluatorConfig {
   int warmup = 25;
   int trials = 100;
   bool l2_flush = true;
+  bool graph_replay = true;
   double iqr_threshold = 0.2;
   int remeasure = 1;
   double b = 0.1;

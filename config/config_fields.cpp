@@ -35,8 +35,7 @@ std::vector<Field> describe_fields(Config& c) {
         "no retry starts later than this after the call began", {0, 86400 * 7});
   f.add("max_concurrent", e.max_concurrent, "requests in flight to this endpoint at once",
         {1, 4096});
-  f.add("requests_per_minute", e.requests_per_minute, "request rate limit; 0: unlimited",
-        {0, 1e6});
+  f.add("requests_per_minute", e.requests_per_minute, "request rate limit; 0: unlimited", {0, 1e6});
   f.add("tokens_per_minute", e.tokens_per_minute, "token rate limit; 0: unlimited", kNonNegative);
   f.add("headers", e.headers,
         "extra HTTP headers for every request; a value \"env:NAME\" is read from that "
@@ -61,21 +60,22 @@ std::vector<Field> describe_fields(Config& c) {
                "tools: function calling with file/compile/evaluate/submit tools; chat: the whole "
                "pass as fenced code blocks in every answer");
   f.add("max_steps", a.max_steps, "LLM turns per episode (PassNet used 50)", {1, 10000});
-  f.add("max_total_tokens", a.max_total_tokens, "prompt + completion tokens per episode; 0: unlimited",
-        kNonNegative);
+  f.add("max_total_tokens", a.max_total_tokens,
+        "prompt + completion tokens per episode; 0: unlimited", kNonNegative);
   f.add("max_wall_s", a.max_wall_s, "wall-clock seconds per episode; 0: unlimited", kNonNegative);
   f.add_choice("context_policy", a.context_policy,
                "keep_all; drop_reasoning (earlier reasoning_content); last_n_reports (older "
                "evaluation reports shortened)");
-  f.add("context_last_n", a.context_last_n, "with last_n_reports: reports kept in full",
-        {1, 1000});
+  f.add("context_last_n", a.context_last_n, "with last_n_reports: reports kept in full", {1, 1000});
 
   f.section("evaluator");
   auto& v = c.evaluator;
   f.add("warmup", v.warmup, "untimed runs before timing", {0, 100000});
-  f.add("trials", v.trials, "timed runs of candidate and baseline each, interleaved",
-        {1, 1000000});
+  f.add("trials", v.trials, "timed runs of candidate and baseline each, interleaved", {1, 1000000});
   f.add("l2_flush", v.l2_flush, "flush the L2 cache before every timed run");
+  f.add("graph_replay", v.graph_replay,
+        "time each side as a captured CUDA graph (no host launch gaps, as PyTorch eager kernels "
+        "are measured); false: stream launches");
   f.add("iqr_threshold", v.iqr_threshold,
         "IQR/median above this re-measures, then marks the variant unstable", {0, 100});
   f.add("remeasure", v.remeasure, "re-measurements before a variant is unstable", {0, 100});
@@ -140,7 +140,8 @@ std::string allowed(const Field& f) {
   if (f.type == FieldType::choice) return join(f.choices, ", ");
   if (f.type != FieldType::integer && f.type != FieldType::number) return "";
   auto bound = [&](double b) {
-    return f.type == FieldType::integer ? std::to_string(static_cast<int64_t>(b)) : format_double(b);
+    return f.type == FieldType::integer ? std::to_string(static_cast<int64_t>(b))
+                                        : format_double(b);
   };
   bool has_min = std::isfinite(f.range.min), has_max = std::isfinite(f.range.max);
   if (has_min && has_max) return bound(f.range.min) + " .. " + bound(f.range.max);
@@ -162,12 +163,14 @@ std::string config_reference_markdown() {
   for (const auto& f : describe_fields(defaults)) {
     if (f.section != section) {
       section = f.section;
-      out += "\n## [" + section + "]\n\n| key | type | default | allowed | meaning |\n|---|---|---|---|---|\n";
+      out += "\n## [" + section +
+             "]\n\n| key | type | default | allowed | meaning |\n|---|---|---|---|---|\n";
     }
     nlohmann::json value = f.get();
     std::string def = value.is_null() ? "unset" : "`" + toml_literal(value) + "`";
     std::string doc = f.doc;
-    for (size_t pos = 0; (pos = doc.find('|', pos)) != std::string::npos; pos += 2) doc.replace(pos, 1, "\\|");
+    for (size_t pos = 0; (pos = doc.find('|', pos)) != std::string::npos; pos += 2)
+      doc.replace(pos, 1, "\\|");
     out += "| `" + f.name + "` | " + field_type_name(f.type) + " | " + def + " | " + allowed(f) +
            " | " + doc + " |\n";
   }

@@ -38,6 +38,15 @@ std::string Plan::describe() const {
   return out;
 }
 
+Plan Plan::step_plan(size_t index) const {
+  Plan p;
+  p.driver_ = driver_;
+  p.steps_.push_back(steps_.at(index));
+  p.storages_ = storages_;
+  p.keep_alive_ = keep_alive_;
+  return p;
+}
+
 Status Plan::check_guards() const {
   std::vector<const cuda::DeviceBuffer*> buffers;
   for (const auto& s : storages_) buffers.push_back(&s->buffer());

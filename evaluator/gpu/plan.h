@@ -60,6 +60,9 @@ class Plan {
   std::string describe() const;
   //! Storages the plan's steps read or write.
   const std::vector<std::shared_ptr<DeviceStorage>>& storages() const { return storages_; }
+  //! A plan of step `index` alone, sharing this plan's storages (profiling:
+  //! the time of one kernel or library call).
+  Plan step_plan(size_t index) const;
   //! Checks the canary guards of every storage (synchronous; call after the
   //! stream the plan ran on is synchronised).
   Status check_guards() const;

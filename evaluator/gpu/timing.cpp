@@ -3,9 +3,21 @@
 #include <chrono>
 #include <nlohmann/json.hpp>
 
+#include "sandbox/cuda/cuda_graph.h"
 #include "sandbox/cuda/stream.h"
 
 namespace pf::gpu {
+
+namespace {
+
+// A runnable ready to time: its plans, and their captured graphs when the
+// trials replay graphs (empty: stream launches).
+struct Launchable {
+  const Runnable* runnable = nullptr;
+  std::vector<cuda::CudaGraph> graphs;
+};
+
+}  // namespace
 
 struct TimingHarness::Impl {
   GpuRuntime& rt;
@@ -13,15 +25,57 @@ struct TimingHarness::Impl {
   cuda::CudaEvent end;
   std::unique_ptr<cuda::L2Flusher> flusher;
 
-  // One trial of `r`: flush, sync, events and host clock around the plan.
-  Status trial(const Runnable& r, int t, bool flush, double* device_ms, double* e2e_ms) {
-    const Plan& plan = *r.plans[static_cast<size_t>(t) % r.plans.size()];
+  // Captures every plan of `r`. Each plan runs once first, so libraries'
+  // lazy first-call work (module loading, handles) happens outside capture.
+  Result<std::vector<cuda::CudaGraph>> capture(const Runnable& r) {
+    std::vector<cuda::CudaGraph> graphs;
+    CUstream s = rt.stream();
+    for (const Plan* plan : r.plans) {
+      PF_TRY(plan->run(s));
+      PF_TRY(rt.synchronize());
+      auto graph = cuda::CudaGraph::capture(rt.driver_ptr(), s,
+                                            [plan](CUstream cs) { return plan->run(cs); });
+      if (!graph.ok()) return graph.error().with_context("capturing '" + r.name + "'");
+      graphs.push_back(std::move(*graph));
+    }
+    return graphs;
+  }
+
+  // Graphs for every side, or none (stream launches) with the reason in
+  // `fallback` when graph replay was asked for and a capture failed.
+  Result<std::vector<Launchable>> prepare(std::initializer_list<const Runnable*> runnables,
+                                          const TimingOptions& options, std::string* fallback) {
+    std::vector<Launchable> out;
+    for (const Runnable* r : runnables) out.push_back(Launchable{r, {}});
+    if (!options.graph_replay) return out;
+    for (Launchable& l : out) {
+      auto graphs = capture(*l.runnable);
+      if (!graphs.ok()) {
+        // A failed capture leaves no sticky state, but a crash inside the
+        // plan's first run does: that is the plan's error, not a fallback.
+        if (!rt.driver().poisoned().empty()) return graphs.error();
+        *fallback = graphs.error().message;
+        for (Launchable& m : out) m.graphs.clear();
+        return out;
+      }
+      l.graphs = std::move(*graphs);
+    }
+    return out;
+  }
+
+  // One trial of `l`: flush, sync, events and host clock around the plan.
+  Status trial(const Launchable& l, int t, bool flush, double* device_ms, double* e2e_ms) {
+    const size_t index = static_cast<size_t>(t) % l.runnable->plans.size();
     CUstream s = rt.stream();
     if (flush) PF_TRY(flusher->flush(s));
     PF_TRY(rt.synchronize());
     auto t0 = std::chrono::steady_clock::now();
     PF_TRY(start.record(s));
-    PF_TRY(plan.run(s));
+    if (l.graphs.empty()) {
+      PF_TRY(l.runnable->plans[index]->run(s));
+    } else {
+      PF_TRY(l.graphs[index].launch(s));
+    }
     PF_TRY(end.record(s));
     PF_TRY(end.synchronize());
     auto t1 = std::chrono::steady_clock::now();
@@ -72,7 +126,10 @@ Status check_runnable(const Runnable& r) {
   return ok_status();
 }
 
-void finish_side(SideTiming& side, const TimingOptions& options) {
+void finish_side(SideTiming& side, const Launchable& l, const std::string& fallback,
+                 const TimingOptions& options) {
+  side.launch = l.graphs.empty() ? "stream" : "graph";
+  side.graph_fallback = fallback;
   side.device = summarize(side.device_ms);
   side.e2e = summarize(side.e2e_ms);
   side.unstable = side_unstable(side, options);
@@ -89,9 +146,11 @@ Result<TimingResult> TimingHarness::time_interleaved(const Runnable& a, const Ru
                                                      const TrialChecker& checker) {
   PF_TRY(check_runnable(a));
   PF_TRY(check_runnable(b));
-  const Runnable* sides[2] = {&a, &b};
+  std::string fallback;
+  PF_ASSIGN(std::vector<Launchable> sides, impl_->prepare({&a, &b}, options, &fallback));
   for (int w = 0; w < options.warmup; ++w) {
-    for (const Runnable* r : sides) PF_TRY(impl_->trial(*r, w, options.flush_l2, nullptr, nullptr));
+    for (const Launchable& l : sides)
+      PF_TRY(impl_->trial(l, w, options.flush_l2, nullptr, nullptr));
   }
   TimingResult result;
   for (int attempt = 0; attempt <= options.remeasures; ++attempt) {
@@ -102,21 +161,21 @@ Result<TimingResult> TimingHarness::time_interleaved(const Runnable& a, const Ru
     for (int t = 0; t < options.trials; ++t) {
       for (int k = 0; k < 2; ++k) {
         double d = 0, e = 0;
-        PF_TRY(impl_->trial(*sides[k], t, options.flush_l2, &d, &e));
+        PF_TRY(impl_->trial(sides[k], t, options.flush_l2, &d, &e));
         st[k].device_ms.push_back(d);
         st[k].e2e_ms.push_back(e);
         if (checker && check_now(options, t)) {
           ++result.checks;
-          auto checked = checker(k, t, static_cast<size_t>(t) % sides[k]->plans.size());
+          auto checked = checker(k, t, static_cast<size_t>(t) % sides[k].runnable->plans.size());
           if (!checked.ok()) {
-            return checked.error().with_context("re-check of " + sides[k]->name +
+            return checked.error().with_context("re-check of " + sides[k].runnable->name +
                                                 " after timed trial " + std::to_string(t));
           }
         }
       }
     }
-    finish_side(st[0], options);
-    finish_side(st[1], options);
+    finish_side(st[0], sides[0], fallback, options);
+    finish_side(st[1], sides[1], fallback, options);
     result.a = std::move(st[0]);
     result.b = std::move(st[1]);
     if (!result.unstable()) break;
@@ -126,19 +185,21 @@ Result<TimingResult> TimingHarness::time_interleaved(const Runnable& a, const Ru
 
 Result<SideTiming> TimingHarness::time_single(const Runnable& a, const TimingOptions& options) {
   PF_TRY(check_runnable(a));
+  std::string fallback;
+  PF_ASSIGN(std::vector<Launchable> sides, impl_->prepare({&a}, options, &fallback));
   for (int w = 0; w < options.warmup; ++w)
-    PF_TRY(impl_->trial(a, w, options.flush_l2, nullptr, nullptr));
+    PF_TRY(impl_->trial(sides[0], w, options.flush_l2, nullptr, nullptr));
   SideTiming side;
   for (int attempt = 0; attempt <= options.remeasures; ++attempt) {
     side = SideTiming{};
     side.name = a.name;
     for (int t = 0; t < options.trials; ++t) {
       double d = 0, e = 0;
-      PF_TRY(impl_->trial(a, t, options.flush_l2, &d, &e));
+      PF_TRY(impl_->trial(sides[0], t, options.flush_l2, &d, &e));
       side.device_ms.push_back(d);
       side.e2e_ms.push_back(e);
     }
-    finish_side(side, options);
+    finish_side(side, sides[0], fallback, options);
     if (!side.unstable) break;
   }
   return side;
@@ -149,7 +210,9 @@ nlohmann::json TimingResult::to_json(bool with_samples) const {
     nlohmann::json j = {{"name", s.name},
                         {"device_ms", pf::gpu::to_json(s.device)},
                         {"e2e_ms", pf::gpu::to_json(s.e2e)},
-                        {"unstable", s.unstable}};
+                        {"unstable", s.unstable},
+                        {"launch", s.launch}};
+    if (!s.graph_fallback.empty()) j["graph_fallback"] = s.graph_fallback;
     if (with_samples) {
       j["device_samples_ms"] = s.device_ms;
       j["e2e_samples_ms"] = s.e2e_ms;

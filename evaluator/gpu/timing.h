@@ -11,6 +11,13 @@
 //
 // Not thread-safe: one harness per worker thread (it owns events and the
 // flush buffer); the runtime's context must be current.
+//
+// Launching: by default every plan is captured once into a CUDA graph and
+// each trial replays it (cuda::CudaGraph), so device time is the kernels'
+// time without the host's launch gaps, as PyTorch eager kernels are measured
+// (captured and replayed; bench/fidelity.py). If any plan of either side
+// cannot be captured both sides fall back to stream launches (one comparison
+// never mixes the two), and the result says why.
 #pragma once
 
 #include <functional>
@@ -43,6 +50,9 @@ struct TimingOptions {
   //! The checker runs after every check_every-th trial of each side and after
   //! the last one (0: only after the last).
   int check_every = 10;
+  //! Replay each plan as a captured CUDA graph (false: submit its steps to
+  //! the stream every trial, host launch gaps included).
+  bool graph_replay = true;
 };
 
 //! One side: trial t runs plans[t % plans.size()].
@@ -62,6 +72,10 @@ struct SideTiming {
   SampleStats device;
   SampleStats e2e;
   bool unstable = false;
+  //! How trials launched: "graph" (captured, replayed) or "stream".
+  std::string launch = "stream";
+  //! With graph_replay requested but "stream" used: why capture failed.
+  std::string graph_fallback;
 };
 
 struct TimingResult {

@@ -351,6 +351,8 @@ class VariantEvaluator {
     ts.attempts = timed->attempts;
     ts.checks = timed->checks;
     ts.reduced = reduced;
+    ts.launch = timed->a.launch;
+    ts.graph_fallback = timed->a.graph_fallback;
     run_.timing = ts;
     run_.unstable = timed->unstable();
     run_.speedup = timed->b.e2e.median / timed->a.e2e.median;
@@ -473,6 +475,7 @@ gpu::TimingOptions timing_options(const ProtocolOptions& o) {
   t.warmup = o.warmup;
   t.trials = o.trials;
   t.flush_l2 = o.l2_flush;
+  t.graph_replay = o.graph_replay;
   t.max_iqr_ratio = o.iqr_threshold;
   t.remeasures = o.remeasure;
   // Odd, so that checks alternate between the two input sets' plans.

@@ -78,6 +78,7 @@ Result<ProtocolOptions> options_from_json(const json& options) {
   PF_TRY(r.integer("warmup", o.warmup, 0, 100000));
   PF_TRY(r.integer("trials", o.trials, 1, 1000000));
   PF_TRY(r.boolean("l2_flush", o.l2_flush));
+  PF_TRY(r.boolean("graph_replay", o.graph_replay));
   PF_TRY(r.number("iqr_threshold", o.iqr_threshold, 0, 100));
   PF_TRY(r.integer("remeasure", o.remeasure, 0, 100));
   PF_TRY(r.number("b", o.scoring.b, 1e-9, 1));
@@ -124,6 +125,7 @@ json options_to_json(const ProtocolOptions& o) {
   return {{"warmup", o.warmup},
           {"trials", o.trials},
           {"l2_flush", o.l2_flush},
+          {"graph_replay", o.graph_replay},
           {"iqr_threshold", o.iqr_threshold},
           {"remeasure", o.remeasure},
           {"b", o.scoring.b},

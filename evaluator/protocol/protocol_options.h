@@ -24,6 +24,7 @@ struct ProtocolOptions {
   int warmup = 25;
   int trials = 100;
   bool l2_flush = true;
+  bool graph_replay = true;    // time captured CUDA graphs (gpu::TimingOptions::graph_replay)
   double iqr_threshold = 0.2;  // IQR/median above this re-measures, then `unstable`
   int remeasure = 1;
   ScoringOptions scoring;   // b = 0.1, p = 0, passnet

@@ -115,7 +115,9 @@ void VariantRun::merge_into(json& v) const {
                    {"warmup", timing->warmup},
                    {"attempts", timing->attempts},
                    {"checks", timing->checks},
-                   {"reduced", timing->reduced}};
+                   {"reduced", timing->reduced},
+                   {"launch", timing->launch}};
+    if (!timing->graph_fallback.empty()) v["timing"]["graph_fallback"] = timing->graph_fallback;
   }
   json fl = json::array();
   for (const auto& f : flags) {

@@ -43,7 +43,9 @@ struct SideSummary {
 struct TimingSummary {
   SideSummary candidate, eager;
   int trials = 0, warmup = 0, attempts = 0, checks = 0;
-  bool reduced = false;  // fewer trials than asked (options.timing_budget_s)
+  bool reduced = false;        // fewer trials than asked (options.timing_budget_s)
+  std::string launch;          // "graph" (captured, replayed) or "stream"
+  std::string graph_fallback;  // why graph replay was asked for but not used
 };
 
 struct VariantRun {

@@ -181,6 +181,9 @@ TEST(TimingHarness, InterleavesRotatesAndRechecks) {
   EXPECT_EQ(r->b.e2e_ms.size(), 20u);
   EXPECT_GT(r->a.device.median, 0.0);
   EXPECT_GE(r->a.e2e.median, r->a.device.median * 0.5);
+  EXPECT_EQ(r->a.launch, "graph");  // replayed graphs wrote the outputs the checker read
+  EXPECT_EQ(r->b.launch, "graph");
+  EXPECT_TRUE(r->a.graph_fallback.empty()) << r->a.graph_fallback;
   EXPECT_EQ(r->checks, 8);  // after trials 4, 9, 14, 19 on both sides
   ASSERT_EQ(checks.size(), 8u);
   EXPECT_EQ(checks[0], (std::pair<int, size_t>{0, 0}));  // trial 4 ran plan 4 % 2 = 0
@@ -195,6 +198,29 @@ TEST(TimingHarness, InterleavesRotatesAndRechecks) {
   EXPECT_NE(failing.error().message.find("timed trial"), std::string::npos);
   auto empty = (*harness)->time_interleaved(Runnable{"a", {}}, Runnable{"b", {&plans[1]}}, opt);
   EXPECT_FALSE(empty.ok());
+
+  // A step that synchronises cannot be captured: both sides fall back to
+  // stream launches (one comparison never mixes the two) and say why.
+  PlanBuilder sync_builder(*rt);
+  const cuda::CudaDriver* driver = &rt->driver();
+  sync_builder.add_library_call("synchronising step", [driver](CUstream s) {
+    return driver->check(driver->api().cuStreamSynchronize(s), "cuStreamSynchronize");
+  });
+  Plan syncing = sync_builder.finish();
+  auto mixed = (*harness)->time_interleaved(Runnable{"a", {&plans[0]}},
+                                            Runnable{"syncing", {&syncing}}, opt);
+  ASSERT_TRUE(mixed.ok()) << mixed.error().message;
+  EXPECT_EQ(mixed->a.launch, "stream");
+  EXPECT_EQ(mixed->b.launch, "stream");
+  EXPECT_NE(mixed->a.graph_fallback.find("capturing 'syncing'"), std::string::npos)
+      << mixed->a.graph_fallback;
+  std::printf("fallback: %s\n", mixed->a.graph_fallback.c_str());
+  // Asked for stream launches, none are captured.
+  opt.graph_replay = false;
+  auto streamed = (*harness)->time_single(Runnable{"a", {&plans[0]}}, opt);
+  ASSERT_TRUE(streamed.ok()) << streamed.error().message;
+  EXPECT_EQ(streamed->launch, "stream");
+  EXPECT_TRUE(streamed->graph_fallback.empty());
 }
 
 }  // namespace

@@ -18,8 +18,9 @@ TEST(ProtocolOptions, DefaultsAgreeWithTheEvaluatorSection) {
   json section = test::default_evaluator_section();
   ProtocolOptions defaults;
   json mine = options_to_json(defaults);
-  for (const char* key : {"warmup", "trials", "l2_flush", "iqr_threshold", "remeasure", "b", "p",
-                          "scoring_mode", "tolerance_min", "tolerance_max", "std_zero_rule"}) {
+  for (const char* key :
+       {"warmup", "trials", "l2_flush", "graph_replay", "iqr_threshold", "remeasure", "b", "p",
+        "scoring_mode", "tolerance_min", "tolerance_max", "std_zero_rule"}) {
     ASSERT_TRUE(section.contains(key)) << key;
     EXPECT_EQ(section[key], mine[key]) << key;
   }
@@ -32,6 +33,7 @@ TEST(ProtocolOptions, ReadsKnownKeysAndRoundTrips) {
   json in = {{"warmup", 3},
              {"trials", 7},
              {"l2_flush", false},
+             {"graph_replay", false},
              {"b", 0.2},
              {"p", 1.0},
              {"scoring_mode", "graphnet"},
@@ -47,6 +49,7 @@ TEST(ProtocolOptions, ReadsKnownKeysAndRoundTrips) {
   EXPECT_EQ(o->warmup, 3);
   EXPECT_EQ(o->trials, 7);
   EXPECT_FALSE(o->l2_flush);
+  EXPECT_FALSE(o->graph_replay);
   EXPECT_DOUBLE_EQ(o->scoring.b, 0.2);
   EXPECT_EQ(o->scoring.mode, ScoringMode::graphnet);
   EXPECT_EQ(o->seed, 42u);
@@ -84,6 +87,7 @@ TEST(ProtocolOptions, TimingOptionsAlternateTheCheckedInputSet) {
   o.warmup = 7;
   o.trials = 40;
   o.l2_flush = false;
+  o.graph_replay = false;
   o.iqr_threshold = 0.3;
   o.remeasure = 2;
   o.recheck_cycle = 4;
@@ -91,6 +95,7 @@ TEST(ProtocolOptions, TimingOptionsAlternateTheCheckedInputSet) {
   EXPECT_EQ(t.warmup, 7);
   EXPECT_EQ(t.trials, 40);
   EXPECT_FALSE(t.flush_l2);
+  EXPECT_FALSE(t.graph_replay);
   EXPECT_DOUBLE_EQ(t.max_iqr_ratio, 0.3);
   EXPECT_EQ(t.remeasures, 2);
   // Trial t runs plan t % 2: an odd period alternates the plan that is checked.

@@ -11,6 +11,7 @@
 #include <random>
 
 #include "sandbox/cuda/cublas.h"
+#include "sandbox/cuda/cuda_graph.h"
 #include "sandbox/cuda/cuda_module.h"
 #include "sandbox/cuda/device_buffer.h"
 #include "sandbox/cuda/l2_flush.h"
@@ -279,6 +280,65 @@ TEST(Gpu, EventsTimeAndTheL2FlushCoversTwiceTheCache) {
   ASSERT_TRUE(ms.ok()) << ms.error().message;
   EXPECT_GT(*ms, 0.01f);
   EXPECT_LT(*ms, 10000.f);
+}
+
+TEST(Gpu, CapturedGraphsReplayTheWorkAndUncapturableWorkFailsCleanly) {
+  PF_REQUIRE_GPU();
+  auto* ctx = test::gpu_context();
+  ASSERT_NE(ctx, nullptr);
+  auto c = compile_and_load(*ctx);
+  ASSERT_TRUE(c.module);
+  const int n = 300;
+  std::vector<float> x(n), zeros(n, 0.f);
+  for (int i = 0; i < n; ++i) x[i] = static_cast<float>(i);
+  auto bx = DeviceBuffer::allocate(ctx->driver_ptr(), "x", n * 4);
+  auto by = DeviceBuffer::allocate(ctx->driver_ptr(), "y", n * 4);
+  auto stream = CudaStream::create(ctx->driver_ptr());
+  ASSERT_TRUE(bx.ok() && by.ok() && stream.ok());
+  ASSERT_TRUE(bx->upload(x.data(), n * 4).ok());
+  ASSERT_TRUE(by->upload(zeros.data(), n * 4).ok());
+  auto fn = c.module->function("axpy");
+  ASSERT_TRUE(fn.ok());
+  auto pack = marshal_kernel_args(
+      "axpy", c.outcome.find_kernel("axpy")->params,
+      {KernelArg::tensor(bx->data()), KernelArg::tensor(by->data()), KernelArg::of_int(2),
+       KernelArg::of_int(n), KernelArg::of_float(0.5), KernelArg::of_int(1)});
+  ASSERT_TRUE(pack.ok()) << pack.error().message;
+  LaunchConfig cfg;
+  cfg.grid = {(n + 255) / 256, 1, 1};
+  cfg.block = {256, 1, 1};
+  const auto& limits = ctx->properties().limits;
+  auto graph = CudaGraph::capture(ctx->driver_ptr(), stream->handle(), [&](CUstream s) {
+    return launch_kernel(*fn, limits, cfg, *pack, s);
+  });
+  ASSERT_TRUE(graph.ok()) << graph.error().message;
+  EXPECT_EQ(graph->nodes(), 1u);
+  // Capturing only records: y is still zero; each replay adds once more.
+  ASSERT_TRUE(stream->synchronize().ok());
+  std::vector<float> out(n);
+  ASSERT_TRUE(by->download(out.data(), n * 4).ok());
+  EXPECT_EQ(out, zeros);
+  ASSERT_TRUE(graph->launch(stream->handle()).ok());
+  ASSERT_TRUE(graph->launch(stream->handle()).ok());
+  ASSERT_TRUE(stream->synchronize().ok());
+  ASSERT_TRUE(by->download(out.data(), n * 4).ok());
+  for (int i = 0; i < n; ++i) ASSERT_EQ(out[i], 2.f * (2.f * i + 0.5f + 1.f)) << i;
+
+  // A synchronisation inside the capture fails it with the driver's reason
+  // and leaves the stream usable.
+  const CudaDriver& d = *ctx->driver_ptr();
+  auto bad = CudaGraph::capture(ctx->driver_ptr(), stream->handle(), [&](CUstream s) -> Status {
+    PF_TRY(launch_kernel(*fn, limits, cfg, *pack, s));
+    return d.check(d.api().cuStreamSynchronize(s), "cuStreamSynchronize");
+  });
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.error().message.find("while capturing a CUDA graph"), std::string::npos)
+      << bad.error().message;
+  EXPECT_TRUE(d.poisoned().empty()) << d.poisoned();
+  ASSERT_TRUE(launch_kernel(*fn, limits, cfg, *pack, stream->handle()).ok());
+  ASSERT_TRUE(stream->synchronize().ok());
+  ASSERT_TRUE(by->download(out.data(), n * 4).ok());
+  EXPECT_EQ(out[10], 3.f * (2.f * 10 + 0.5f + 1.f));
 }
 
 TEST(Gpu, CublasGemmMatchesTheCpuWithoutTf32) {
