@@ -1,6 +1,9 @@
 #include "tests/unit/gpu/gpu_test_util.h"
 
+#include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "evaluator/gpu/graph_plan.h"
@@ -146,10 +149,21 @@ std::pair<Tensor, Tensor> shared_nans_zeroed(const Tensor& gpu, const Tensor& cp
 
 int level_for(const GraphRun& run, DType dtype) {
   bool half = dtype == DType::float16 || dtype == DType::bfloat16;
-  return half && run.half_accumulation ? kHalfAccumulationLevel : kBaselineToleranceLevel;
+  int rule = half && run.half_accumulation ? kHalfAccumulationLevel : kBaselineToleranceLevel;
+  return std::max(rule, run.pytorch_level);
 }
 
 }  // namespace
+
+int pytorch_level(const std::string& task, const std::string& variant) {
+  static const nlohmann::json levels = [] {
+    std::ifstream in(pf::test::source_dir() / "tests/data/pytorch_levels.json");
+    nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+    return doc.is_object() ? doc.value("levels", nlohmann::json::object()) : nlohmann::json();
+  }();
+  auto it = levels.find(task + "/" + variant);
+  return it != levels.end() && it->is_number_integer() ? it->get<int>() : kMinToleranceLevel;
+}
 
 std::string compare_outputs(const GraphRun& run) {
   std::ostringstream out;

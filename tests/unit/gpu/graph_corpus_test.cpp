@@ -82,6 +82,7 @@ TEST_P(CorpusTask, VariantsMatchCpuReference) {
       ADD_FAILURE() << ti.task->id << " / " << v.name << ": " << result.error().message;
       continue;
     }
+    result->pytorch_level = pytorch_level(ti.task->id, v.name);
     std::string diff = compare_outputs(*result);
     EXPECT_EQ(diff, "") << ti.task->id << " / " << v.name;
     if (diff.empty()) ++totals().passed;

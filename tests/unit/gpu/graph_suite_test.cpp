@@ -55,6 +55,7 @@ TEST_P(SuiteTask, VariantsMatchCpuReference) {
       ADD_FAILURE() << task->id << " / " << v.name << ": " << result.error().message;
       continue;
     }
+    result->pytorch_level = pytorch_level(task->id, v.name);
     std::string diff = compare_outputs(*result);
     EXPECT_EQ(diff, "") << task->id << " / " << v.name << "\nplan: " << result->plan;
     if (diff.empty()) ++passed;
