@@ -40,12 +40,16 @@ struct Options {
 };
 
 // Tasks from native files or corpus directories (graph_list.txt below them).
+// A native suite directory holds its task files at the top; a corpus holds
+// task directories (whose graph_net.json files are not task files).
 Result<std::vector<std::pair<Task, fs::path>>> load_suite(const std::string& path) {
   std::vector<std::pair<Task, fs::path>> out;
   bool corpus = false;
   if (fs::is_directory(path)) {
-    auto files = list_task_files(path);
-    corpus = !files.ok() || files->empty();
+    corpus = true;
+    for (const auto& entry : fs::directory_iterator(path)) {
+      if (entry.is_regular_file() && entry.path().extension() == ".json") corpus = false;
+    }
   }
   if (!corpus) {
     PF_ASSIGN(std::vector<Task> tasks, load_tasks(path));

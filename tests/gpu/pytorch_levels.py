@@ -83,11 +83,30 @@ def main():
     work = tempfile.mkdtemp(prefix="pf-levels-")
     cmd = [os.path.join(args.build, "bench", "pf_baseline_bench"), *args.tasks, "--warmup", "0",
            "--trials", "1", "--graph-only", "--dump-inputs", work, "--out", os.path.join(work, "b.json")]
-    subprocess.run(cmd, check=True, stderr=subprocess.DEVNULL)
+    print("running", " ".join(cmd), flush=True)
+    subprocess.run(cmd, check=True, stderr=open(os.path.join(work, "bench.log"), "w"))
     with open(os.path.join(work, "b.json")) as f:
         rows = json.load(f)["variants"]
     levels, failed, measured = {}, [], 0
-    for r in rows:
+
+    def write():  # after every 100 variants too: a run cut short keeps what it measured
+        doc = {
+            "what": "first tolerance level at which PyTorch's CUDA result matches its float64 CPU "
+                    "result, for variants above t = -5 (tests/gpu/pytorch_levels.py)",
+            "torch": torch.__version__,
+            "device": torch.cuda.get_device_name(0),
+            "measured": measured,
+            "levels": dict(sorted(levels.items())),
+            "not_measured": failed,
+        }
+        with open(args.out, "w") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
+
+    for i, r in enumerate(rows):
+        if i % 100 == 99:
+            write()
+            print(f"{i + 1}/{len(rows)}", flush=True)
         if r.get("status") != "ok":
             continue
         key = f"{r['task']}/{r['variant']}"
@@ -111,18 +130,7 @@ def main():
             worst = max(worst, LEVELS[-1] + 1 if lv is None else lv)
         if worst > BASELINE_LEVEL:
             levels[key] = worst
-    doc = {
-        "what": "first tolerance level at which PyTorch's CUDA result matches its float64 CPU result, "
-                "for variants above t = -5 (tests/gpu/pytorch_levels.py)",
-        "torch": torch.__version__,
-        "device": torch.cuda.get_device_name(0),
-        "measured": measured,
-        "levels": dict(sorted(levels.items())),
-        "not_measured": failed,
-    }
-    with open(args.out, "w") as f:
-        json.dump(doc, f, indent=1)
-        f.write("\n")
+    write()
     print(f"{measured} variants measured, {len(levels)} above t = {BASELINE_LEVEL}, "
           f"{len(failed)} not measured; wrote {args.out}")
 
