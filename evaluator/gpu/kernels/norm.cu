@@ -2,12 +2,7 @@
 // Normalisation (ops_norm.cpp): layer_norm / rms_norm as one row-per-block
 // kernel (PyTorch's vectorized_layer_norm_kernel: 128 threads, Welford in
 // opmath, 16-byte loads when aligned); group / instance / batch norm as a
-// moments kernel (Welford per stat group) and a per-channel transform
-// y = x * scale + shift, scale = rstd * weight, shift = bias - mean * scale, as
-// PyTorch's group norm (ComputeFusedParams) computes it: on the built-in
-// suite's float32 batch norms with real running statistics this form met the
-// float64 reference at t = -5 where (x - mean) * rstd * weight + bias did not
-// (a torchvision r3d_18 slice, emulated with numpy on the dumped inputs).
+// moments kernel (Welford per stat group) and a per-channel transform.
 
 typedef typename pf_opmath<scalar_t>::type facc_t;
 
@@ -130,10 +125,10 @@ extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_norm_transform(co
     const facc_t mean = pf_param_at(p.mean, p.mean_dtype, s);
     facc_t rstd = pf_param_at(p.rstd, p.rstd_dtype, s);
     if (p.running) rstd = facc_t(1) / pf_sqrt(rstd + static_cast<facc_t>(p.eps));
-    const facc_t gamma = p.weight ? pf_param_at(p.weight, p.weight_dtype, c) : facc_t(1);
-    const facc_t beta = p.bias ? pf_param_at(p.bias, p.bias_dtype, c) : facc_t(0);
-    const facc_t scale = rstd * gamma, shift = beta - mean * scale;
-    y[idx] = pf_cast<scalar_t>(pf_cast<facc_t>(x[idx]) * scale + shift);
+    facc_t v = (pf_cast<facc_t>(x[idx]) - mean) * rstd;
+    if (p.weight) v *= pf_param_at(p.weight, p.weight_dtype, c);
+    if (p.bias) v += pf_param_at(p.bias, p.bias_dtype, c);
+    y[idx] = pf_cast<scalar_t>(v);
   }
 }
 
@@ -154,10 +149,12 @@ extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_norm_transform_ve
   if (p.running) rstd = facc_t(1) / pf_sqrt(rstd + static_cast<facc_t>(p.eps));
   const facc_t w = p.weight ? pf_param_at(p.weight, p.weight_dtype, c) : facc_t(1);
   const facc_t b = p.bias ? pf_param_at(p.bias, p.bias_dtype, c) : facc_t(0);
-  const facc_t scale = rstd * w, shift = b - mean * scale;
   const pf_vec<scalar_t, N> x = *reinterpret_cast<const pf_vec<scalar_t, N>*>(reinterpret_cast<const scalar_t*>(p.in) + base);
   pf_vec<scalar_t, N> y;
 #pragma unroll
-  for (int j = 0; j < N; ++j) y.v[j] = pf_cast<scalar_t>(pf_cast<facc_t>(x.v[j]) * scale + shift);
+  for (int j = 0; j < N; ++j) {
+    facc_t v = (pf_cast<facc_t>(x.v[j]) - mean) * rstd;
+    y.v[j] = pf_cast<scalar_t>(v * w + b);
+  }
   *reinterpret_cast<pf_vec<scalar_t, N>*>(reinterpret_cast<scalar_t*>(p.out) + base) = y;
 }
