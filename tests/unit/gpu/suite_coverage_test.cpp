@@ -5,10 +5,14 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
+#include <set>
 
 #include "evaluator/gpu/graph_plan.h"
 #include "evaluator/ops/op_registry.h"
+#include "evaluator/scoring/tolerance.h"
 #include "evaluator/tasks/importer.h"
 #include "evaluator/tasks/task_suite.h"
 #include "tests/support/paths.h"
@@ -44,6 +48,47 @@ TEST(SuiteCoverage, EveryVariantUsesOnlyGpuSupportedOps) {
     std::printf("[coverage]   %4zu x %s (e.g. %s)\n", vs.size(), msg.c_str(), vs.front().c_str());
   }
   EXPECT_EQ(supported, variants) << "suite variants the GPU baseline cannot run (listed above)";
+}
+
+// tests/data/pytorch_levels.json relaxes the graph suites per variant; a key
+// that names no variant (a renamed task, a re-imported corpus) would silently
+// relax nothing, a level outside the table would relax everything.
+TEST(SuiteCoverage, PytorchLevelsNameSuiteOrCorpusVariantsAboveTheBaselineLevel) {
+  std::ifstream in(pf::test::source_dir() / "tests/data/pytorch_levels.json");
+  ASSERT_TRUE(in) << "tests/data/pytorch_levels.json missing (tests/gpu/pytorch_levels.py)";
+  auto doc = nlohmann::json::parse(in, nullptr, false);
+  ASSERT_TRUE(doc.is_object() && doc.contains("levels"));
+  std::set<std::string> known;
+  auto listed = list_task_files(pf::test::source_dir() / "tasks");
+  ASSERT_TRUE(listed.ok()) << listed.error().message;
+  for (const auto& file : *listed) {
+    auto task = load_task_file(file);
+    ASSERT_TRUE(task.ok()) << task.error().message;
+    for (const auto& v : task->variants) known.insert(task->id + "/" + v.name);
+  }
+  const auto corpus = pf::test::source_dir() / ".." / "shared" / "corpus";
+  const bool have_corpus = std::filesystem::is_directory(corpus);
+  if (have_corpus) {
+    for (const char* part : {"graphnet-slices", "passnet-fusible"}) {
+      auto imported = import_tasks(corpus / part, ImportOptions{}, OpRegistry::builtin());
+      ASSERT_TRUE(imported.ok()) << imported.error().message;
+      for (const auto& ti : *imported) {
+        if (!ti.task) continue;
+        for (const auto& v : ti.task->variants) known.insert(ti.task->id + "/" + v.name);
+      }
+    }
+  }
+  int checked = 0;
+  for (const auto& [key, level] : doc["levels"].items()) {
+    ASSERT_TRUE(level.is_number_integer()) << key;
+    EXPECT_GT(level.get<int>(), kBaselineToleranceLevel) << key;
+    EXPECT_LE(level.get<int>(), kMaxToleranceLevel + 1) << key;
+    if (have_corpus || known.count(key)) {
+      EXPECT_TRUE(known.count(key)) << key << " names no suite or corpus variant";
+      ++checked;
+    }
+  }
+  EXPECT_GT(checked, 0);
 }
 
 }  // namespace
