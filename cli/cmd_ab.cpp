@@ -5,90 +5,32 @@
 // stored one without running anything.
 #include "cli/cmd_ab.h"
 
-#include <unistd.h>
-
-#include <iostream>
-
-#include "cli/endpoint_options.h"
-#include "cli/exit_codes.h"
-#include "cli/signal_watch.h"
-#include "common/fs.h"
+#include "cli/experiment_command.h"
 #include "experiments/ab_experiment.h"
 #include "trajectories/trajectory_store.h"
 
 namespace pf::cli {
 namespace {
 
-struct AbArgs {
-  std::string config;
-  std::string resume;
-  std::string svg;
-  bool json = false;
-  bool report_only = false;
-};
+const ExperimentWords kWords{"ab", "experiment", "EXPERIMENT.toml"};
 
-int print_report(const experiments::AbReport& report, const AbArgs& args) {
-  if (args.json) {
-    std::cout << report.to_json().dump(2) << "\n";
-  } else {
-    std::cout << "\n" << report.table();
-  }
-  if (!args.svg.empty()) {
-    if (auto st = write_file_atomic(args.svg, report.svg()); !st.ok()) {
-      std::cerr << "passforge ab: " << st.error().message << "\n";
-      return kExitFailure;
-    }
-    if (!args.json) std::cout << "chart: " << args.svg << "\n";
-  }
-  return kExitOk;
-}
-
-int ab_command(const AbArgs& args) {
-  if (args.config.empty() == args.resume.empty()) {
-    std::cerr << "passforge ab: give --config EXPERIMENT.toml (a new experiment) or --resume DIR "
-                 "(continue one)\n";
+int ab_command(const ExperimentArgs& args) {
+  if (auto usage = experiment_usage_error(args, kWords)) return *usage;
+  if (args.report_only) return print_stored_report(args, kWords, experiments::report_ab);
+  auto request =
+      experiment_request<experiments::AbRequest>(args, kWords, experiments::load_ab_spec);
+  if (!request.ok()) {
+    experiment_error(kWords, request.error().message);
     return kExitUsage;
   }
-  if (args.report_only) {
-    if (args.resume.empty()) {
-      std::cerr << "passforge ab: --report-only reads a stored experiment: use --resume DIR\n";
-      return kExitUsage;
-    }
-    auto report = experiments::report_ab(args.resume);
-    if (!report.ok()) {
-      std::cerr << "passforge ab: " << report.error().message << "\n";
-      return kExitUsage;
-    }
-    return print_report(*report, args);
-  }
-  experiments::AbRequest request;
-  if (!args.config.empty()) {
-    auto spec = experiments::load_ab_spec(args.config);
-    if (!spec.ok()) {
-      std::cerr << "passforge ab: " << spec.error().message << "\n";
-      return kExitUsage;
-    }
-    request.spec = std::move(spec).value();
-  }
-  request.resume_dir = args.resume;
-  request.llm_options = llm_options_from;
-  request.terminal = !args.json && isatty(2) != 0;
-  // With --json stdout carries only the report.
-  request.notice = [json = args.json](const std::string& line) {
-    (json ? std::cerr : std::cout) << "passforge ab: " << line << std::endl;
-  };
-  llm::CancelToken cancel;
-  Result<experiments::AbOutcome> outcome = make_error(ErrorCode::internal, "not run");
-  {
-    SignalWatcher signals(cancel, "ab");
-    outcome = experiments::run_ab(request, cancel);
-  }
+  auto outcome = run_cancellable(
+      kWords, [&](llm::CancelToken& cancel) { return experiments::run_ab(*request, cancel); });
   if (!outcome.ok()) {
-    std::cerr << "passforge ab: " << outcome.error().message << "\n";
+    experiment_error(kWords, outcome.error().message);
     return outcome.error().code == ErrorCode::internal ? kExitFailure : kExitUsage;
   }
-  int rc = print_report(outcome->report, args);
-  auto& out = args.json ? std::cerr : std::cout;
+  int rc = print_experiment_report(outcome->report, args, kWords);
+  std::ostream& out = experiment_out(args);
   out << "data: " << traj::store_path(outcome->dir).string() << " (one run per arm; passforge "
       << "stats/export read it)\n";
   if (outcome->session.interrupted) {
@@ -102,17 +44,14 @@ int ab_command(const AbArgs& args) {
 }  // namespace
 
 void add_ab_command(CLI::App& app, CommandContext& ctx) {
-  auto args = std::make_shared<AbArgs>();
+  auto args = std::make_shared<ExperimentArgs>();
   auto* cmd = app.add_subcommand(
       "ab",
       "A/B experiment: arms (prompt variant, model, sampling, agent settings) on the same "
       "tasks and seeds, interleaved; paired comparison with CI, sign and Wilcoxon tests");
-  cmd->add_option("--config", args->config, "experiment file (docs/ab.md, configs/ab-*.toml)");
-  cmd->add_option("--resume", args->resume, "continue the experiment stored in this directory");
-  cmd->add_flag("--json", args->json, "print the report as JSON");
-  cmd->add_option("--svg", args->svg, "write a chart of per-task scores per arm to this file");
-  cmd->add_flag("--report-only", args->report_only,
-                "with --resume: print the stored experiment's report, run nothing");
+  add_experiment_options(cmd, *args, kWords, "experiment file (docs/ab.md, configs/ab-*.toml)",
+                         "print the report as JSON",
+                         "write a chart of per-task scores per arm to this file");
   cmd->callback([args, &ctx] { ctx.exit_code = ab_command(*args); });
 }
 

@@ -234,6 +234,28 @@ set = { "prompts.variant" = "concise" }
   EXPECT_NE(twice.err.find("already exists"), std::string::npos) << twice.err;
 }
 
+TEST_F(ExperimentsCli, UsageErrorsNameTheMissingArgument) {
+  struct Case {
+    std::vector<std::string> args;
+    std::string message;
+  };
+  const Case cases[] = {
+      {{"ab"}, "passforge ab: give --config EXPERIMENT.toml (a new experiment) or --resume DIR"},
+      {{"improve", "--config", "a.toml", "--resume", "d"},
+       "passforge improve: give --config IMPROVE.toml (a new loop) or --resume DIR"},
+      {{"ab", "--config", "a.toml", "--report-only"},
+       "passforge ab: --report-only reads a stored experiment: use --resume DIR"},
+      {{"improve", "--resume", (dir_ / "none").string(), "--report-only"}, "passforge improve: "},
+      {{"ab", "--config", (dir_ / "missing.toml").string()}, "passforge ab: "},
+  };
+  for (const auto& c : cases) {
+    auto r = run_passforge(c.args, dir_);
+    EXPECT_EQ(r.code, 2) << c.args[0] << " " << r.err;
+    EXPECT_NE(r.err.find(c.message), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+  }
+}
+
 TEST_F(ExperimentsCli, ImproveRoundsImproveAndResumeAtTheFailedStep) {
   // The training command fails once (a crashed trainer), then names the tuned model.
   const fs::path marker = dir_ / "trained-once";
