@@ -66,7 +66,15 @@ Result<FullEvaluation> evaluate_full(const Task& task, const passes::PassWorkspa
                       {"arch", props.arch()},
                       {"peak_memory_bytes_per_s", peaks.memory_bytes_per_s},
                       {"peak_flops_per_s", peaks.flops_per_s}};
-  result["baseline"] = "passforge eager CUDA baseline (one kernel or library call per op)";
+  // Graph replay removes host launch gaps from both sides: speedups measured
+  // one way are not comparable with the other's, so the result says which.
+  result["baseline"] =
+      std::string(
+          "passforge eager CUDA baseline (one kernel or library call per "
+          "op), both sides timed ") +
+      (options.graph_replay ? "as replayed CUDA graphs where they can be captured (each "
+                              "variant's timing.launch says)"
+                            : "launched step by step");
   result["options"] = options_to_json(options);
 
   std::unique_ptr<passes::GpuReplacements> repl;
