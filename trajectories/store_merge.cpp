@@ -9,7 +9,7 @@
 namespace pf::traj {
 namespace {
 
-constexpr const char* kTables[] = {"runs", "tasks", "artifacts", "episodes",
+constexpr const char* kTables[] = {"runs",        "tasks",    "artifacts", "episodes",
                                    "evaluations", "messages", "llm_calls"};
 
 //! Columns an input's further-along copy of an episode replaces.
@@ -41,26 +41,32 @@ Result<std::string> first_text(Database& db, const std::string& sql) {
 
 //! Checks that need the attached input: identical tasks and histories.
 Status check_conflicts(Database& db, const std::filesystem::path& input) {
-  PF_ASSIGN(std::string task, first_text(db,
-      "SELECT s.id FROM src.tasks s JOIN main.tasks m ON m.id = s.id "
-      "WHERE s.op_sequence != m.op_sequence OR s.variants != m.variants "
-      "OR s.suite_hash != m.suite_hash LIMIT 1"));
+  PF_ASSIGN(std::string task,
+            first_text(db,
+                       "SELECT s.id FROM src.tasks s JOIN main.tasks m ON m.id = s.id "
+                       "WHERE s.op_sequence != m.op_sequence OR s.variants != m.variants "
+                       "OR s.suite_hash != m.suite_hash LIMIT 1"));
   if (!task.empty()) {
     return make_error(ErrorCode::invalid_argument,
                       input.string() + ": task '" + task +
                           "' is defined differently than in the output; refusing to merge "
                           "different task definitions");
   }
-  PF_ASSIGN(std::string episode, first_text(db,
-      "SELECT s.episode_id FROM src.messages s JOIN main.messages m "
-      "ON m.episode_id = s.episode_id AND m.seq = s.seq "
-      "WHERE s.role != m.role OR s.content != m.content OR s.tool_calls != m.tool_calls "
-      "OR s.turn != m.turn LIMIT 1"));
+  PF_ASSIGN(
+      std::string episode,
+      first_text(db,
+                 "SELECT s.episode_id FROM src.messages s JOIN main.messages m "
+                 "ON m.episode_id = s.episode_id AND m.seq = s.seq "
+                 "WHERE s.role != m.role OR s.content != m.content OR s.tool_calls != m.tool_calls "
+                 "OR s.turn != m.turn LIMIT 1"));
   if (episode.empty()) {
-    PF_ASSIGN(episode, first_text(db,
-        "SELECT s.episode_id FROM src.evaluations s JOIN main.evaluations m ON m.id = s.id "
-        "WHERE s.result != m.result OR coalesce(s.workspace_sha, '') != "
-        "coalesce(m.workspace_sha, '') LIMIT 1"));
+    PF_ASSIGN(
+        episode,
+        first_text(
+            db,
+            "SELECT s.episode_id FROM src.evaluations s JOIN main.evaluations m ON m.id = s.id "
+            "WHERE s.result != m.result OR coalesce(s.workspace_sha, '') != "
+            "coalesce(m.workspace_sha, '') LIMIT 1"));
   }
   if (!episode.empty()) {
     return make_error(ErrorCode::invalid_argument,
@@ -162,12 +168,14 @@ Status merge_one(Database& db, const std::filesystem::path& input, MergeSummary&
       std::string t = table;
       std::string sql;
       if (t == "runs") {
-        sql = "INSERT INTO main.runs SELECT * FROM src.runs WHERE true ON CONFLICT(id) DO "
-              "UPDATE SET status = excluded.status, finished_at = excluded.finished_at "
-              "WHERE runs.status = 'running' AND excluded.status != 'running'";
+        sql =
+            "INSERT INTO main.runs SELECT * FROM src.runs WHERE true ON CONFLICT(id) DO "
+            "UPDATE SET status = excluded.status, finished_at = excluded.finished_at "
+            "WHERE runs.status = 'running' AND excluded.status != 'running'";
       } else if (t == "episodes") {
-        sql = std::string("INSERT INTO main.episodes SELECT * FROM src.episodes WHERE true "
-                          "ON CONFLICT(id) DO UPDATE SET ") +
+        sql = std::string(
+                  "INSERT INTO main.episodes SELECT * FROM src.episodes WHERE true "
+                  "ON CONFLICT(id) DO UPDATE SET ") +
               kEpisodeProgress +
               " WHERE excluded.turns > episodes.turns OR (excluded.turns = episodes.turns AND "
               "episodes.status = 'running' AND excluded.status != 'running')";
@@ -208,18 +216,39 @@ std::string MergeSummary::to_text() const {
   return s;
 }
 
+namespace {
+
+// How a run's evaluations timed both sides ([evaluator] graph_replay). Runs
+// recorded before the key existed launched step by step.
+std::string timing_mode(const RunRecord& run) {
+  const auto& c = run.config_json;
+  if (c.is_object() && c.contains("evaluator") && c["evaluator"].is_object()) {
+    const auto& e = c["evaluator"];
+    if (e.contains("graph_replay") && e["graph_replay"].is_boolean()) {
+      return e["graph_replay"].get<bool>() ? "replayed CUDA graphs" : "step-by-step launches";
+    }
+  }
+  return "step-by-step launches (recorded before graph replay)";
+}
+
+}  // namespace
+
 Result<MergeSummary> merge_stores(const std::vector<std::filesystem::path>& inputs,
                                   const std::filesystem::path& out) {
   if (inputs.empty()) return make_error(ErrorCode::invalid_argument, "no input run directory");
   MergeSummary summary;
   auto out_db = canonical_or_same(store_path(out));
   // Validate every input before writing anything.
-  std::map<std::string, std::string> suite_of;  // suite hash -> where it was seen
+  std::map<std::string, std::string> suite_of;   // suite hash -> where it was seen
+  std::map<std::string, std::string> timing_of;  // timing mode -> where it was seen
   std::vector<std::filesystem::path> todo;
   std::set<std::filesystem::path> seen;
   auto note_suites = [&](TrajectoryReader& r, const std::string& where) -> Status {
     PF_ASSIGN(auto runs, r.runs());
-    for (const auto& run : runs) suite_of.emplace(run.task_suite_hash, where + " (run " + run.id + ")");
+    for (const auto& run : runs) {
+      suite_of.emplace(run.task_suite_hash, where + " (run " + run.id + ")");
+      timing_of.emplace(timing_mode(run), where + " (run " + run.id + ")");
+    }
     return ok_status();
   };
   if (std::filesystem::exists(out_db)) {
@@ -247,6 +276,14 @@ Result<MergeSummary> merge_stores(const std::vector<std::filesystem::path>& inpu
       msg += "\n  suite hash '" + hash + "' in " + where;
     }
     return make_error(ErrorCode::invalid_argument, msg);
+  }
+  if (timing_of.size() > 1) {
+    // Graph replay removes host launch gaps from both sides, so speedups
+    // (and AS) of the two kinds of run are not comparable; merged anyway.
+    std::string msg = "runs timed differently (their speedups are not comparable):";
+    for (const auto& [mode, where] : timing_of) msg += " " + mode + " in " + where + ";";
+    msg.pop_back();
+    summary.notes.push_back(msg);
   }
   PF_ASSIGN(auto store, TrajectoryStore::open(out, TrajectoryStore::OpenMode::create));
   for (const auto& in : todo) PF_TRY(merge_one(store->database_unlocked(), in, summary));

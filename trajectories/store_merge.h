@@ -7,7 +7,10 @@
 // episode whose histories diverge. Tables outside the trajectory schema
 // (e.g. experiments' pf_experiment, pf_exemplars) are carried as they are:
 // rows the output lacks are added; a differing definition, or a row whose
-// key the output holds with other values, is refused.
+// key the output holds with other values, is refused. Runs whose evaluations
+// were timed differently ([evaluator] graph_replay; runs from before it
+// launched step by step) are merged with a note: their speedups are not
+// comparable.
 #pragma once
 
 #include <filesystem>

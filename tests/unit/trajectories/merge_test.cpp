@@ -26,10 +26,12 @@ TurnSpec eval(double as, const std::string& file) {
 
 //! A shard: one run with `episodes` episodes of task "a" and "b".
 void write_shard(const std::filesystem::path& dir, const std::string& run, int episodes,
-                 const std::string& suite = "suite-A") {
+                 const std::string& suite = "suite-A", const nlohmann::json& evaluator = nullptr) {
   auto store = open_store(dir);
   ASSERT_TRUE(store);
-  ASSERT_TRUE(store->create_run(testing::make_run(run, suite)).ok());
+  RunRecord record = testing::make_run(run, suite);
+  if (!evaluator.is_null()) record.config_json["evaluator"] = evaluator;
+  ASSERT_TRUE(store->create_run(record).ok());
   ASSERT_TRUE(store->upsert_task(testing::make_task("a", 2, 1, suite)).ok());
   ASSERT_TRUE(store->upsert_task(testing::make_task("b", 2, 1, suite)).ok());
   for (int i = 0; i < episodes; ++i) {
@@ -64,7 +66,8 @@ std::string dump(const std::filesystem::path& dir) {
 
 TEST(Merge, CombinesShardsWithoutLossAndIsIdempotent) {
   testing::TempDir dir;
-  auto s1 = dir.path() / "runs" / "s1", s2 = dir.path() / "runs" / "s2", out = dir.path() / "merged";
+  auto s1 = dir.path() / "runs" / "s1", s2 = dir.path() / "runs" / "s2",
+       out = dir.path() / "merged";
   write_shard(s1, "20250101T000000Z-00000001", 3);
   write_shard(s2, "20250101T000000Z-00000002", 2);
   auto m = merge_stores({s1, s2}, out);
@@ -114,8 +117,9 @@ TEST(Merge, KeepsTheFurtherAlongCopyOfAnEpisode) {
     id = testing::write_episode(*store, spec);
   }
   std::filesystem::create_directories(snapshot);
-  std::filesystem::copy(live, snapshot, std::filesystem::copy_options::recursive |
-                                            std::filesystem::copy_options::overwrite_existing);
+  std::filesystem::copy(
+      live, snapshot,
+      std::filesystem::copy_options::recursive | std::filesystem::copy_options::overwrite_existing);
   {
     auto store = open_store(live);
     TurnRecord t;
@@ -152,6 +156,26 @@ TEST(Merge, RefusesDifferentTaskSuitesBeforeWriting) {
   EXPECT_FALSE(std::filesystem::exists(out));
 }
 
+TEST(Merge, NotesRunsTimedDifferently) {
+  testing::TempDir dir;
+  auto s1 = dir.path() / "s1", s2 = dir.path() / "s2", s3 = dir.path() / "s3";
+  write_shard(s1, "20250101T000000Z-00000001", 1, "suite-A", {{"graph_replay", true}});
+  write_shard(s2, "20250101T000000Z-00000002", 1, "suite-A", {{"graph_replay", true}});
+  write_shard(s3, "20250101T000000Z-00000003", 1, "suite-A");  // before the key existed
+  auto same = merge_stores({s1, s2}, dir.path() / "same");
+  ASSERT_TRUE(same.ok()) << same.error().message;
+  EXPECT_EQ(same->to_text().find("timed differently"), std::string::npos) << same->to_text();
+  auto mixed = merge_stores({s1, s3}, dir.path() / "mixed");
+  ASSERT_TRUE(mixed.ok()) << mixed.error().message;
+  const std::string text = mixed->to_text();
+  EXPECT_NE(text.find("note: runs timed differently (their speedups are not comparable): "
+                      "replayed CUDA graphs in"),
+            std::string::npos)
+      << text;
+  EXPECT_NE(text.find("step-by-step launches (recorded before graph replay) in"), std::string::npos)
+      << text;
+}
+
 TEST(Merge, RefusesNewerSchemasAndDivergedHistories) {
   testing::TempDir dir;
   auto s1 = dir.path() / "s1", out = dir.path() / "out";
@@ -163,11 +187,12 @@ TEST(Merge, RefusesNewerSchemasAndDivergedHistories) {
   std::filesystem::copy(s1, fork, std::filesystem::copy_options::recursive);
   sqlite3* h = nullptr;
   ASSERT_EQ(sqlite3_open((fork / "passforge.db").c_str(), &h), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(h, "UPDATE messages SET content = 'other' WHERE seq = 2", nullptr,
-                         nullptr, nullptr),
+  ASSERT_EQ(sqlite3_exec(h, "UPDATE messages SET content = 'other' WHERE seq = 2", nullptr, nullptr,
+                         nullptr),
             SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(h, "INSERT INTO schema_version VALUES (7, 'x')", nullptr, nullptr, nullptr),
-            SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(h, "INSERT INTO schema_version VALUES (7, 'x')", nullptr, nullptr, nullptr),
+      SQLITE_OK);
   sqlite3_close(h);
   auto newer = merge_stores({fork}, out);
   ASSERT_FALSE(newer.ok());
@@ -175,8 +200,9 @@ TEST(Merge, RefusesNewerSchemasAndDivergedHistories) {
       << newer.error().message;
 
   ASSERT_EQ(sqlite3_open((fork / "passforge.db").c_str(), &h), SQLITE_OK);
-  ASSERT_EQ(sqlite3_exec(h, "DELETE FROM schema_version WHERE version = 7", nullptr, nullptr, nullptr),
-            SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(h, "DELETE FROM schema_version WHERE version = 7", nullptr, nullptr, nullptr),
+      SQLITE_OK);
   sqlite3_close(h);
   auto diverged = merge_stores({fork}, out);
   ASSERT_FALSE(diverged.ok());
