@@ -48,7 +48,7 @@ Result<std::shared_ptr<DeviceStorage>> PlanBuilder::allocate_bytes(size_t bytes,
   return storage;
 }
 
-Status PlanBuilder::poison(DeviceStorage& storage, DType dtype) {
+cuda::PoisonFill poison_fill(DType dtype, uint8_t byte) {
   cuda::PoisonFill fill;
   switch (dtype) {
     case DType::float16:
@@ -64,10 +64,14 @@ Status PlanBuilder::poison(DeviceStorage& storage, DType dtype) {
       fill.kind = cuda::PoisonKind::nan_f64;
       break;
     default:
-      fill.byte = options_.poison_byte;
+      fill.byte = byte;
       break;
   }
-  PF_TRY(storage.buffer().poison(fill));
+  return fill;
+}
+
+Status PlanBuilder::poison(DeviceStorage& storage, DType dtype) {
+  PF_TRY(storage.buffer().poison(poison_fill(dtype, options_.poison_byte)));
   return runtime_.synchronize_device();
 }
 

@@ -33,6 +33,10 @@ struct PlanBuilderOptions {
   uint8_t poison_byte = 0xA5;
 };
 
+//! The poison for a buffer of `dtype`: the format's quiet NaN for floating
+//! types, else `byte` repeated.
+cuda::PoisonFill poison_fill(DType dtype, uint8_t byte);
+
 class PlanBuilder {
  public:
   explicit PlanBuilder(GpuRuntime& runtime, PlanBuilderOptions options = {});

@@ -407,25 +407,8 @@ class VariantEvaluator {
           continue;
         }
       }
-      cuda::PoisonFill fill;
-      switch (t.dtype()) {
-        case DType::float16:
-          fill.kind = cuda::PoisonKind::nan_f16;
-          break;
-        case DType::bfloat16:
-          fill.kind = cuda::PoisonKind::nan_bf16;
-          break;
-        case DType::float32:
-          fill.kind = cuda::PoisonKind::nan_f32;
-          break;
-        case DType::float64:
-          fill.kind = cuda::PoisonKind::nan_f64;
-          break;
-        default:
-          fill.byte = gpu::PlanBuilderOptions{}.poison_byte;
-          break;
-      }
-      PF_TRY(t.storage()->buffer().poison(fill));
+      PF_TRY(t.storage()->buffer().poison(
+          gpu::poison_fill(t.dtype(), gpu::PlanBuilderOptions{}.poison_byte)));
     }
     return rt_.synchronize_device();
   }

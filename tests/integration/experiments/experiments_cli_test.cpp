@@ -72,15 +72,20 @@ int wait_exit(pid_t pid) {
 }
 
 // Finished episodes in a store (0 while it does not exist yet).
-size_t finished_episodes(const fs::path& dir) {
+// The finished episodes of the store in `dir` (none while it does not exist).
+std::vector<traj::EpisodeRecord> finished_in(const fs::path& dir) {
   std::error_code ec;
-  if (!fs::exists(dir / "passforge.db", ec)) return 0;
+  if (!fs::exists(dir / "passforge.db", ec)) return {};
   auto reader = traj::TrajectoryReader::open(dir);
-  if (!reader.ok()) return 0;
+  if (!reader.ok()) return {};
   traj::EpisodeFilter f;
   f.status = traj::RunState::finished;
   auto episodes = reader->episodes(f);
-  return episodes.ok() ? episodes->size() : 0;
+  return episodes.ok() ? std::move(*episodes) : std::vector<traj::EpisodeRecord>{};
+}
+
+size_t finished_episodes(const fs::path& dir) {
+  return finished_in(dir).size();
 }
 
 bool wait_for(const std::function<bool()>& condition, double seconds) {
@@ -363,18 +368,15 @@ set = { "endpoint.model" = "tuned" }
             std::string::npos);
   auto reader = traj::TrajectoryReader::open(exp);
   ASSERT_TRUE(reader.ok());
-  traj::EpisodeFilter finished;
-  finished.status = traj::RunState::finished;
-  auto before = reader->episodes(finished);
-  ASSERT_TRUE(before.ok());
-  ASSERT_LT(before->size(), 8u);
+  const auto before = finished_in(exp);
+  ASSERT_LT(before.size(), 8u);
 
   auto resumed = run_passforge({"ab", "--resume", exp.string(), "--json"}, dir_);
   ASSERT_EQ(resumed.code, 0) << resumed.err;
   auto all = reader->episodes();
   ASSERT_EQ(all->size(), 8u);  // 2 arms x 2 tasks x 2 samples, none twice
   for (const auto& e : *all) EXPECT_EQ(e.status, traj::RunState::finished) << e.id;
-  for (const auto& e : *before) {
+  for (const auto& e : before) {
     EXPECT_EQ(reader->episode(e.id)->finished_at, e.finished_at) << "re-run: " << e.id;
   }
   // "tuned" compiles every task, "base" none: B is better on every task, but
@@ -412,17 +414,14 @@ samples_per_task = 2
   wait_exit(pid);
   auto reader = traj::TrajectoryReader::open(loop / "rounds/1/train");
   ASSERT_TRUE(reader.ok());
-  traj::EpisodeFilter finished;
-  finished.status = traj::RunState::finished;
-  auto before = reader->episodes(finished);
-  ASSERT_TRUE(before.ok());
-  ASSERT_GE(before->size(), 1u);
+  const auto before = finished_in(loop / "rounds/1/train");
+  ASSERT_GE(before.size(), 1u);
 
   auto resumed = run_passforge({"improve", "--resume", loop.string(), "--json"}, dir_);
   ASSERT_EQ(resumed.code, 0) << resumed.err;
   auto all = reader->episodes();
   ASSERT_EQ(all->size(), 4u);
-  for (const auto& e : *before) {
+  for (const auto& e : before) {
     EXPECT_EQ(reader->episode(e.id)->finished_at, e.finished_at) << "re-run: " << e.id;
   }
   auto report = nlohmann::json::parse(resumed.out);

@@ -66,4 +66,18 @@ Result<KernelCompiler> nvrtc_compile_function() {
   });
 }
 
+nlohmann::json relu_task_json() {
+  Task t;
+  t.id = "relu";
+  TaskVariant v;
+  v.name = "v";
+  v.source = "def forward(in_0):\n    t = torch.relu(in_0)\n    return (t,)\n";
+  InputMeta in;
+  in.name = "in_0";
+  in.shape = {4};
+  v.inputs = {in};
+  t.variants = {v};
+  return task_to_json(t);
+}
+
 }  // namespace pf::passes::test

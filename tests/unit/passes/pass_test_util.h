@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ Result<LoadedPass> pass_from(const std::string& source, const std::string& name 
 
 //! The corpus task directory ../shared/corpus/graphnet-slices/<id> ("" when absent).
 std::filesystem::path corpus_task_dir(const std::string& id);
+
+//! A one-variant task (relu of a float32[4]) as task JSON, for request tests.
+nlohmann::json relu_task_json();
 
 //! Imports a corpus task; `extra_dtypes` adds float16/bfloat16 copies.
 Result<Task> corpus_task(const std::string& id, bool extra_dtypes);

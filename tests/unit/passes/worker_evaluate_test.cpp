@@ -37,20 +37,6 @@ Result<Fixture> rope_fixture() {
   return f;
 }
 
-json small_task() {
-  Task t;
-  t.id = "relu";
-  TaskVariant v;
-  v.name = "v";
-  v.source = "def forward(in_0):\n    t = torch.relu(in_0)\n    return (t,)\n";
-  InputMeta in;
-  in.name = "in_0";
-  in.shape = {4};
-  v.inputs = {in};
-  t.variants = {v};
-  return task_to_json(t);
-}
-
 TEST(EvaluateRequest, MalformedRequestsAreErrors) {
   CompileService service({});
   EXPECT_FALSE(handle_evaluate(json::array(), service).ok());
@@ -60,7 +46,7 @@ TEST(EvaluateRequest, MalformedRequestsAreErrors) {
   ASSERT_FALSE(no_variants.ok());
   EXPECT_EQ(no_variants.error().message,
             "evaluate: evaluate request: variants: expected a non-empty list");
-  json task = small_task();
+  json task = passes::test::relu_task_json();
   auto no_files = handle_evaluate(json{{"task", task}}, service);
   ASSERT_FALSE(no_files.ok());
   auto fast =
@@ -78,7 +64,7 @@ TEST(EvaluateRequest, MalformedRequestsAreErrors) {
 
 TEST(EvaluateRequest, AWorkspaceWithBadFilesIsACompileFailure) {
   CompileService service({});
-  json task = small_task();
+  json task = passes::test::relu_task_json();
   auto r = handle_evaluate(json{{"task", task}, {"files", {{"../x.py", "x"}}}}, service);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ((*r)["mode"], "compile_only");

@@ -24,23 +24,9 @@ namespace fs = std::filesystem;
 
 const char* kRope = "neg-cat-mul-add-6a5c9e";
 
-json small_task() {
-  Task t;
-  t.id = "relu";
-  TaskVariant v;
-  v.name = "v";
-  v.source = "def forward(in_0):\n    t = torch.relu(in_0)\n    return (t,)\n";
-  InputMeta in;
-  in.name = "in_0";
-  in.shape = {4};
-  v.inputs = {in};
-  t.variants = {v};
-  return task_to_json(t);
-}
-
 TEST(FullRequest, ValidatesVariantsAndOptions) {
   worker::CompileService service({});
-  json task = small_task();
+  json task = passes::test::relu_task_json();
   auto unknown = worker::handle_evaluate(
       json{{"task", task}, {"files", json::object()}, {"mode", "full"}, {"variants", {"w"}}},
       service);
@@ -65,7 +51,8 @@ TEST(FullRequest, NeedsAGpu) {
   if (pf::test::gpu_unavailable_reason().empty()) GTEST_SKIP() << "a GPU is present";
   worker::CompileService service({});
   auto full = worker::handle_evaluate(
-      json{{"task", small_task()}, {"files", json::object()}, {"mode", "full"}}, service);
+      json{{"task", passes::test::relu_task_json()}, {"files", json::object()}, {"mode", "full"}},
+      service);
   ASSERT_FALSE(full.ok());
   EXPECT_EQ(full.error().code, ErrorCode::unsupported);
   // The reason (no driver here) is part of the message; it varies by machine.
