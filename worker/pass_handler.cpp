@@ -114,8 +114,11 @@ class FullService {
   std::unique_ptr<gpu::GpuRuntime> runtime_;
 };
 
+// Never destroyed: its runtime's streams belong to the compile service's
+// context, which main() destroys first; destroying them at exit would call
+// into a context that is gone (a crash at exit, seen on the H200).
 FullService& full_service() {
-  static FullService service;
+  static auto& service = *new FullService();
   return service;
 }
 

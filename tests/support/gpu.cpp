@@ -35,7 +35,10 @@ std::shared_ptr<const cuda::CudaDriver> gpu_driver() {
 }
 
 cuda::CudaContext* gpu_context() {
-  static std::unique_ptr<cuda::CudaContext> ctx;
+  // Never destroyed: tests keep CUDA objects of this context in statics of
+  // their own, and static destructors run in no order that would free those
+  // first. The process's exit releases the context.
+  static auto& ctx = *new std::unique_ptr<cuda::CudaContext>();
   static std::string error;
   static std::once_flag once;
   std::call_once(once, [] {

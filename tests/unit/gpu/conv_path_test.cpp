@@ -35,7 +35,7 @@ const std::vector<ConvCase>& conv_cases() {
 
 // A runtime on the test context with cuDNN disabled (the fallback path).
 GpuRuntime* runtime_without_cudnn() {
-  static std::unique_ptr<GpuRuntime> rt;
+  static auto& rt = *new std::unique_ptr<GpuRuntime>();  // never destroyed, as runtime()
   if (!rt) {
     cuda::CudaContext* ctx = pf::test::gpu_context();
     if (ctx == nullptr) return nullptr;

@@ -15,8 +15,10 @@
 
 namespace pf::gpu::test {
 
+// Never destroyed: a static's destructor would run at exit after the test
+// context's (declared later, destroyed first) and crash in cuStreamDestroy.
 GpuRuntime* runtime() {
-  static std::unique_ptr<GpuRuntime> rt;
+  static auto& rt = *new std::unique_ptr<GpuRuntime>();
   static std::string error;
   static bool tried = false;
   if (!tried) {
