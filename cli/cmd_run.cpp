@@ -8,6 +8,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
@@ -26,7 +27,10 @@ namespace {
 struct RunArgs {
   ConfigOptions config;
   std::string resume;
+  std::string shard;
 };
+
+const char* getenv_lookup(const char* name) { return std::getenv(name); }
 
 // The stored configuration of a resumed run with `--set` on top, through the
 // shared loader (same parsing, checks and messages as a new run). The
@@ -44,8 +48,37 @@ Result<LoadedConfig> resumed_config(const Config& stored, const std::vector<std:
   return loaded;
 }
 
-int run_command(const RunArgs& args) {
+int run_command(RunArgs args) {
   agent::RunRequest request;
+  if (!args.shard.empty()) {
+    if (!args.resume.empty()) {
+      std::cerr << "passforge run: --resume continues a shard with the shard it started with; "
+                   "leave out --shard\n";
+      return kExitUsage;
+    }
+    auto shard = agent::parse_shard(args.shard, getenv_lookup);
+    if (!shard.ok()) {
+      std::cerr << "passforge run: " << shard.error().message << "\n";
+      return kExitUsage;
+    }
+    request.shard = *shard;
+    // A shard started again (a requeued array task, a restarted pod)
+    // continues where it stopped.
+    auto loaded = load_config_or_report(args.config);
+    if (!loaded.ok()) return kExitUsage;
+    auto dir = agent::new_run_dir(loaded->config, request.shard, getenv_lookup);
+    if (!dir.ok()) {
+      std::cerr << "passforge run: " << dir.error().message << "\n";
+      return kExitUsage;
+    }
+    std::error_code ec;
+    if (std::filesystem::exists(traj::store_path(*dir), ec)) {
+      std::cout << "passforge run: " << dir->string()
+                << " exists: continuing this shard (as --resume)" << std::endl;
+      args.resume = dir->string();
+      args.config.file.clear();
+    }
+  }
   if (!args.resume.empty()) {
     if (!args.config.file.empty()) {
       std::cerr << "passforge run: --resume continues a run with its stored configuration; "
@@ -63,6 +96,12 @@ int run_command(const RunArgs& args) {
     request.config_toml = std::move(stored->config_toml);
     request.resume_dir = std::filesystem::path(args.resume).lexically_normal();
     if (!request.resume_dir.has_filename()) request.resume_dir = request.resume_dir.parent_path();
+    auto shard = agent::read_shard_file(request.resume_dir);
+    if (!shard.ok()) {
+      std::cerr << "passforge run: " << shard.error().message << "\n";
+      return kExitUsage;
+    }
+    request.shard = *shard;
   } else {
     auto loaded = load_config_or_report(args.config);
     if (!loaded.ok()) return kExitUsage;
@@ -117,6 +156,10 @@ void add_run_command(CLI::App& app, CommandContext& ctx) {
   add_config_options(*cmd, args->config);
   cmd->add_option("--resume", args->resume,
                   "continue the unfinished episodes of this run directory (runs/<run-id>)");
+  cmd->add_option("--shard", args->shard,
+                  "run only shard K of N of the episodes (K/N, 0-based), or 'env': from a Slurm "
+                  "job array or a Kubernetes Indexed Job; writes runs/<run-id>/shard-K-of-N and "
+                  "continues it when started again");
   cmd->callback([args, &ctx] { ctx.exit_code = run_command(*args); });
 }
 

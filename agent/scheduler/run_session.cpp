@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "agent/llm/llm_client.h"
 #include "agent/loop/episode.h"
@@ -36,7 +37,7 @@ struct EpisodePlan {
 
 Result<EpisodePlan> plan_episodes(const std::vector<std::shared_ptr<const TaskContext>>& tasks,
                                   const Config& config, const std::string& run_id,
-                                  traj::TrajectoryStore& store) {
+                                  const Shard& shard, traj::TrajectoryStore& store) {
   std::map<std::string, traj::RunState> known;
   PF_ASSIGN(auto reader, store.reader());
   traj::EpisodeFilter filter;
@@ -44,8 +45,10 @@ Result<EpisodePlan> plan_episodes(const std::vector<std::shared_ptr<const TaskCo
   PF_ASSIGN(auto episodes, reader.episodes(filter));
   for (const auto& e : episodes) known[e.id] = e.status;
   EpisodePlan plan;
+  int64_t position = -1;
   for (const auto& task : tasks) {
     for (int64_t s = 0; s < config.run.samples_per_task; ++s) {
+      if (!shard.owns(++position)) continue;
       ++plan.total;
       EpisodeSpec spec;
       spec.task = task;
@@ -101,6 +104,21 @@ fs::path resolve_data_dir(const fs::path& dir) {
   return dir;
 }
 
+Result<fs::path> new_run_dir(const Config& config, const Shard& shard, const EnvLookup& env) {
+  if (!shard.sharded()) {
+    return fs::path(config.run.output_dir) /
+           (config.run.run_id.empty() ? traj::make_run_id() : config.run.run_id);
+  }
+  std::string id = config.run.run_id.empty() ? shard_job_run_id(env) : config.run.run_id;
+  if (id.empty()) {
+    return make_error(ErrorCode::invalid_argument,
+                      "a sharded run needs one run id for all its shards: set run.run_id "
+                      "(--set run.run_id=NAME), or run inside a Slurm array job or a Kubernetes "
+                      "Indexed Job with PASSFORGE_JOB_NAME set");
+  }
+  return fs::path(config.run.output_dir) / id / shard.dir_name();
+}
+
 Result<StoredRunConfig> load_run_config(const fs::path& run_dir) {
   std::error_code ec;
   if (!fs::exists(traj::store_path(run_dir), ec)) {
@@ -143,9 +161,10 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
       PF_ASSIGN(auto task, task_from_record(r));
       tasks.push_back(std::move(task));
     }
+    const int64_t episodes =
+        static_cast<int64_t>(tasks.size()) * std::max<int64_t>(0, config.run.samples_per_task);
     PF_ASSIGN(auto finished, finished_summary(reader, outcome.run_id,
-                                              tasks.size() * static_cast<size_t>(std::max<int64_t>(
-                                                                 0, config.run.samples_per_task))));
+                                              static_cast<size_t>(request.shard.share_of(episodes))));
     if (finished) {
       request.notice("all " + std::to_string(finished->total.episodes) + " episodes of run " +
                      outcome.run_id + " are finished; nothing to resume");
@@ -164,8 +183,11 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
     }
   } else {
     PF_ASSIGN(tasks, load_run_tasks(config.run.tasks));
-    outcome.run_id = config.run.run_id.empty() ? traj::make_run_id() : config.run.run_id;
-    outcome.run_dir = fs::path(config.run.output_dir) / outcome.run_id;
+    PF_ASSIGN(outcome.run_dir, new_run_dir(config, request.shard, [](const char* name) {
+                return static_cast<const char*>(std::getenv(name));
+              }));
+    outcome.run_id = request.shard.sharded() ? outcome.run_dir.parent_path().filename().string()
+                                             : outcome.run_dir.filename().string();
     std::error_code ec;
     if (fs::exists(traj::store_path(outcome.run_dir), ec)) {
       return make_error(ErrorCode::invalid_argument,
@@ -240,11 +262,17 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
     run.task_suite_id = join(config.run.tasks, ",");
     PF_TRY(store->create_run(run));
     for (const auto& ctx : contexts) PF_TRY(store->upsert_task(ctx->record));
+    if (request.shard.sharded()) PF_TRY(write_shard_file(outcome.run_dir, request.shard));
   }
   request.notice("run " + outcome.run_id + ": " + traj::store_path(outcome.run_dir).string());
 
   // Episodes.
-  PF_ASSIGN(auto plan, plan_episodes(contexts, config, outcome.run_id, *store));
+  PF_ASSIGN(auto plan, plan_episodes(contexts, config, outcome.run_id, request.shard, *store));
+  if (request.shard.sharded()) {
+    request.notice("shard " + std::to_string(request.shard.index) + " of " +
+                   std::to_string(request.shard.count) + " (" + request.shard.source + "): " +
+                   std::to_string(plan.total) + " episodes of the run");
+  }
   if (resuming) {
     request.notice("resuming " + std::to_string(plan.specs.size()) + " of " +
                    std::to_string(plan.total) + " episodes (" + std::to_string(plan.already_done) +

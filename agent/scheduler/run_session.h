@@ -12,6 +12,7 @@
 #include "agent/llm/cancel_token.h"
 #include "agent/llm/llm_options.h"
 #include "agent/scheduler/run_summary.h"
+#include "agent/scheduler/shard.h"
 #include "common/result.h"
 #include "config/config.h"
 
@@ -22,6 +23,7 @@ struct RunRequest {
   std::string config_toml;           // the config file as written ("" without a file)
   llm::LlmOptions llm;               // [endpoint] as client options; base_url "" = replay
   std::filesystem::path resume_dir;  // non-empty: continue the run stored there
+  Shard shard;                       // the part of the run's episodes this process runs
   bool terminal = false;             // progress as a live line (else periodic log lines)
   //! Where notices go (replaying, evaluation mode, data location): one line each.
   std::function<void(const std::string&)> notice = [](const std::string&) {};
@@ -44,6 +46,13 @@ struct StoredRunConfig {
   std::string run_id;
 };
 Result<StoredRunConfig> load_run_config(const std::filesystem::path& run_dir);
+
+//! Where a new run (or shard of one) writes: `<output_dir>/<run-id>` or, for
+//! a shard, `<output_dir>/<run-id>/shard-K-of-N`. A sharded run takes its id
+//! from run.run_id, else from the scheduler's job (shard_job_run_id); without
+//! either it is an error, since the shards must share one id.
+Result<std::filesystem::path> new_run_dir(const Config& config, const Shard& shard,
+                                          const EnvLookup& env);
 
 //! Runs (or resumes) the run to its end, or until `cancel` is set. Errors:
 //! problems found before any episode ran (config, prompts, tasks, worker,

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <map>
 #include <thread>
 
 #include "common/fs.h"
@@ -194,6 +195,55 @@ TEST(RunCli, SigkillThenResumeCompletesWithoutDuplicates) {
       f.dir);
   EXPECT_EQ(wait_exit(again.pid), 0) << text(again.err);
   f.expect_complete();
+}
+
+// Three shards of one run, merged, are the unsharded run: the same episodes
+// (ids, seeds), each once and complete. A shard started again continues itself.
+TEST(RunCli, ShardsMergeToTheUnshardedRun) {
+  KillFixture f;
+  for (int k = 0; k < 3; ++k) {
+    auto args = f.run_args();
+    args.insert(args.end(), {"--shard", std::to_string(k) + "/3"});
+    Child c = spawn(args, f.dir);
+    EXPECT_EQ(wait_exit(c.pid), 0) << text(c.out) << text(c.err);
+    EXPECT_NE(text(c.out).find("shard " + std::to_string(k) + " of 3 (--shard): 2 episodes"),
+              std::string::npos)
+        << text(c.out);
+    EXPECT_TRUE(fs::exists(f.run_dir / ("shard-" + std::to_string(k) + "-of-3") / "passforge.db"));
+  }
+  auto again_args = f.run_args();
+  again_args.insert(again_args.end(), {"--shard", "1/3"});
+  Child again = spawn(again_args, f.dir);
+  EXPECT_EQ(wait_exit(again.pid), 0) << text(again.err);
+  EXPECT_NE(text(again.out).find("continuing this shard"), std::string::npos) << text(again.out);
+  EXPECT_NE(text(again.out).find("nothing to resume"), std::string::npos) << text(again.out);
+
+  std::vector<std::string> merge = {"merge", "--out", f.run_dir.string()};
+  for (int k = 0; k < 3; ++k) {
+    merge.push_back((f.run_dir / ("shard-" + std::to_string(k) + "-of-3")).string());
+  }
+  Child m = spawn(merge, f.dir);
+  ASSERT_EQ(wait_exit(m.pid), 0) << text(m.out) << text(m.err);
+  f.expect_complete();
+
+  // The unsharded run of the same configuration.
+  auto args = f.run_args();
+  for (auto& a : args) {
+    if (a == "run.output_dir=" + (f.dir / "runs").string()) a += "-whole";
+  }
+  Child whole = spawn(args, f.dir);
+  ASSERT_EQ(wait_exit(whole.pid), 0) << text(whole.out) << text(whole.err);
+  auto seeds = [](const fs::path& dir) {
+    std::map<std::string, std::pair<int64_t, int64_t>> out;
+    auto r = traj::TrajectoryReader::open(dir);
+    EXPECT_TRUE(r.ok());
+    if (!r.ok()) return out;
+    for (const auto& e : r->episodes().value_or({})) out[e.id] = {e.seed, e.turns};
+    return out;
+  };
+  auto merged = seeds(f.run_dir);
+  EXPECT_EQ(merged.size(), static_cast<size_t>(KillFixture::kEpisodes));
+  EXPECT_EQ(merged, seeds(f.dir / "runs-whole" / "kill-run"));
 }
 
 TEST(RunCli, SigintExits130WithEpisodesInterruptedAndResumable) {
