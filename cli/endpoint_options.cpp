@@ -7,6 +7,8 @@ namespace pf::cli {
 llm::LlmOptions llm_options_from(const EndpointConfig& e) {
   llm::LlmOptions o;
   o.base_url = e.base_url;
+  o.base_urls = e.base_urls;
+  if (!o.base_urls.empty()) o.base_url = o.base_urls.front();  // not the replay endpoint
   while (!o.base_url.empty() && o.base_url.back() == '/') o.base_url.pop_back();
   o.model = e.model;
   o.api_key_env = e.api_key_env;

@@ -45,6 +45,7 @@ struct SamplingConfig {
 
 struct EndpointConfig {
   std::string base_url;  // empty: the built-in replay endpoint
+  std::vector<std::string> base_urls;  // replicas: balanced, with failover (base_url unused)
   std::string model;
   std::string api_key_env = "OPENAI_API_KEY";
   double request_timeout_s = 600;

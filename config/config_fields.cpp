@@ -17,6 +17,9 @@ std::vector<Field> describe_fields(Config& c) {
   f.add("base_url", e.base_url,
         "OpenAI-compatible API base, e.g. http://localhost:8000/v1; empty: the built-in replay "
         "endpoint");
+  f.add("base_urls", e.base_urls,
+        "several servers of the same model (replicas); when set, requests go to the least busy "
+        "and fail over to another when one is down (base_url is then unused)");
   f.add("model", e.model, "model name sent with every request; required when base_url is set");
   f.add("api_key_env", e.api_key_env,
         "environment variable holding the API key, read at call time, never stored");

@@ -26,8 +26,15 @@ std::vector<std::pair<std::string, std::string>> validate_config(const Config& c
   };
 
   const auto& e = c.endpoint;
-  if (!e.base_url.empty()) {
-    if (!e.base_url.starts_with("http://") && !e.base_url.starts_with("https://")) {
+  for (const auto& url : e.base_urls) {
+    if (!url.starts_with("http://") && !url.starts_with("https://")) {
+      fail("endpoint.base_urls",
+           "must hold URLs starting with http:// or https://, got '" + url + "'");
+    }
+  }
+  if (!e.base_url.empty() || !e.base_urls.empty()) {
+    if (!e.base_url.empty() && !e.base_url.starts_with("http://") &&
+        !e.base_url.starts_with("https://")) {
       fail("endpoint.base_url", "must start with http:// or https://, got '" + e.base_url + "'");
     }
     if (e.model.empty()) {
@@ -56,11 +63,13 @@ std::vector<std::pair<std::string, std::string>> validate_config(const Config& c
     std::transform(lower.begin(), lower.end(), lower.begin(),
                    [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
     if (lower == "authorization") {
-      fail("endpoint.headers", "may not set Authorization: the key comes from endpoint.api_key_env");
+      fail("endpoint.headers",
+           "may not set Authorization: the key comes from endpoint.api_key_env");
     }
   }
   for (const char* k : kOwnedBodyKeys) {
-    if (e.extra.contains(k)) fail("endpoint.extra", std::string("may not set '") + k + "': passforge sets it");
+    if (e.extra.contains(k))
+      fail("endpoint.extra", std::string("may not set '") + k + "': passforge sets it");
   }
   for (const char* k : kSamplingBodyKeys) {
     if (e.extra.contains(k)) {
@@ -78,21 +87,23 @@ std::vector<std::pair<std::string, std::string>> validate_config(const Config& c
   }
   static const std::regex kArch("(sm|compute)_[0-9]{2,3}[af]?");
   if (!std::regex_match(v.gpu_arch, kArch)) {
-    fail("evaluator.gpu_arch", "must look like sm_90 (or compute_90, sm_90a), got '" + v.gpu_arch + "'");
+    fail("evaluator.gpu_arch",
+         "must look like sm_90 (or compute_90, sm_90a), got '" + v.gpu_arch + "'");
   }
 
   const auto& r = c.run;
-  if (r.tasks.empty() || std::any_of(r.tasks.begin(), r.tasks.end(),
-                                     [](const std::string& t) { return t.empty(); })) {
+  if (r.tasks.empty() ||
+      std::any_of(r.tasks.begin(), r.tasks.end(), [](const std::string& t) { return t.empty(); })) {
     fail("run.tasks", "needs at least one task id, glob or directory, and no empty entries");
   }
   if (r.output_dir.empty()) fail("run.output_dir", "must not be empty");
   if (!r.run_id.empty() && !is_name(r.run_id)) {
-    fail("run.run_id", "must be a plain directory name (letters, digits, . _ -), got '" + r.run_id + "'");
+    fail("run.run_id",
+         "must be a plain directory name (letters, digits, . _ -), got '" + r.run_id + "'");
   }
   if (!is_name(c.prompts.variant)) {
-    fail("prompts.variant",
-         "must be a plain directory name (letters, digits, . _ -), got '" + c.prompts.variant + "'");
+    fail("prompts.variant", "must be a plain directory name (letters, digits, . _ -), got '" +
+                                c.prompts.variant + "'");
   }
   if (c.prompts.dir.empty()) fail("prompts.dir", "must not be empty");
   return out;

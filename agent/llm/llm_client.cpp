@@ -39,6 +39,21 @@ bool is_event_stream(const HttpReply& reply) {
   return it != reply.headers.end() && it->second.find("text/event-stream") != std::string::npos;
 }
 
+// Outcomes that say the server (not the request) is unwell: its replicas
+// should take the next attempts.
+bool is_server_failure(AttemptOutcome o) {
+  switch (o) {
+    case AttemptOutcome::connection:
+    case AttemptOutcome::timeout:
+    case AttemptOutcome::server_error:
+    case AttemptOutcome::rate_limited:
+    case AttemptOutcome::truncated:
+      return true;
+    default:
+      return false;
+  }
+}
+
 // A 200 body that carries an error object: classified by what it says.
 AttemptOutcome outcome_of_error_message(const std::string& message) {
   return is_context_overflow_message(message) ? AttemptOutcome::context_overflow
@@ -55,8 +70,12 @@ struct LlmClient::AttemptResult {
 
 Result<std::unique_ptr<LlmClient>> LlmClient::create(LlmOptions options,
                                                      std::shared_ptr<Clock> clock) {
+  if (options.base_url.empty() && !options.base_urls.empty()) {
+    options.base_url = options.base_urls.front();
+  }
   PF_TRY(options.validate());
   options.base_url = trim_base(options.base_url);
+  for (auto& url : options.base_urls) url = trim_base(url);
   std::string auth;
   if (!options.api_key_env.empty()) {
     const char* key = std::getenv(options.api_key_env.c_str());
@@ -74,6 +93,9 @@ LlmClient::LlmClient(LlmOptions options, std::string auth_header, std::shared_pt
       limiter_(LimiterOptions{options_.max_concurrent, options_.requests_per_minute,
                               options_.tokens_per_minute},
                *clock_),
+      servers_(options_.base_urls.empty() ? std::vector<std::string>{options_.base_url}
+                                          : options_.base_urls,
+               clock_),
       rng_(std::random_device{}()) {}
 
 std::vector<std::string> LlmClient::http_headers(const ChatRequest* request) const {
@@ -168,7 +190,6 @@ ChatOutcome LlmClient::chat(const ChatRequest& request, const CancelToken* cance
   const auto start = clock_->now();
   RequestDefaults defaults{options_.model, options_.sampling, options_.extra, options_.stream};
   HttpRequest http;
-  http.url = options_.base_url + "/chat/completions";
   http.headers = http_headers(&request);
   http.body = dump_safe(build_request_body(request, defaults));
   http.timeout_s = options_.request_timeout_s;
@@ -191,13 +212,22 @@ ChatOutcome LlmClient::chat(const ChatRequest& request, const CancelToken* cance
     return ChatOutcome(std::move(f));
   };
 
+  size_t failed_server = EndpointSet::kNone;
   for (int number = 1;; ++number) {
     auto permit = limiter_.acquire(estimate, cancel);
     if (!permit)
       return fail(ErrorKind::cancelled, "cancelled while waiting for a request slot", nullptr);
+    const EndpointSet::Pick server = servers_.acquire(failed_server);
+    http.url = server.url + "/chat/completions";
     HttpReply reply = transport_.perform(http);
     permit.reset();
     AttemptResult result = evaluate(reply);
+    const bool server_failed = is_server_failure(result.outcome);
+    servers_.release(server.index, server_failed);
+    failed_server = server_failed ? server.index : EndpointSet::kNone;
+    if (servers_.size() > 1 && result.outcome != AttemptOutcome::ok) {
+      result.detail = server.url + ": " + result.detail;
+    }
 
     AttemptRecord record;
     record.number = number;
@@ -231,9 +261,13 @@ ChatOutcome LlmClient::chat(const ChatRequest& request, const CancelToken* cance
       return fail(error_kind_for(result.outcome), std::move(message), &reply);
     }
 
-    double wait = record.retry_after_s ? *record.retry_after_s
-                                       : backoff_delay_s(number, options_.backoff_initial_s,
-                                                         options_.backoff_max_s, jitter_sample());
+    // Another healthy server takes the retry at once (failover); the backoff
+    // and Retry-After are for waiting on the same server(s).
+    const bool failover = server_failed && servers_.other_healthy(server.index);
+    double wait = failover               ? 0
+                  : record.retry_after_s ? *record.retry_after_s
+                                         : backoff_delay_s(number, options_.backoff_initial_s,
+                                                           options_.backoff_max_s, jitter_sample());
     double elapsed = seconds_between(start, clock_->now());
     bool out_of_time = options_.max_retry_time_s > 0 && elapsed + wait > options_.max_retry_time_s;
     if (number >= options_.max_attempts || out_of_time) {
@@ -249,8 +283,8 @@ ChatOutcome LlmClient::chat(const ChatRequest& request, const CancelToken* cance
     }
     record.wait_s = wait;
     spdlog::warn("LLM request to {}: attempt {}/{} failed ({}: {}); retrying in {:.1f} s",
-                 options_.base_url, number, options_.max_attempts,
-                 attempt_outcome_name(result.outcome), result.detail, wait);
+                 server.url, number, options_.max_attempts, attempt_outcome_name(result.outcome),
+                 result.detail, wait);
     attempts.push_back(std::move(record));
     if (!clock_->sleep_for(Clock::Seconds(wait), cancel)) {
       return fail(ErrorKind::cancelled, "cancelled while waiting to retry", &reply);

@@ -20,6 +20,7 @@
 #include "agent/llm/clock.h"
 #include "agent/llm/curl_transport.h"
 #include "agent/llm/endpoint_limiter.h"
+#include "agent/llm/endpoint_set.h"
 #include "agent/llm/llm_options.h"
 #include "common/result.h"
 
@@ -56,6 +57,7 @@ class LlmClient {
   std::shared_ptr<Clock> clock_;
   CurlTransport transport_;
   EndpointLimiter limiter_;
+  EndpointSet servers_;  // base_urls (or base_url alone)
   std::mutex rng_mutex_;
   std::mt19937_64 rng_;
 };

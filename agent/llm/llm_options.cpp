@@ -19,6 +19,12 @@ Status LlmOptions::validate() const {
                       "llm.base_url must start with http:// or https:// (got '" + base_url +
                           "'), e.g. http://127.0.0.1:8000/v1");
   }
+  for (const auto& url : base_urls) {
+    if (!starts_with(url, "http://") && !starts_with(url, "https://")) {
+      return make_error(ErrorCode::invalid_argument,
+                        "endpoint.base_urls: '" + url + "' must start with http:// or https://");
+    }
+  }
   PF_TRY(positive(request_timeout_s, "request_timeout_s"));
   PF_TRY(positive(connect_timeout_s, "connect_timeout_s"));
   PF_TRY(positive(models_timeout_s, "models_timeout_s"));

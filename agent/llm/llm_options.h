@@ -16,6 +16,10 @@ struct LlmOptions {
   //! OpenAI-compatible base URL, e.g. "http://127.0.0.1:8000/v1";
   //! "/chat/completions" and "/models" are appended.
   std::string base_url;
+  //! Several servers of the same model (replicas): when non-empty, every call
+  //! is balanced over these and fails over between them (EndpointSet), and
+  //! base_url is the first of them (GET /models asks it).
+  std::vector<std::string> base_urls;
   std::string model;
   //! Name of the environment variable holding the API key ("" or unset
   //! variable: no Authorization header, as local servers expect).

@@ -144,6 +144,64 @@ TEST(LlmClientFaults, ServerErrorsBackOffExponentiallyWithJitter) {
   }
 }
 
+// endpoint.base_urls: a dead replica's failure is retried on a live one at
+// once (no backoff sleep), and calls are spread over live replicas.
+TEST(LlmClientFaults, ReplicasFailOverAtOnceAndShareTheLoad) {
+  FaultServer live_a, live_b;
+  std::string dead;
+  {
+    FaultServer gone;  // a port that just closed: connection refused
+    dead = gone.base_url();
+  }
+  auto clock = std::make_shared<FakeClock>();
+  LlmOptions o = fast_options();
+  o.base_urls = {dead, live_a.base_url()};
+  o.model = "fault-model";
+  auto client = LlmClient::create(o, clock);
+  ASSERT_TRUE(client.ok()) << client.error().message;
+  auto out = (*client)->chat(hello());
+  ASSERT_TRUE(out.ok()) << out.failure().message;
+  EXPECT_EQ(outcomes(out), (Names{"connection", "ok"}));
+  EXPECT_NE(out.response().attempts[0].detail.find(dead), std::string::npos)
+      << out.response().attempts[0].detail;
+  EXPECT_EQ(clock->sleeps(), (std::vector<double>{0.0})) << "failover does not back off";
+  // The dead replica cools down: the next calls go straight to the live one.
+  for (int i = 0; i < 3; ++i) {
+    auto again = (*client)->chat(hello());
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(outcomes(again), (Names{"ok"}));
+  }
+  EXPECT_EQ(live_a.request_count(), 4u);
+
+  o.base_urls = {live_a.base_url(), live_b.base_url()};
+  auto pair = LlmClient::create(o, clock);
+  ASSERT_TRUE(pair.ok());
+  for (int i = 0; i < 6; ++i) ASSERT_TRUE((*pair)->chat(hello()).ok());
+  EXPECT_EQ(live_a.request_count(), 4u + 3u);
+  EXPECT_EQ(live_b.request_count(), 3u);
+}
+
+TEST(LlmClientFaults, EveryReplicaDownBacksOffAsOneServerWould) {
+  FaultServer a, b;
+  a.set_default(FaultAction::status_with(503, "busy"));
+  b.set_default(FaultAction::status_with(503, "busy"));
+  auto clock = std::make_shared<FakeClock>();
+  LlmOptions o = fast_options();
+  o.base_urls = {a.base_url(), b.base_url()};
+  o.model = "fault-model";
+  auto client = LlmClient::create(o, clock);
+  ASSERT_TRUE(client.ok());
+  auto out = (*client)->chat(hello());
+  ASSERT_FALSE(out.ok());
+  EXPECT_EQ(out.failure().kind, ErrorKind::server_error_exhausted);
+  EXPECT_EQ(a.request_count() + b.request_count(), 4u);
+  EXPECT_GE(a.request_count(), 1u);
+  EXPECT_GE(b.request_count(), 1u);
+  auto sleeps = clock->sleeps();
+  ASSERT_EQ(sleeps.size(), 3u);
+  EXPECT_EQ(sleeps[0], 0.0) << "the first failure fails over to the other replica";
+}
+
 TEST(LlmClientFaults, ServerErrorsExhausted) {
   Fixture f(fast_options());
   f.server.set_default(FaultAction::status_with(503, "busy"));
