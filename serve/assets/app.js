@@ -166,10 +166,23 @@ async function runPage(name) {
   if (r.status === 'running') pollTimer = setTimeout(() => route(true), 5000);
 }
 
+// Tool-call arguments: one line per key; file contents shown as code (with
+// the call's path for highlighting) instead of one escaped JSON string.
+function argumentsView(args) {
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) {
+    return h('pre', {}, typeof args === 'string' ? args : JSON.stringify(args, null, 2));
+  }
+  return h('div', { class: 'args' }, Object.entries(args).map(([k, v]) => {
+    const multiline = typeof v === 'string' && v.includes('\n');
+    return h('div', { class: 'arg' }, h('span', { class: 'key' }, k + ': '),
+      multiline ? highlight(v, typeof args.path === 'string' ? args.path : '')
+        : h('code', {}, typeof v === 'string' ? v : JSON.stringify(v)));
+  }));
+}
+
 function messageView(m) {
   const calls = (m.tool_calls || []).map((c) => h('div', { class: 'call' },
-    h('span', { class: 'name' }, c.name), ' ', h('span', { class: 'muted' }, c.id),
-    h('pre', {}, typeof c.arguments === 'string' ? c.arguments : JSON.stringify(c.arguments, null, 2))));
+    h('span', { class: 'name' }, c.name), ' ', h('span', { class: 'muted' }, c.id), argumentsView(c.arguments)));
   const long = m.content.length > 4000 && m.role !== 'assistant';
   const content = m.content ? h('pre', { class: 'content' }, m.content) : null;
   return h('div', { class: 'msg ' + m.role, 'data-turn': m.turn },
