@@ -5,7 +5,7 @@
 // Usage: node serve_browser_test.mjs <passforge binary> <artefact dir>
 // Exit codes: 0 pass, 1 fail, 77 skipped (no Chromium or playwright-core).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -40,6 +40,26 @@ const run = spawnSync(passforge, ['run', '--config', 'configs/quickstart.toml', 
   `run.output_dir=${join(work, 'runs')}`, '--set', 'run.run_id=replay'], { env, encoding: 'utf8' });
 if (run.status !== 0) {
   console.log(`FAIL passforge run exited ${run.status}\n${run.stdout}\n${run.stderr}`);
+  process.exit(1);
+}
+
+// An A/B experiment over the same replay: the experiment page's subject.
+const abSpec = join(work, 'ab.toml');
+writeFileSync(abSpec, `base_config = "${join(process.cwd(), 'configs', 'quickstart.toml')}"
+id = "ab"
+samples_per_task = 1
+[set]
+"run.output_dir" = "${join(work, 'runs')}"
+[[arms]]
+name = "default"
+set = { "prompts.variant" = "default" }
+[[arms]]
+name = "concise"
+set = { "prompts.variant" = "concise" }
+`);
+const ab = spawnSync(passforge, ['ab', '--config', abSpec], { env, encoding: 'utf8' });
+if (ab.status !== 0) {
+  console.log(`FAIL passforge ab exited ${ab.status}\n${ab.stdout}\n${ab.stderr}`);
   process.exit(1);
 }
 
@@ -85,7 +105,9 @@ try {
   // Runs page.
   await page.goto(url);
   await page.waitForSelector('table a[href="/run/replay"]');
-  const runRow = await page.locator('tbody tr').first().innerText();
+  const runRow = await page.locator('tbody tr', { has: page.locator('a[href="/run/replay"]') }).innerText();
+  const abRow = await page.locator('tbody tr', { has: page.locator('a[href="/run/ab"]') }).innerText();
+  check(abRow.includes('ab') && /6\s*\/\s*6/.test(abRow), `runs page: the A/B store, 6 / 6 episodes (${abRow.replace(/\s+/g, ' ')})`);
   check(runRow.includes('finished'), `runs page: the replay run is finished (${runRow.replace(/\s+/g, ' ')})`);
   check(/3\s*\/\s*3/.test(runRow), 'runs page: 3 / 3 episodes done');
   await shot('runs.png');
@@ -139,12 +161,23 @@ try {
   // Experiments page and the store's experiment page.
   await page.click('nav a[data-nav="experiments"]');
   await page.waitForSelector('.export-kept');
-  const kept = await page.locator('.export-kept').first().innerText();
+  const kept = await page.locator('section.store', { has: page.locator('a[href="/run/replay"]') }).locator('.export-kept').innerText();
   check(/of 3$/.test(kept), `experiments page: export manifest (${kept} episodes)`);
   await shot('experiments.png');
   await page.goto(url + 'run/replay/experiment');
   await page.waitForSelector('h1');
   check((await page.locator('main').innerText()).includes('plain run'), 'experiment page: a plain run says so');
+  await page.goto(url + 'run/ab/experiment');
+  await page.waitForSelector('.charts img');
+  const abText = await page.locator('main').innerText();
+  check(abText.includes('concise') && abText.includes('default'), 'A/B page: both arms');
+  check(/concise − default/.test(abText), 'A/B page: the paired comparison');
+  const forest = await page.waitForFunction(() => {
+    const i = document.querySelector('.charts img');
+    return i && i.complete && i.naturalWidth > 0;
+  }, null, { timeout: 10000 }).then(() => true, () => false);
+  check(forest, 'A/B page: forest plot rendered');
+  await shot('experiment-ab.png');
   check(consoleErrors.length === 0, `no console errors (${consoleErrors.join(' | ')})`);
 } catch (err) {
   check(false, `unexpected: ${err.message}`);

@@ -12,6 +12,10 @@ namespace pf::serve_test {
 //! the calling test (ADD_FAILURE) and returns "" when the run fails.
 std::filesystem::path replay_run_dir();
 
+//! An A/B experiment's store over the same replay (`passforge ab`: prompt
+//! variants default vs concise, one sample per task); id "ab".
+std::filesystem::path ab_run_dir();
+
 //! SHA-256 of a file's bytes ("" when unreadable).
 std::string file_digest(const std::filesystem::path& path);
 

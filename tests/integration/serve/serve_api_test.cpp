@@ -110,7 +110,9 @@ TEST_F(ServeApi, EpisodeHasEveryTurnToolCallsEvaluationsFilesAndDiffs) {
   for (size_t i = 1; i < e["evaluations"].size(); ++i) {
     const json& ev = e["evaluations"][i];
     const json& before = e["evaluations"][i - 1];
-    if (ev["files"] == before["files"]) EXPECT_TRUE(ev["diff"].empty()) << ev["id"];
+    if (ev["files"] == before["files"]) {
+      EXPECT_TRUE(ev["diff"].empty()) << ev["id"];
+    }
     for (const auto& f : ev["diff"]) {
       for (const auto& l : f["lines"]) changed |= l[0] == "+" || l[0] == "-";
     }
@@ -252,6 +254,50 @@ TEST(ServeLive, ARunningRunShowsItsProgressAsTurnsCommit) {
   (*server)->stop();
   store->reset();
   fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace pf::serve
+
+namespace pf::serve {
+namespace {
+
+TEST(ServeExperiment, AnAbStoreShowsArmsPairedDifferencesAndTheForestPlot) {
+  fs::path dir = serve_test::ab_run_dir();
+  ASSERT_FALSE(dir.empty());
+  auto catalog = RunCatalog::create({{dir}, {}});
+  ASSERT_TRUE(catalog.ok());
+  WebServerOptions o;
+  o.port = 0;
+  auto server = WebServer::start(std::move(catalog).value(), o);
+  ASSERT_TRUE(server.ok());
+  httplib::Client c("127.0.0.1", (*server)->port());
+
+  auto runs = c.Get("/api/runs");
+  ASSERT_TRUE(runs);
+  json summary = json::parse(runs->body)["runs"][0];
+  EXPECT_EQ(summary["experiment"], "ab");
+  EXPECT_EQ(summary["runs"].size(), 2u) << "one run per arm";
+  EXPECT_EQ(summary["episodes_total"], 6) << "2 arms x 3 tasks x 1 sample";
+
+  auto x = c.Get("/api/runs/ab/experiment");
+  ASSERT_TRUE(x);
+  ASSERT_EQ(x->status, 200) << x->body;
+  json report = json::parse(x->body);
+  EXPECT_EQ(report["kind"], "ab");
+  ASSERT_EQ(report["report"]["arms"].size(), 2u);
+  ASSERT_EQ(report["report"]["comparisons"].size(), 1u);
+  const json& cmp = report["report"]["comparisons"][0];
+  EXPECT_EQ(cmp["tasks"], 3);
+  EXPECT_FALSE(cmp["verdict"].get<std::string>().empty());
+
+  auto svg = c.Get("/api/runs/ab/experiment.svg");
+  ASSERT_TRUE(svg);
+  ASSERT_EQ(svg->status, 200);
+  for (const auto& [task, d] : cmp["differences"].items()) {
+    EXPECT_NE(svg->body.find(">" + task + "<"), std::string::npos) << task;
+  }
+  EXPECT_NE(svg->body.find("mean (95% CI)"), std::string::npos);
 }
 
 }  // namespace
