@@ -100,7 +100,7 @@ async function runsPage() {
       h('span', {}, bar, total ? `${done} / ${total}` : `${done}`),
       fmt(r.mean_best_as), pct(r.correct_rate), fmt(r.episodes_per_hour, 1),
       r.evaluation_mode ? badge(r.evaluation_mode, r.evaluation_mode) : '',
-      (r.runs || []).map((x) => x.model).filter(Boolean).join(', '),
+      [...new Set((r.runs || []).map((x) => x.model).filter(Boolean))].join(', '),
       r.experiment ? link('/run/' + enc(r.name) + '/experiment', r.experiment) : (r.error || ''),
     ];
   });
