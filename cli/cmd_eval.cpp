@@ -21,7 +21,7 @@
 #include "prompts/prompt_variant.h"
 #include "sandbox/cuda/cuda_driver.h"
 #include "sandbox/nvrtc/compile_cache.h"
-#include "trajectories/svg_chart.h"
+#include "trajectories/stats_report.h"
 
 namespace pf::cli {
 namespace {
@@ -135,12 +135,8 @@ Status write_svg(const json& r, const std::string& task_id, const std::string& p
   if (series.empty()) {
     return make_error(ErrorCode::invalid_argument, "no ES_t curve (compile-only evaluation)");
   }
-  traj::ChartOptions o;
-  o.title = "ES_t: " + task_id;
-  o.x_label = "tolerance level t";
-  o.y_label = "ES_t";
   std::ofstream out(path);
-  out << traj::line_chart_svg(series, o);
+  out << traj::es_curve_chart(series, "ES_t: " + task_id);
   if (!out) return make_error(ErrorCode::io_error, "cannot write " + path);
   return ok_status();
 }

@@ -20,7 +20,4 @@ struct CommandContext {
   int exit_code = 0;
 };
 
-void add_not_implemented_command(CLI::App& app, CommandContext& ctx, const std::string& name,
-                                 const std::string& description, const std::string& issue);
-
 }  // namespace pf::cli

@@ -6,7 +6,6 @@ namespace pf::cli {
 inline constexpr int kExitOk = 0;
 inline constexpr int kExitFailure = 1;        // the command ran and found failures
 inline constexpr int kExitUsage = 2;          // bad arguments, config or input files
-inline constexpr int kExitNotImplemented = 3; // the command exists but is not built yet
 inline constexpr int kExitInterrupted = 130;  // SIGINT: stopped cleanly, resumable
 
 }  // namespace pf::cli

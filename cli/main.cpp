@@ -10,6 +10,7 @@
 #include "cli/cmd_improve.h"
 #include "cli/cmd_merge.h"
 #include "cli/cmd_run.h"
+#include "cli/cmd_serve.h"
 #include "cli/cmd_serve_replay.h"
 #include "cli/cmd_stats.h"
 #include "cli/cmd_tasks.h"
@@ -44,7 +45,7 @@ int main(int argc, char** argv) {
   add_merge_command(app, ctx);
   add_ab_command(app, ctx);
   add_improve_command(app, ctx);
-  add_not_implemented_command(app, ctx, "serve", "OpenAI-compatible replay server", "issue 6");
+  add_serve_command(app, ctx);
   add_doctor_command(app, ctx);
   add_serve_replay_command(app, ctx);
 

@@ -22,7 +22,7 @@ std::vector<ArmRef> arm_refs(const ExperimentRecord& record) {
 }
 
 Result<ExperimentRecord> load_record(const fs::path& dir) {
-  PF_ASSIGN(auto store, ExperimentStore::open(dir));
+  PF_ASSIGN(auto store, ExperimentStore::open_read_only(dir));
   PF_ASSIGN(auto record, store.load());
   if (!record || record->kind != kKind) {
     return make_error(ErrorCode::not_found,

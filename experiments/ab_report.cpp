@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "trajectories/svg_chart.h"
+#include "trajectories/svg_rows.h"
 
 namespace pf::experiments {
 namespace {
@@ -232,22 +233,30 @@ nlohmann::json AbReport::to_json() const {
 }
 
 std::string AbReport::svg() const {
-  std::vector<traj::ChartSeries> series;
-  for (const auto& a : arms) {
-    traj::ChartSeries s;
-    s.name = a.ref.name;
-    for (size_t i = 0; i < tasks.size(); ++i) {
-      auto it = a.task_scores.find(tasks[i]);
-      if (it != a.task_scores.end()) s.points.emplace_back(static_cast<double>(i + 1), it->second);
-    }
-    series.push_back(std::move(s));
+  // One forest plot per comparison: a dot per task (B - A, tasks are
+  // categories, not a series) and the mean with its bootstrap CI.
+  std::vector<std::pair<std::string, int>> parts;
+  for (const auto& c : comparisons) {
+    std::vector<traj::RowDatum> rows;
+    for (const auto& [task, d] : c.differences) rows.push_back({task, d, {}, {}, false});
+    traj::RowDatum mean{"mean (95% CI)", c.mean, {}, {}, true};
+    if (c.ci) mean.lo = c.ci->lo, mean.hi = c.ci->hi;
+    rows.push_back(mean);
+    traj::RowChartOptions o;
+    o.title =
+        "A/B " + id + ": " + c.b + " - " + c.a + ", mean best " + score_name(mode) + " per task";
+    o.x_label = std::string("paired difference in ") + score_name(mode) + " (" + c.b + " - " + c.a +
+                "; > 0: " + c.b + " better)";
+    o.style = traj::RowChartOptions::Style::dots;
+    parts.emplace_back(traj::row_chart_svg(rows, o), traj::row_chart_height(rows.size()));
   }
-  traj::ChartOptions o;
-  o.title = "A/B " + id + ": mean best " + score_name(mode) + " per task";
-  o.x_label = "task (report order; see the JSON for ids)";
-  o.y_label = score_name(mode);
-  o.log_y = false;
-  return traj::line_chart_svg(series, o);
+  if (parts.empty()) {
+    traj::RowChartOptions o;
+    o.title = "A/B " + id + ": fewer than two arms, nothing to compare";
+    o.style = traj::RowChartOptions::Style::dots;
+    return traj::row_chart_svg({}, o);
+  }
+  return traj::stack_svg(parts, traj::RowChartOptions{}.width);
 }
 
 }  // namespace pf::experiments

@@ -43,7 +43,21 @@ Result<ExperimentStore> ExperimentStore::open(const std::filesystem::path& dir) 
   return ExperimentStore(std::move(db));
 }
 
+Result<ExperimentStore> ExperimentStore::open_read_only(const std::filesystem::path& dir) {
+  PF_ASSIGN(auto db,
+            traj::Database::open(traj::store_path(dir), traj::Database::Access::read_only));
+  PF_TRY(db.exec("PRAGMA busy_timeout = 10000"));
+  return ExperimentStore(std::move(db));
+}
+
 Result<std::optional<ExperimentRecord>> ExperimentStore::load() {
+  {
+    // A store opened read-only may predate the experiment tables.
+    PF_ASSIGN(auto tables, db_.prepare("SELECT count(*) FROM sqlite_master WHERE type = 'table' "
+                                       "AND name = 'pf_experiment'"));
+    PF_ASSIGN(bool row, tables.step());
+    if (!row || tables.int64(0) == 0) return std::optional<ExperimentRecord>();
+  }
   PF_ASSIGN(auto st, db_.prepare("SELECT id, kind, spec_text, spec_path, state, "
                                  "(SELECT group_concat(id, ', ') FROM pf_experiment), "
                                  "(SELECT count(*) FROM pf_experiment) FROM pf_experiment"));

@@ -41,6 +41,9 @@ class ExperimentStore {
  public:
   //! Creates the store (trajectory schema included) when missing.
   static Result<ExperimentStore> open(const std::filesystem::path& dir);
+  //! Reads an existing store without writing to it (reports, `passforge
+  //! serve`: safe while a run writes); load() and exemplars() only.
+  static Result<ExperimentStore> open_read_only(const std::filesystem::path& dir);
 
   //! Errors: more than one experiment (a store merged from several).
   Result<std::optional<ExperimentRecord>> load();

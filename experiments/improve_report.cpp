@@ -35,7 +35,7 @@ std::string num(const char* f, double v) {
 }  // namespace
 
 Result<ImproveReport> report_improve(const fs::path& dir) {
-  PF_ASSIGN(auto store, ExperimentStore::open(dir));
+  PF_ASSIGN(auto store, ExperimentStore::open_read_only(dir));
   PF_ASSIGN(auto record, store.load());
   if (!record || record->kind != "improve") {
     return make_error(ErrorCode::not_found, dir.string() + " holds no improve loop");
@@ -134,22 +134,35 @@ json ImproveReport::to_json() const {
 }
 
 std::string ImproveReport::svg() const {
-  traj::ChartSeries eval{"held-out " + std::string(score_name(mode)), {}};
-  traj::ChartSeries eval_correct{"held-out correct rate", {}};
-  traj::ChartSeries train{"training " + std::string(score_name(mode)), {}};
+  // One panel per unit: the score (AS or compile share) and the correct rate
+  // (a share of episodes) do not share an axis.
+  const std::string score = score_name(mode);
+  traj::ChartSeries eval{"held-out", {}}, train{"training", {}};
+  traj::ChartSeries eval_correct{"held-out", {}}, train_correct{"training", {}};
   for (const auto& r : rounds) {
     if (r.eval) {
       eval.points.emplace_back(r.round, r.eval->mean_score);
       eval_correct.points.emplace_back(r.round, r.eval->correct_rate);
     }
-    if (r.train) train.points.emplace_back(r.round, r.train->mean_score);
+    if (r.train) {
+      train.points.emplace_back(r.round, r.train->mean_score);
+      train_correct.points.emplace_back(r.round, r.train->correct_rate);
+    }
   }
   traj::ChartOptions o;
-  o.title = "improve " + id + ": per-round metrics";
   o.x_label = "round";
-  o.y_label = score_name(mode);
   o.log_y = false;
-  return traj::line_chart_svg({eval, eval_correct, train}, o);
+  o.integer_x = true;
+  o.height = 320;
+  o.y_floor = 0;
+  o.title = "improve " + id + ": mean best " + score + " per episode";
+  o.y_label = score;
+  std::string top = traj::line_chart_svg({eval, train}, o);
+  o.title = "improve " + id + ": correct rate (share of episodes)";
+  o.y_label = "correct rate";
+  o.y_ceiling = 1;
+  std::string bottom = traj::line_chart_svg({eval_correct, train_correct}, o);
+  return traj::stack_svg({{top, o.height}, {bottom, o.height}}, o.width);
 }
 
 }  // namespace pf::experiments

@@ -262,4 +262,28 @@ Result<ExportSummary> export_trajectories(const std::vector<std::filesystem::pat
   return summary;
 }
 
+Result<ExportPreview> preview_export(const std::vector<std::filesystem::path>& stores,
+                                     const ExportOptions& options) {
+  if (options.format == ExportFormat::dpo) {
+    return make_error(ErrorCode::invalid_argument, "no preview of dpo exports");
+  }
+  std::vector<Source> sources;
+  for (const auto& p : stores) {
+    PF_ASSIGN(auto reader, TrajectoryReader::open(p));
+    sources.push_back({p, std::make_unique<TrajectoryReader>(std::move(reader)), {}, {}});
+  }
+  ExportPreview preview;
+  PF_TRY(with_snapshots(sources, 0, [&]() -> Status {
+    ExportSummary summary;
+    PF_ASSIGN(auto candidates, load_candidates(sources, options, summary));
+    Selection sel = select_episodes(std::move(candidates), options);
+    preview.episodes_read = summary.episodes_read;
+    preview.excluded = std::move(summary.excluded);
+    for (const auto& [k, v] : sel.excluded) preview.excluded[k] += v;
+    for (const auto& c : sel.kept) preview.kept.push_back(c.episode.id);
+    return ok_status();
+  }));
+  return preview;
+}
+
 }  // namespace pf::traj

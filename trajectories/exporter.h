@@ -24,6 +24,17 @@ struct ExportSummary {
   std::string to_text() const;
 };
 
+//! What an export with `options` would select, without writing anything:
+//! the episodes kept (ids, in output order) and the episodes each filter
+//! drops. Not for dpo (pairs are formed after selection).
+struct ExportPreview {
+  int64_t episodes_read = 0;
+  std::vector<std::string> kept;
+  std::map<std::string, int64_t> excluded;  // filter -> episodes
+};
+Result<ExportPreview> preview_export(const std::vector<std::filesystem::path>& stores,
+                                     const ExportOptions& options);
+
 //! Writes the export; files appear complete or not at all (temp + rename).
 Result<ExportSummary> export_trajectories(const std::vector<std::filesystem::path>& stores,
                                           const ExportOptions& options);

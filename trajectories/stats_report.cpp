@@ -266,10 +266,16 @@ std::string es_curve_svg(const std::vector<RunStats>& runs) {
     }
     series.push_back(std::move(s));
   }
+  return es_curve_chart(series, "Mean ES_t of the episodes' best evaluations");
+}
+
+std::string es_curve_chart(const std::vector<ChartSeries>& series, const std::string& title) {
   ChartOptions o;
-  o.title = "Mean ES_t of the episodes' best evaluations";
-  o.x_label = "tolerance level t";
+  o.title = title;
+  o.x_label = "tolerance level t (looser to the right)";
   o.y_label = "ES_t";
+  o.integer_x = true;
+  o.markers.push_back({-5, "t = -5: correctness level"});
   return line_chart_svg(series, o);
 }
 
