@@ -125,12 +125,15 @@ void Episode::answer_tools(const llm::ChatMessage& answer, const std::string& fi
   // Without parallel calls only the first is executed; with them every call
   // runs in order until one ends the episode.
   std::string executed, ended_by;
+  size_t runs = 0;
   for (const auto& call : answer.tool_calls) {
     std::string refusal;
     if (!ended_by.empty()) {
       refusal = prompt_message("after_submit", {{"name", ended_by}});
     } else if (!executed.empty() && !settings_.parallel_tool_calls) {
       refusal = prompt_message("one_call_per_turn", {{"executed", executed}});
+    } else if (runs >= kMaxToolCallsPerAnswer) {
+      refusal = prompt_message("too_many_calls", {{"limit", kMaxToolCallsPerAnswer}});
     }
     if (!refusal.empty()) {
       auto refused = llm::ChatMessage::tool(call.id, std::move(refusal));
@@ -144,6 +147,7 @@ void Episode::answer_tools(const llm::ChatMessage& answer, const std::string& fi
     reply.name = call.name;
     added.push_back({std::move(reply), result.report});
     if (result.evaluation) turn.evaluations.push_back(std::move(*result.evaluation));
+    ++runs;
     if (executed.empty()) executed = call.name;
     if (result.submitted) {
       state_.submitted = true;

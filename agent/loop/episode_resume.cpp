@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <set>
 
 #include "agent/loop/chat_answer.h"
@@ -70,7 +71,8 @@ Status restore_episode(traj::TrajectoryStore& store, const EpisodeSettings& sett
       if (mode == AgentMode::tools && !m.tool_calls.empty()) {
         // The calls the turn executed: the first, or with parallel calls every
         // one up to the first that ended the episode (as answer_tools does).
-        const size_t executed = parallel ? m.tool_calls.size() : 1;
+        const size_t executed =
+            parallel ? std::min(m.tool_calls.size(), kMaxToolCallsPerAnswer) : 1;
         for (size_t i = 0; i < executed && !state.submitted; ++i) {
           const auto& call = m.tool_calls[i];
           executor.replay(call, state.workspace);

@@ -150,5 +150,50 @@ TEST(EndpointShapeEpisode, ChatModeAnswersMayCarryOnlyTheChangedFile) {
   }
 }
 
+// Hostile: one answer asking for dozens of evaluations must not turn one
+// step into dozens of evaluator runs.
+TEST(EndpointShapeEpisode, OneAnswerCannotFloodTheEvaluator) {
+  Json flood = {{"content", nullptr}, {"tool_calls", Json::array()}};
+  flood["tool_calls"].push_back(
+      call("w", "write_file", {{"path", "passes/AddRelu.py"}, {"content", kPass}}));
+  for (int i = 0; i < 40; ++i) {
+    flood["tool_calls"].push_back(call("c" + std::to_string(i), "compile", Json::object()));
+  }
+  auto replay =
+      serve("openai", "tools",
+            {flood, {{"content", nullptr}, {"tool_calls", {call("s", "submit", Json::object())}}}});
+  EpisodeHarness h(replay->base_url(), AgentMode::tools);
+  auto r = h.run();
+  ASSERT_EQ(r.exit_reason, agent::ExitReason::submitted) << r.detail;
+  auto ms = h.messages();
+  size_t refused = 0;
+  for (const auto& m : ms) {
+    if (m.role == traj::Role::tool && contains(m.content, "Not executed: at most")) ++refused;
+  }
+  EXPECT_EQ(h.evaluations().size() + refused, 41u) << "every compile ran or was refused";
+  EXPECT_LE(h.evaluations().size(), 17u) << "at most 16 calls of an answer run, then submit";
+  EXPECT_EQ(ms.size(), 2u + 1u + 41u + 1u + 1u);
+}
+
+// Hostile: answers that each add a few files cannot grow the carried-over
+// workspace past its file limit.
+TEST(EndpointShapeEpisode, ChatAnswersCannotGrowTheWorkspacePastItsLimit) {
+  std::string first = "```python passes/AddRelu.py\n" + kPass + "```\n";
+  for (int i = 0; i < 39; ++i) {
+    first += "```cuda kernels/k" + std::to_string(i) + ".cu\n// " + std::to_string(i) + "\n```\n";
+  }
+  auto replay = serve("vllm", "chat",
+                      {{{"content", first}},
+                       {{"content", "```cuda kernels/one_more.cu\n// 40\n```\n"}},
+                       {{"content", "SUBMIT"}}});
+  EpisodeHarness h(replay->base_url(), AgentMode::chat);
+  auto r = h.run();
+  ASSERT_EQ(r.exit_reason, agent::ExitReason::submitted) << r.detail;
+  EXPECT_EQ(h.evaluations().size(), 1u) << "the answer over the limit was not evaluated";
+  auto ms = h.messages();
+  ASSERT_GE(ms.size(), 6u);
+  EXPECT_TRUE(contains(ms[5].content, "at most 40 files")) << ms[5].content;
+}
+
 }  // namespace
 }  // namespace pf::testing
