@@ -279,5 +279,61 @@ TEST(AgentEpisode, InterruptedEpisodeResumesToTheSameConversation) {
   EXPECT_EQ(h.episode().status, traj::RunState::finished);
 }
 
+// Resume replays every executed call of an answer with parallel calls (not
+// only the first), so the rebuilt workspace and conversation are the same.
+TEST(AgentEpisode, InterruptedEpisodeWithParallelCallsResumesToTheSameConversation) {
+  std::vector<Json> script;
+  for (int i = 0; i < 4; ++i) {
+    script.push_back(tool_calls(
+        {{"write_file",
+          Json{{"path", "kernels/a" + std::to_string(i) + ".cu"}, {"content", "// a\n"}}.dump()},
+         {"write_file",
+          Json{{"path", "kernels/b" + std::to_string(i) + ".cu"}, {"content", "// b\n"}}.dump()}}));
+  }
+  script.push_back(tool_call("list_files", Json::object()));
+  script.push_back(tool_call("submit", Json::object()));
+  auto server = serve(script_line(kTask, "tools", script));
+
+  EpisodeHarness whole(server->base_url(), AgentMode::tools);
+  ASSERT_EQ(whole.run().exit_reason, agent::ExitReason::submitted);
+  auto expected = whole.messages();
+
+  EpisodeHarness h(server->base_url(), AgentMode::tools);
+  std::thread stopper([&] {
+    for (int i = 0; i < 2000; ++i) {
+      auto r = traj::TrajectoryReader::open(h.dir / "run");
+      if (r.ok()) {
+        auto e = r->episode(h.episode_id());
+        if (e.ok() && e->turns >= 2) break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    h.cancel().cancel();
+  });
+  auto first = h.run();
+  stopper.join();
+  ASSERT_EQ(first.exit_reason, agent::ExitReason::interrupted);
+  ASSERT_LT(first.turns, 6);
+  h.reset_cancel();
+  auto second = h.run(0, /*resume=*/true);
+  ASSERT_EQ(second.exit_reason, agent::ExitReason::submitted) << second.detail;
+  auto got = h.messages();
+  ASSERT_EQ(got.size(), expected.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].content, expected[i].content) << i;
+  }
+  // The list_files answer shows all eight files, written before and after the interruption.
+  bool listed = false;
+  for (const auto& m : got) {
+    if (m.name == "list_files") {
+      listed = true;
+      for (int i = 0; i < 4; ++i) {
+        EXPECT_TRUE(contains(m.content, "kernels/b" + std::to_string(i) + ".cu")) << m.content;
+      }
+    }
+  }
+  EXPECT_TRUE(listed);
+}
+
 }  // namespace
 }  // namespace pf::testing
