@@ -71,6 +71,10 @@ struct AgentConfig {
   double max_wall_s = 0;         // 0: unlimited
   ContextPolicy context_policy = ContextPolicy::keep_all;
   int context_last_n = 2;  // reports kept in full under last_n_reports
+  //! Prompt tokens one request may carry (PassNet's limit is per call); 0: unlimited.
+  int64_t max_context_tokens = 0;
+  //! Tools mode: execute every tool call of an answer in order (OpenAI parallel_tool_calls).
+  bool parallel_tool_calls = true;
 };
 
 struct EvaluatorConfig {

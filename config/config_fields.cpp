@@ -70,6 +70,13 @@ std::vector<Field> describe_fields(Config& c) {
                "keep_all; drop_reasoning (earlier reasoning_content); last_n_reports (older "
                "evaluation reports shortened)");
   f.add("context_last_n", a.context_last_n, "with last_n_reports: reports kept in full", {1, 1000});
+  f.add("max_context_tokens", a.max_context_tokens,
+        "estimated prompt tokens per request; above it older reports are shortened, then "
+        "reasoning is dropped (chat mode: unchanged files too); 0: unlimited",
+        kNonNegative);
+  f.add("parallel_tool_calls", a.parallel_tool_calls,
+        "tools mode: execute every tool call of an answer, in order, as one step (sent as "
+        "parallel_tool_calls); false: only the first");
 
   f.section("evaluator");
   auto& v = c.evaluator;

@@ -20,6 +20,9 @@ nlohmann::json build_request_body(const ChatRequest& request, const RequestDefau
   body["messages"] = std::move(messages);
   if (request.tools.is_array() && !request.tools.empty()) body["tools"] = request.tools;
   if (!request.tool_choice.is_null()) body["tool_choice"] = request.tool_choice;
+  if (body.contains("tools") && request.parallel_tool_calls) {
+    body["parallel_tool_calls"] = *request.parallel_tool_calls;
+  }
 
   Sampling s = request.sampling.merged_over(defaults.sampling);
   if (s.temperature) body["temperature"] = *s.temperature;

@@ -33,8 +33,10 @@ struct ChatRequest {
   std::vector<ChatMessage> messages;
   nlohmann::json tools;        // OpenAI tool schemas (array) or null for none
   nlohmann::json tool_choice;  // "auto" | "required" | "none" | object, or null to omit
-  Sampling sampling;           // per request (e.g. the episode's seed)
-  nlohmann::json extra;        // merged (JSON merge patch) into the body last
+  //! Sent as `parallel_tool_calls` with tools (OpenAI; vLLM, SGLang and llama.cpp accept it).
+  std::optional<bool> parallel_tool_calls;
+  Sampling sampling;     // per request (e.g. the episode's seed)
+  nlohmann::json extra;  // merged (JSON merge patch) into the body last
   //! Field assistant reasoning is sent back in; empty drops it from the context.
   std::string reasoning_key = "reasoning_content";
   std::vector<std::pair<std::string, std::string>> headers;  // e.g. {kTaskHeader, id}

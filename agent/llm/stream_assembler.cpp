@@ -52,14 +52,25 @@ Status StreamAssembler::add(std::string_view data) {
       if (!call.is_object()) continue;
       int index = call.contains("index") && call["index"].is_number_integer()
                       ? call["index"].get<int>()
-                      : static_cast<int>(tool_calls_.size());
-      ToolCall& target = tool_calls_[index];
-      if (call.contains("id") && call["id"].is_string() && !call["id"].get<std::string>().empty()) {
-        target.id = call["id"].get<std::string>();
+                      : static_cast<int>(open_at_.size());
+      std::string id = call.contains("id") && call["id"].is_string() ? call["id"].get<std::string>()
+                                                                     : std::string();
+      auto open = open_at_.find(index);
+      if (open == open_at_.end()) {
+        open = open_at_.emplace(index, 0).first;
+      } else if (const ToolCall& current = tool_calls_[{index, open->second}];
+                 !id.empty() && !current.id.empty() && id != current.id) {
+        ++open->second;
       }
+      ToolCall& target = tool_calls_[{index, open->second}];
+      if (!id.empty()) target.id = id;
       auto fn = call.find("function");
       if (fn == call.end() || !fn->is_object()) continue;
-      append_string(*fn, "name", target.name);
+      auto name = fn->find("name");
+      if (name != fn->end() && name->is_string() &&
+          name->get_ref<const std::string&>() != target.name) {
+        target.name += name->get_ref<const std::string&>();
+      }
       append_string(*fn, "arguments", target.arguments);
     }
   }
@@ -75,9 +86,12 @@ Result<ChatResponse> StreamAssembler::finish() const {
   ChatResponse r;
   r.message = message_;
   r.message.role = "assistant";
-  for (const auto& [index, call] : tool_calls_) {
+  for (const auto& [key, call] : tool_calls_) {
     ToolCall c = call;
-    if (c.id.empty()) c.id = "call_" + std::to_string(index);
+    if (c.id.empty()) {
+      c.id = "call_" + std::to_string(key.first) +
+             (key.second ? "_" + std::to_string(key.second) : "");
+    }
     r.message.tool_calls.push_back(std::move(c));
   }
   r.finish_reason = finish_reason_;

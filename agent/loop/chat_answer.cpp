@@ -123,4 +123,16 @@ ChatAnswer parse_chat_answer(std::string_view content) {
   return answer;
 }
 
+traj::Workspace apply_chat_answer(const traj::Workspace& previous, const traj::Workspace& files) {
+  traj::Workspace out = previous;
+  for (const auto& [path, content] : files) {
+    if (trim(content).empty()) {
+      out.erase(path);
+    } else {
+      out[path] = content;
+    }
+  }
+  return out;
+}
+
 }  // namespace pf::agent

@@ -1,6 +1,7 @@
 // Chat mode (DESIGN.md "Agent protocol"): an assistant answer carries the
-// whole pass as fenced code blocks whose info string names the file
-// (```python passes/FuseLnGelu.py), or the single word SUBMIT to finish.
+// pass's new or changed files as fenced code blocks whose info string names
+// the file (```python passes/FuseLnGelu.py), or the single word SUBMIT to
+// finish.
 #pragma once
 
 #include <string>
@@ -39,5 +40,10 @@ struct ChatAnswer {
 //! info-string word containing '/' (quotes and a `path=`/`file=` prefix are
 //! dropped).
 ChatAnswer parse_chat_answer(std::string_view content);
+
+//! The workspace after an answer: its files replace those of `previous`,
+//! files it leaves out are kept (an answer may carry only what changed), and
+//! a block with nothing but whitespace deletes its file.
+traj::Workspace apply_chat_answer(const traj::Workspace& previous, const traj::Workspace& files);
 
 }  // namespace pf::agent

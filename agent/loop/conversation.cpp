@@ -1,5 +1,8 @@
 #include "agent/loop/conversation.h"
 
+#include <algorithm>
+
+#include "agent/llm/chat_request.h"
 #include "agent/loop/feedback_report.h"
 
 namespace pf::agent {
@@ -30,6 +33,47 @@ std::vector<llm::ChatMessage> request_messages(const Conversation& conversation,
 
 std::string reasoning_key_for(ContextPolicy policy) {
   return policy == ContextPolicy::drop_reasoning ? "" : "reasoning_content";
+}
+
+int64_t estimate_request_tokens(const std::vector<llm::ChatMessage>& messages,
+                                const std::string& reasoning_key, const nlohmann::json& tools) {
+  int64_t n = tools.is_array() && !tools.empty() ? llm::estimate_tokens(tools.dump()) : 0;
+  for (const auto& m : messages) {
+    n += llm::estimate_tokens(
+        m.to_json(reasoning_key).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  }
+  return n;
+}
+
+FittedContext fit_context(const Conversation& conversation, ContextPolicy policy, int last_n,
+                          const prompts::PromptVariant& prompts, const nlohmann::json& tools,
+                          int64_t max_tokens) {
+  FittedContext fit;
+  auto attempt = [&](ContextPolicy p, int n, std::string key) {
+    fit.messages = request_messages(conversation, p, n, prompts);
+    fit.reasoning_key = std::move(key);
+    fit.estimated_tokens = estimate_request_tokens(fit.messages, fit.reasoning_key, tools);
+    return max_tokens <= 0 || fit.estimated_tokens <= max_tokens;
+  };
+  std::string key = reasoning_key_for(policy);
+  if (attempt(policy, last_n, key)) return fit;
+  // Reports go first: the newest one is what the model acts on, older ones
+  // are superseded. Reasoning goes last: it is the model's own plan.
+  std::vector<int> keeps;
+  if (policy != ContextPolicy::last_n_reports) keeps.push_back(std::max(last_n, 1));
+  if ((keeps.empty() ? last_n : keeps.back()) > 1) keeps.push_back(1);
+  int kept = policy == ContextPolicy::last_n_reports ? last_n : 1;
+  for (int keep : keeps) {
+    kept = keep;
+    fit.steps.push_back("reports: last " + std::to_string(keep));
+    if (attempt(ContextPolicy::last_n_reports, keep, key)) return fit;
+  }
+  if (!key.empty()) {
+    fit.steps.push_back("reasoning dropped");
+    if (attempt(ContextPolicy::last_n_reports, std::min(kept, 1), "")) return fit;
+  }
+  fit.fits = false;
+  return fit;
 }
 
 traj::MessageRecord to_record(const llm::ChatMessage& m, const nlohmann::json& usage,

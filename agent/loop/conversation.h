@@ -3,6 +3,7 @@
 // report, and the messages sent to the endpoint under the context policy.
 #pragma once
 
+#include <cstdint>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <string>
@@ -34,6 +35,30 @@ std::vector<llm::ChatMessage> request_messages(const Conversation& conversation,
 
 //! The field earlier reasoning is sent back in ("" drops it).
 std::string reasoning_key_for(ContextPolicy policy);
+
+//! The estimated prompt tokens of a request carrying `messages` (reasoning
+//! sent in `reasoning_key`) and the tool schemas `tools`: llm::estimate_tokens
+//! of their wire JSON, so a budget errs the way the bytes do.
+int64_t estimate_request_tokens(const std::vector<llm::ChatMessage>& messages,
+                                const std::string& reasoning_key, const nlohmann::json& tools);
+
+//! The messages of one request under a per-call budget (agent.max_context_tokens).
+struct FittedContext {
+  std::vector<llm::ChatMessage> messages;
+  std::string reasoning_key;
+  int64_t estimated_tokens = 0;
+  //! The steps taken beyond the configured policy, e.g. "reports: last 1" (empty: none).
+  std::vector<std::string> steps;
+  bool fits = true;  // false: still over the budget after every step
+};
+
+//! The configured policy first; while the request is over `max_tokens`
+//! (0: no budget), the context policies are applied in turn: older reports
+//! shortened (keeping the newest `last_n`, then only the newest), then earlier
+//! reasoning dropped. The store keeps every message in full either way.
+FittedContext fit_context(const Conversation& conversation, ContextPolicy policy, int last_n,
+                          const prompts::PromptVariant& prompts, const nlohmann::json& tools,
+                          int64_t max_tokens);
 
 //! The store's form of a message. `usage` / `latency_ms` for assistant messages.
 traj::MessageRecord to_record(const llm::ChatMessage& message,

@@ -35,7 +35,7 @@ class Episode {
                     traj::TurnRecord& turn, Conversation& added);
   void answer_chat(const llm::ChatMessage& answer, const std::string& finish_reason,
                    traj::TurnRecord& turn, Conversation& added);
-  llm::ChatRequest next_request() const;
+  llm::ChatRequest next_request(FittedContext& fit) const;
   std::string prompt_message(const std::string& key, const nlohmann::json& context = {}) const {
     return executor_.message(key, context);
   }
@@ -93,13 +93,17 @@ std::optional<ExitReason> Episode::stop_reason() const {
   return std::nullopt;
 }
 
-llm::ChatRequest Episode::next_request() const {
+llm::ChatRequest Episode::next_request(FittedContext& fit) const {
   llm::ChatRequest r;
-  r.messages = request_messages(state_.conversation, settings_.context_policy,
-                                settings_.context_last_n, *sv_.prompts);
-  if (settings_.mode == AgentMode::tools) r.tools = sv_.prompts->tools();
+  if (settings_.mode == AgentMode::tools) {
+    r.tools = sv_.prompts->tools();
+    r.parallel_tool_calls = settings_.parallel_tool_calls;
+  }
+  fit = fit_context(state_.conversation, settings_.context_policy, settings_.context_last_n,
+                    *sv_.prompts, r.tools, settings_.max_context_tokens);
+  r.messages = fit.messages;
+  r.reasoning_key = fit.reasoning_key;
   if (settings_.send_seed) r.sampling.seed = spec_.seed;
-  r.reasoning_key = reasoning_key_for(settings_.context_policy);
   r.headers = {{llm::kTaskHeader, spec_.task->task.id}};
   return r;
 }
@@ -118,21 +122,38 @@ void Episode::answer_tools(const llm::ChatMessage& answer, const std::string& fi
     added.push_back({llm::ChatMessage::user(std::move(text)), false});
     return;
   }
-  const llm::ToolCall& first = answer.tool_calls.front();
-  ToolResult result = executor_.execute(first, state_.workspace);
-  timings_.eval_s += result.evaluation_seconds;
-  auto reply = llm::ChatMessage::tool(first.id, std::move(result.content));
-  reply.name = first.name;
-  added.push_back({std::move(reply), result.report});
-  for (size_t i = 1; i < answer.tool_calls.size(); ++i) {
-    const auto& extra = answer.tool_calls[i];
-    auto refused = llm::ChatMessage::tool(
-        extra.id, prompt_message("one_call_per_turn", {{"executed", first.name}}));
-    refused.name = extra.name;
-    added.push_back({std::move(refused), false});
+  // Without parallel calls only the first is executed; with them every call
+  // runs in order until one ends the episode.
+  std::string executed, ended_by;
+  size_t runs = 0;
+  for (const auto& call : answer.tool_calls) {
+    std::string refusal;
+    if (!ended_by.empty()) {
+      refusal = prompt_message("after_submit", {{"name", ended_by}});
+    } else if (!executed.empty() && !settings_.parallel_tool_calls) {
+      refusal = prompt_message("one_call_per_turn", {{"executed", executed}});
+    } else if (runs >= kMaxToolCallsPerAnswer) {
+      refusal = prompt_message("too_many_calls", {{"limit", kMaxToolCallsPerAnswer}});
+    }
+    if (!refusal.empty()) {
+      auto refused = llm::ChatMessage::tool(call.id, std::move(refusal));
+      refused.name = call.name;
+      added.push_back({std::move(refused), false});
+      continue;
+    }
+    ToolResult result = executor_.execute(call, state_.workspace);
+    timings_.eval_s += result.evaluation_seconds;
+    auto reply = llm::ChatMessage::tool(call.id, std::move(result.content));
+    reply.name = call.name;
+    added.push_back({std::move(reply), result.report});
+    if (result.evaluation) turn.evaluations.push_back(std::move(*result.evaluation));
+    ++runs;
+    if (executed.empty()) executed = call.name;
+    if (result.submitted) {
+      state_.submitted = true;
+      ended_by = call.name;
+    }
   }
-  if (result.evaluation) turn.evaluations.push_back(std::move(*result.evaluation));
-  state_.submitted = result.submitted;
 }
 
 void Episode::answer_chat(const llm::ChatMessage& answer, const std::string& finish_reason,
@@ -172,7 +193,14 @@ void Episode::answer_chat(const llm::ChatMessage& answer, const std::string& fin
     added.push_back({llm::ChatMessage::user(std::move(text)), false});
     return;
   }
-  state_.workspace = std::move(parsed.files);
+  traj::Workspace next = apply_chat_answer(state_.workspace, parsed.files);
+  if (next.size() > settings_.limits.max_files) {
+    added.push_back({llm::ChatMessage::user(
+                         prompt_message("too_many_files", {{"limit", settings_.limits.max_files}})),
+                     false});
+    return;
+  }
+  state_.workspace = std::move(next);
   if (!has_pass(state_.workspace)) {
     added.push_back({llm::ChatMessage::user(prompt_message("empty_workspace")), false});
     return;
@@ -181,12 +209,16 @@ void Episode::answer_chat(const llm::ChatMessage& answer, const std::string& fin
       sv_.evaluator->evaluate(spec_.task->task_json, state_.workspace, traj::EvalKind::evaluate);
   timings_.eval_s += out.seconds;
   if (!out.evaluated) {
-    added.push_back({llm::ChatMessage::user(
-                         prompt_message("evaluator_unavailable", {{"reason", out.unavailable}})),
+    added.push_back({llm::ChatMessage::user(prompt_message("evaluator_unavailable_chat",
+                                                           {{"reason", out.unavailable}})),
                      false});
     return;
   }
-  auto report = render_feedback(out.record.result, *sv_.prompts, settings_.feedback_max_chars);
+  FeedbackSituation situation;
+  situation.reader = FeedbackSituation::Reader::chat;
+  situation.gpu = sv_.evaluator->mode() == traj::EvalMode::full;
+  auto report =
+      render_feedback(out.record.result, *sv_.prompts, settings_.feedback_max_chars, situation);
   added.push_back({llm::ChatMessage::user(report.ok() ? *report : report.error().message), true});
   turn.evaluations.push_back(std::move(out.record));
 }
@@ -276,15 +308,27 @@ EpisodeResult Episode::finish(ExitReason reason, std::string detail) {
 }
 
 EpisodeResult Episode::run() {
-  Status ready =
-      spec_.resume ? restore_episode(*sv_.store, settings_.mode, executor_, state_) : start();
+  Status ready = spec_.resume ? restore_episode(*sv_.store, settings_, executor_, state_) : start();
   if (!ready.ok()) {
     spdlog::error("episode {}: {}", state_.id, ready.error().message);
     return finish(ExitReason::store_error, ready.error().message);
   }
   while (true) {
     if (auto reason = stop_reason()) return finish(*reason);
-    llm::ChatRequest request = next_request();
+    FittedContext fit;
+    llm::ChatRequest request = next_request(fit);
+    if (!fit.fits) {
+      return finish(ExitReason::context_overflow,
+                    "the next request needs about " + std::to_string(fit.estimated_tokens) +
+                        " prompt tokens (estimated), over agent.max_context_tokens = " +
+                        std::to_string(settings_.max_context_tokens) +
+                        (fit.steps.empty() ? std::string(" under the configured context policy")
+                                           : " after " + join(fit.steps, ", ")));
+    }
+    if (!fit.steps.empty()) {
+      spdlog::debug("episode {}: turn {}: context fitted ({})", state_.id, state_.turn + 1,
+                    join(fit.steps, ", "));
+    }
     llm::ChatOutcome outcome = [&] {
       ScopedTimer t(&timings_.llm_s);
       return sv_.llm->chat(request, sv_.cancel);

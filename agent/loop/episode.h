@@ -30,6 +30,10 @@ struct EpisodeSettings {
   double max_wall_s = 0;         // 0: unlimited
   ContextPolicy context_policy = ContextPolicy::keep_all;
   int context_last_n = 2;
+  //! Estimated prompt tokens per request (fit_context); 0: unlimited.
+  int64_t max_context_tokens = 0;
+  //! Tools mode: every call of an answer is executed, in order, as one step.
+  bool parallel_tool_calls = true;
   size_t feedback_max_chars = 8000;
   //! Send the episode's seed as the request's `seed` (endpoint.sampling.seed set).
   bool send_seed = false;

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <set>
 
 #include "agent/loop/chat_answer.h"
@@ -33,8 +34,11 @@ void EpisodeState::note(const traj::EvaluationRecord& e) {
   if (!best_compile_share || share > *best_compile_share) best_compile_share = share;
 }
 
-Status restore_episode(traj::TrajectoryStore& store, AgentMode mode, ToolExecutor& executor,
-                       EpisodeState& state) {
+Status restore_episode(traj::TrajectoryStore& store, const EpisodeSettings& settings,
+                       ToolExecutor& executor, EpisodeState& state) {
+  const AgentMode mode = settings.mode;
+  const bool parallel = settings.parallel_tool_calls;
+  const WorkspaceLimits& limits = settings.limits;
   PF_ASSIGN(auto point, store.resume_episode(state.id));
   PF_ASSIGN(auto reader, store.reader());
   PF_ASSIGN(auto messages, reader.messages(state.id));
@@ -50,9 +54,10 @@ Status restore_episode(traj::TrajectoryStore& store, AgentMode mode, ToolExecuto
     state.note(e);
   }
 
-  // Which message of an evaluated turn is its report: tools mode, the tool
-  // message answering the executed (first) call; chat mode, the user message.
-  std::string report_call_id;
+  // Which messages of an evaluated turn are reports: tools mode, the tool
+  // messages answering its executed compile / evaluate calls; chat mode, the
+  // user message.
+  std::set<std::string> report_call_ids;
   state.conversation.clear();
   state.workspace.clear();
   state.submitted = false;
@@ -62,20 +67,30 @@ Status restore_episode(traj::TrajectoryStore& store, AgentMode mode, ToolExecuto
     const bool evaluated = evaluated_turns.count(record.turn) > 0;
     if (m.role == "assistant") {
       state.submitted = false;
-      report_call_id.clear();
+      report_call_ids.clear();
       if (mode == AgentMode::tools && !m.tool_calls.empty()) {
-        const auto& first = m.tool_calls.front();
-        executor.replay(first, state.workspace);
-        if (evaluated) report_call_id = first.id;
-        state.submitted = first.name == "submit" && tool_arguments(first).has_value();
+        // The calls the turn executed: the first, or with parallel calls every
+        // one up to the first that ended the episode (as answer_tools does).
+        const size_t executed =
+            parallel ? std::min(m.tool_calls.size(), kMaxToolCallsPerAnswer) : 1;
+        for (size_t i = 0; i < executed && !state.submitted; ++i) {
+          const auto& call = m.tool_calls[i];
+          executor.replay(call, state.workspace);
+          if (evaluated && (call.name == "compile" || call.name == "evaluate")) {
+            report_call_ids.insert(call.id);
+          }
+          state.submitted = call.name == "submit" && tool_arguments(call).has_value();
+        }
       } else if (mode == AgentMode::chat) {
         auto answer = parse_chat_answer(m.content);
-        if (answer.ok() && !answer.submit) state.workspace = answer.files;
+        if (answer.ok() && !answer.submit) {
+          auto next = apply_chat_answer(state.workspace, answer.files);
+          if (next.size() <= limits.max_files) state.workspace = std::move(next);
+        }
         state.submitted = answer.submit;
       }
     } else if (mode == AgentMode::tools && m.role == "tool") {
-      entry.report =
-          !report_call_id.empty() && m.tool_call_id == report_call_id && m.name != "submit";
+      entry.report = report_call_ids.count(m.tool_call_id) > 0;
     } else if (mode == AgentMode::chat && m.role == "user") {
       entry.report = record.turn > 0 && evaluated;
     }

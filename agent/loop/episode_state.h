@@ -38,7 +38,7 @@ double compile_share(const nlohmann::json& result);
 
 //! Rebuilds `state` from the store (messages, workspace, best, tokens) and
 //! marks the episode running again.
-Status restore_episode(traj::TrajectoryStore& store, AgentMode mode, ToolExecutor& executor,
-                       EpisodeState& state);
+Status restore_episode(traj::TrajectoryStore& store, const EpisodeSettings& settings,
+                       ToolExecutor& executor, EpisodeState& state);
 
 }  // namespace pf::agent

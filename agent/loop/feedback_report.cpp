@@ -113,11 +113,32 @@ std::string first_line(const std::string& text) {
   return nl == std::string::npos ? text : text.substr(0, nl);
 }
 
+std::optional<std::string> situated_message(const prompts::PromptVariant& prompts,
+                                            const std::string& key,
+                                            FeedbackSituation::Reader reader) {
+  using Reader = FeedbackSituation::Reader;
+  std::vector<std::string> keys;
+  if (reader == Reader::tools) keys.push_back(key + "_tools");
+  if (reader == Reader::chat) keys.push_back(key + "_chat");
+  keys.push_back(key);
+  for (const auto& k : keys) {
+    if (!prompts.has_message(k)) continue;
+    auto text = prompts.message(k);
+    if (text.ok()) return *text;
+  }
+  return std::nullopt;
+}
+
 Json feedback_context(const Json& result, const prompts::PromptVariant& prompts, size_t log_chars,
-                      size_t detail_chars, size_t max_variants) {
+                      size_t detail_chars, size_t max_variants,
+                      const FeedbackSituation& situation) {
   Json ctx = Json::object();
   const bool compile_only = result.value("mode", "full") == "compile_only";
   ctx["compile_only"] = compile_only;
+  // An evaluation that could only do what `compile` does says so, rather
+  // than letting a "passed" read as correct.
+  ctx["evaluate_without_gpu"] =
+      compile_only && situation.evaluate && situation.reader == FeedbackSituation::Reader::tools;
 
   const Json compile = result.contains("compile") && result["compile"].is_object()
                            ? result["compile"]
@@ -276,21 +297,19 @@ Json feedback_context(const Json& result, const prompts::PromptVariant& prompts,
   } else if (!flags.empty()) {
     key = "hint_integrity";
   } else if (compile_only) {
-    key = "hint_compile_ok";
+    // An evaluation that came back compile-only had no GPU either.
+    key = situation.gpu && !situation.evaluate ? "hint_compile_ok" : "hint_compile_ok_no_gpu";
   } else if (auto g = number(result, "geomean_speedup"); g && *g > 1.0) {
     key = "hint_fast";
   } else {
     key = "hint_slow";
   }
-  if (prompts.has_message(key)) {
-    auto hint = prompts.message(key);
-    if (hint.ok()) ctx["next"] = *hint;
-  }
+  if (auto hint = situated_message(prompts, key, situation.reader)) ctx["next"] = *hint;
   return ctx;
 }
 
 Result<std::string> render_feedback(const Json& result, const prompts::PromptVariant& prompts,
-                                    size_t max_chars) {
+                                    size_t max_chars, const FeedbackSituation& situation) {
   struct Budget {
     size_t log, detail, variants;
   };
@@ -299,7 +318,7 @@ Result<std::string> render_feedback(const Json& result, const prompts::PromptVar
       {4000, 800, 16}, {2000, 400, 12}, {1000, 200, 8}, {500, 120, 4}, {250, 80, 2}};
   std::string text;
   for (const auto& b : budgets) {
-    Json ctx = feedback_context(result, prompts, b.log, b.detail, b.variants);
+    Json ctx = feedback_context(result, prompts, b.log, b.detail, b.variants, situation);
     PF_ASSIGN(text, prompts.render(prompts::kFeedbackFile, ctx));
     while (!text.empty() && text.back() == '\n') text.pop_back();
     if (text.size() <= max_chars) return text;

@@ -241,7 +241,11 @@ ToolResult ToolExecutor::run_evaluation(traj::Workspace& workspace, traj::EvalKi
     last_mode_ = record.mode;  // the mode the worker ran (a fallback may differ from `mode`)
     last_evaluation_ = record;
   }
-  auto report = render_feedback(record.result, prompts_, feedback_max_chars_);
+  FeedbackSituation situation;
+  situation.reader = FeedbackSituation::Reader::tools;
+  situation.evaluate = kind != traj::EvalKind::compile;
+  situation.gpu = evaluator_.mode() == traj::EvalMode::full;
+  auto report = render_feedback(record.result, prompts_, feedback_max_chars_, situation);
   std::string text =
       report.ok() ? *report : "Evaluation report unavailable: " + report.error().message;
   if (kind == traj::EvalKind::submit) {

@@ -20,6 +20,10 @@ namespace pf::agent {
 inline constexpr const char* kToolNames[] = {"list_files", "read_file", "write_file", "edit_file",
                                              "compile",    "evaluate",  "submit"};
 
+//! Calls of one answer executed with parallel tool calls; the rest are
+//! answered "not executed", so one step cannot queue unbounded evaluations.
+inline constexpr size_t kMaxToolCallsPerAnswer = 16;
+
 bool is_known_tool(const std::string& name);
 //! Whether the call changes the workspace (replayed when an episode resumes).
 bool is_file_change(const std::string& name);

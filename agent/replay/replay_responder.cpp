@@ -85,6 +85,57 @@ std::string dump_safe(const nlohmann::json& j) {
   return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
+// How each server shapes what the same answer looks like on the wire, as
+// their documentation and issue threads show it (docs/replay-script.md).
+struct WireShape {
+  const char* reasoning_key = "reasoning_content";
+  bool role_content_null = false;        // first delta {"role", "content": null}
+  bool usage_null_in_chunks = false;     // "usage": null on every chunk but the last
+  bool one_index_for_all_calls = false;  // every tool call streamed as index 0
+  bool id_on_every_fragment = false;     // the call id repeated on argument fragments
+  bool arguments_with_name = false;      // the first fragment carries arguments too
+  bool timings = false;                  // llama.cpp's "timings" object
+  bool usage_with_finish = false;        // usage in the finish_reason chunk, no usage chunk
+  const char* choice_extra = nullptr;    // a server-specific null field on the final choice
+};
+
+WireShape wire_shape(ServerShape server) {
+  WireShape w;
+  switch (server) {
+    case ServerShape::openai:
+      w.role_content_null = true;
+      w.usage_null_in_chunks = true;
+      break;
+    case ServerShape::vllm:
+      w.reasoning_key = "reasoning";
+      w.arguments_with_name = true;
+      w.choice_extra = "stop_reason";
+      break;
+    case ServerShape::sglang:
+      w.one_index_for_all_calls = true;
+      w.id_on_every_fragment = true;
+      w.choice_extra = "matched_stop";
+      break;
+    case ServerShape::llamacpp:
+      w.role_content_null = true;
+      w.timings = true;
+      w.usage_with_finish = true;
+      break;
+  }
+  return w;
+}
+
+void add_choice_extras(nlohmann::json& choice, const WireShape& shape) {
+  if (shape.choice_extra != nullptr) choice[shape.choice_extra] = nullptr;
+}
+
+nlohmann::json timings_of(const nlohmann::json& usage) {
+  return {{"prompt_n", usage["prompt_tokens"]},
+          {"prompt_ms", 1.0},
+          {"predicted_n", usage["completion_tokens"]},
+          {"predicted_ms", 1.0}};
+}
+
 ReplayReply error_reply(int status, const std::string& message, const std::string& code) {
   ReplayReply r;
   r.status = status;
@@ -182,53 +233,80 @@ ReplayReply ReplayResponder::chat_completion(std::string_view body,
   reply.task = task;
   reply.index = k;
   reply.stream = bool_at(request, "stream");
+  const WireShape shape = wire_shape(entry->server);
   if (!reply.stream) {
-    reply.body = {{"id", id},
-                  {"object", "chat.completion"},
-                  {"created", created},
-                  {"model", model},
-                  {"choices",
-                   {{{"index", 0},
-                     {"message", msg.to_json("reasoning_content")},
-                     {"logprobs", nullptr},
-                     {"finish_reason", answer.finish_reason}}}},
-                  {"usage", usage}};
+    nlohmann::json message = msg.to_json(shape.reasoning_key);
+    nlohmann::json choice = {{"index", 0},
+                             {"message", std::move(message)},
+                             {"logprobs", nullptr},
+                             {"finish_reason", answer.finish_reason}};
+    add_choice_extras(choice, shape);
+    reply.body = {{"id", id},       {"object", "chat.completion"},    {"created", created},
+                  {"model", model}, {"choices", {std::move(choice)}}, {"usage", usage}};
+    if (shape.timings) reply.body["timings"] = timings_of(usage);
     return reply;
   }
+  const bool include_usage = request.contains("stream_options") &&
+                             request["stream_options"].is_object() &&
+                             bool_at(request["stream_options"], "include_usage");
+  auto envelope = [&](nlohmann::json choices) {
+    nlohmann::json c = {{"id", id},
+                        {"object", "chat.completion.chunk"},
+                        {"created", created},
+                        {"model", model},
+                        {"choices", std::move(choices)}};
+    // OpenAI: with include_usage every chunk carries "usage": null but the last.
+    if (include_usage && shape.usage_null_in_chunks) c["usage"] = nullptr;
+    if (shape.timings) c["timings"] = timings_of(usage);
+    return c;
+  };
   auto chunk = [&](nlohmann::json delta, nlohmann::json finish) {
-    nlohmann::json c = {
-        {"id", id},
-        {"object", "chat.completion.chunk"},
-        {"created", created},
-        {"model", model},
-        {"choices", {{{"index", 0}, {"delta", std::move(delta)}, {"finish_reason", finish}}}}};
-    reply.sse_data.push_back(dump_safe(c));
+    nlohmann::json choice = {{"index", 0}, {"delta", std::move(delta)}, {"finish_reason", finish}};
+    if (!finish.is_null()) add_choice_extras(choice, shape);
+    reply.sse_data.push_back(dump_safe(envelope({std::move(choice)})));
   };
   const size_t n = options_.stream_chunk_chars;
-  chunk({{"role", "assistant"}, {"content", ""}}, nullptr);
-  for (const auto& p : pieces(msg.reasoning, n)) chunk({{"reasoning_content", p}}, nullptr);
+  chunk({{"role", "assistant"},
+         {"content", shape.role_content_null ? nlohmann::json(nullptr) : nlohmann::json("")}},
+        nullptr);
+  for (const auto& p : pieces(msg.reasoning, n)) chunk({{shape.reasoning_key, p}}, nullptr);
   for (const auto& p : pieces(msg.content, n)) chunk({{"content", p}}, nullptr);
   for (size_t i = 0; i < msg.tool_calls.size(); ++i) {
     const auto& call = msg.tool_calls[i];
+    // SGLang-style streams number every call 0 and tell them apart by id
+    // (the id repeated on each fragment).
+    const size_t index = shape.one_index_for_all_calls ? 0 : i;
+    std::vector<std::string> args = pieces(call.arguments, n);
+    std::string first_args;
+    if (shape.arguments_with_name && !args.empty()) {
+      first_args = args.front();
+      args.erase(args.begin());
+    }
     chunk({{"tool_calls",
-            {{{"index", i},
+            {{{"index", index},
               {"id", call.id},
               {"type", "function"},
-              {"function", {{"name", call.name}, {"arguments", ""}}}}}}},
+              {"function", {{"name", call.name}, {"arguments", first_args}}}}}}},
           nullptr);
-    for (const auto& p : pieces(call.arguments, n)) {
-      chunk({{"tool_calls", {{{"index", i}, {"function", {{"arguments", p}}}}}}}, nullptr);
+    for (const auto& p : args) {
+      nlohmann::json fragment = {{"index", index}, {"function", {{"arguments", p}}}};
+      if (shape.id_on_every_fragment) fragment["id"] = call.id;
+      chunk({{"tool_calls", {fragment}}}, nullptr);
     }
   }
-  chunk(nlohmann::json::object(), answer.finish_reason);
-  if (request.contains("stream_options") && request["stream_options"].is_object() &&
-      bool_at(request["stream_options"], "include_usage")) {
-    reply.sse_data.push_back(dump_safe({{"id", id},
-                                        {"object", "chat.completion.chunk"},
-                                        {"created", created},
-                                        {"model", model},
-                                        {"choices", nlohmann::json::array()},
-                                        {"usage", usage}}));
+  if (shape.usage_with_finish) {
+    nlohmann::json choice = {
+        {"index", 0}, {"delta", nlohmann::json::object()}, {"finish_reason", answer.finish_reason}};
+    nlohmann::json last = envelope({std::move(choice)});
+    last["usage"] = usage;
+    reply.sse_data.push_back(dump_safe(last));
+  } else {
+    chunk(nlohmann::json::object(), answer.finish_reason);
+  }
+  if (include_usage && !shape.usage_with_finish) {
+    nlohmann::json last = envelope(nlohmann::json::array());
+    last["usage"] = usage;
+    reply.sse_data.push_back(dump_safe(last));
   }
   reply.sse_data.push_back("[DONE]");
   return reply;

@@ -50,9 +50,10 @@ Result<ScriptEntry> parse_line(std::string_view line) {
   if (j.is_discarded()) return make_error(ErrorCode::parse_error, "not valid JSON");
   if (!j.is_object()) return make_error(ErrorCode::parse_error, "expected a JSON object");
   for (const auto& [key, value] : j.items()) {
-    if (key != "task" && key != "mode" && key != "model" && key != "responses") {
-      return make_error(ErrorCode::parse_error,
-                        "unknown key '" + key + "' (expected task, mode, model, responses)");
+    if (key != "task" && key != "mode" && key != "model" && key != "server" && key != "responses") {
+      return make_error(
+          ErrorCode::parse_error,
+          "unknown key '" + key + "' (expected task, mode, model, server, responses)");
     }
   }
   ScriptEntry e;
@@ -70,6 +71,21 @@ Result<ScriptEntry> parse_line(std::string_view line) {
     }
     e.model = j["model"].get<std::string>();
   }
+  if (j.contains("server")) {
+    std::string name = j["server"].is_string() ? j["server"].get<std::string>() : "";
+    bool known = false;
+    for (auto shape :
+         {ServerShape::openai, ServerShape::vllm, ServerShape::sglang, ServerShape::llamacpp}) {
+      if (name == server_shape_name(shape)) {
+        e.server = shape;
+        known = true;
+      }
+    }
+    if (!known) {
+      return make_error(ErrorCode::parse_error,
+                        "\"server\" must be \"openai\", \"vllm\", \"sglang\" or \"llamacpp\"");
+    }
+  }
   if (!j.contains("responses") || !j["responses"].is_array() || j["responses"].empty()) {
     return make_error(ErrorCode::parse_error, "\"responses\" must be a non-empty array");
   }
@@ -81,6 +97,20 @@ Result<ScriptEntry> parse_line(std::string_view line) {
 }
 
 }  // namespace
+
+const char* server_shape_name(ServerShape shape) {
+  switch (shape) {
+    case ServerShape::openai:
+      return "openai";
+    case ServerShape::vllm:
+      return "vllm";
+    case ServerShape::sglang:
+      return "sglang";
+    case ServerShape::llamacpp:
+      return "llamacpp";
+  }
+  return "openai";
+}
 
 Result<ReplayScript> ReplayScript::load(const std::filesystem::path& path) {
   auto text = read_file(path);

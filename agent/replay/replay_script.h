@@ -20,10 +20,18 @@ struct ScriptedResponse {
   std::string finish_reason;  // as written, else "tool_calls" / "stop"
 };
 
+//! The wire shape a script entry is answered in: the response shapes of
+//! the OpenAI API and of the servers people put models behind
+//! (docs/replay-script.md "Server shapes"), so the client meets them in CI.
+enum class ServerShape { openai, vllm, sglang, llamacpp };
+
+const char* server_shape_name(ServerShape shape);
+
 struct ScriptEntry {
   std::string task;
   std::string mode;   // "tools" | "chat"
   std::string model;  // "" = any model; else only requests naming this model
+  ServerShape server = ServerShape::openai;
   std::vector<ScriptedResponse> responses;
   int line = 0;  // where it was defined, for messages
 };

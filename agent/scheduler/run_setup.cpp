@@ -86,6 +86,8 @@ EpisodeSettings episode_settings(const Config& c) {
   s.max_wall_s = c.agent.max_wall_s;
   s.context_policy = c.agent.context_policy;
   s.context_last_n = c.agent.context_last_n;
+  s.max_context_tokens = c.agent.max_context_tokens;
+  s.parallel_tool_calls = c.agent.parallel_tool_calls;
   s.feedback_max_chars = static_cast<size_t>(std::max(200, c.evaluator.feedback_max_chars));
   s.send_seed = c.endpoint.sampling.seed.has_value();
   return s;
@@ -95,6 +97,7 @@ Result<std::string> render_system_prompt(const prompts::PromptVariant& prompts,
                                          const Config& config, traj::EvalMode mode) {
   const nlohmann::json context = {{"tools_mode", config.agent.mode == AgentMode::tools},
                                   {"chat_mode", config.agent.mode == AgentMode::chat},
+                                  {"parallel_tool_calls", config.agent.parallel_tool_calls},
                                   {"compile_only", mode == traj::EvalMode::compile_only},
                                   {"gpu_arch", config.evaluator.gpu_arch},
                                   {"b", config.evaluator.b},

@@ -34,8 +34,9 @@ bool contains(const std::string& s, const std::string& part) {
   return s.find(part) != std::string::npos;
 }
 
-const std::string kKernel = "extern \"C\" __global__ void add_relu(const float* a, const float* b, "
-                            "float* out, long long n) {}\n";
+const std::string kKernel =
+    "extern \"C\" __global__ void add_relu(const float* a, const float* b, "
+    "float* out, long long n) {}\n";
 
 TEST(AgentEpisode, ToolsModeAnswersMalformedOutputAndCountsEachAsATurn) {
   auto server = serve(script_line(
@@ -46,13 +47,15 @@ TEST(AgentEpisode, ToolsModeAnswersMalformedOutputAndCountsEachAsATurn) {
        tool_calls({{"write_file", Json{{"path", "kernels/k.cu"}, {"content", kKernel}}.dump()},
                    {"list_files", "{}"}}),
        tool_call("write_file", {{"path", "src/x.py"}, {"content", "x"}}),
-       tool_call("edit_file", {{"path", "kernels/k.cu"}, {"old_string", "nope"}, {"new_string", "x"}}),
+       tool_call("edit_file",
+                 {{"path", "kernels/k.cu"}, {"old_string", "nope"}, {"new_string", "x"}}),
        tool_call("edit_file",
                  {{"path", "kernels/k.cu"}, {"old_string", "{}"}, {"new_string", "{ return; }"}}),
        tool_call("read_file", {{"path", "kernels/k.cu"}}),
        tool_call("evaluate", Json::object()),
        tool_call("submit", Json::object())}));
   EpisodeHarness h(server->base_url(), AgentMode::tools);
+  h.settings.parallel_tool_calls = false;  // turn 4 shows the refusal of a second call
   auto r = h.run();
   EXPECT_EQ(r.exit_reason, agent::ExitReason::submitted) << r.detail;
   EXPECT_EQ(r.turns, 10);
@@ -99,6 +102,7 @@ TEST(AgentEpisode, ToolsModeAnswersMalformedOutputAndCountsEachAsATurn) {
     EXPECT_EQ(calls[i].turn, static_cast<int64_t>(i + 1));
     EXPECT_EQ(calls[i].http_status, 200);
     EXPECT_EQ(Json::parse(calls[i].request)["tools"].size(), 7u);
+    EXPECT_EQ(Json::parse(calls[i].request)["parallel_tool_calls"], false);
   }
   auto e = h.episode();
   EXPECT_EQ(e.status, traj::RunState::finished);
@@ -110,10 +114,10 @@ TEST(AgentEpisode, ToolsModeAnswersMalformedOutputAndCountsEachAsATurn) {
 }
 
 TEST(AgentEpisode, RequestsCarryTheWholeConversationAndTheTaskHeader) {
-  auto server = serve(script_line(kTask, "tools",
-                                  {tool_call("list_files", Json::object()),
-                                   tool_call("list_files", Json::object()),
-                                   tool_call("submit", Json::object())}));
+  auto server = serve(
+      script_line(kTask, "tools",
+                  {tool_call("list_files", Json::object()), tool_call("list_files", Json::object()),
+                   tool_call("submit", Json::object())}));
   EpisodeHarness h(server->base_url(), AgentMode::tools);
   auto r = h.run();
   ASSERT_EQ(r.exit_reason, agent::ExitReason::submitted) << r.detail;
@@ -127,30 +131,31 @@ TEST(AgentEpisode, RequestsCarryTheWholeConversationAndTheTaskHeader) {
     for (const auto& m : ms) expected += m.turn <= static_cast<int64_t>(i) ? 1 : 0;
     EXPECT_EQ(body["messages"].size(), expected) << "turn " << i + 1;
     for (size_t k = 0; k < body["messages"].size(); ++k) {
-      EXPECT_EQ(body["messages"][k]["content"].is_null() ? std::string()
-                                                         : body["messages"][k]["content"].get<std::string>(),
+      EXPECT_EQ(body["messages"][k]["content"].is_null()
+                    ? std::string()
+                    : body["messages"][k]["content"].get<std::string>(),
                 ms[k].content);
     }
   }
 }
 
 TEST(AgentEpisode, ChatModeCorrectsMalformedAnswersUntilSubmit) {
-  auto server = serve(script_line(
-      kTask, "chat",
-      {{{"content", "I think we should fuse add and relu."}},
-       {{"content", "```python\ndef pattern(x): pass\n```"}},
-       {{"content", "```python ../passes/X.py\nx\n```"}},
-       {{"content", "```cuda kernels/a.cu\nx\n```\n```cuda kernels/a.cu\ny\n```"}},
-       {{"content", "```cuda kernels/a.cu\nint x;\n"}},
-       {{"content", "```cuda kernels/a.cu\nint x;\n```"}},
-       {{"content", "SUBMIT"}}}));
+  auto server = serve(
+      script_line(kTask, "chat",
+                  {{{"content", "I think we should fuse add and relu."}},
+                   {{"content", "```python\ndef pattern(x): pass\n```"}},
+                   {{"content", "```python ../passes/X.py\nx\n```"}},
+                   {{"content", "```cuda kernels/a.cu\nx\n```\n```cuda kernels/a.cu\ny\n```"}},
+                   {{"content", "```cuda kernels/a.cu\nint x;\n"}},
+                   {{"content", "```cuda kernels/a.cu\nint x;\n```"}},
+                   {{"content", "SUBMIT"}}}));
   EpisodeHarness h(server->base_url(), AgentMode::chat);
   auto r = h.run();
   EXPECT_EQ(r.exit_reason, agent::ExitReason::submitted) << r.detail;
   EXPECT_EQ(r.turns, 7);
   auto ms = h.messages();
   ASSERT_EQ(ms.size(), 2u + 6u * 2u + 1u);
-  EXPECT_TRUE(contains(ms[3].content, "contains no pass")) << ms[3].content;
+  EXPECT_TRUE(contains(ms[3].content, "contains no files")) << ms[3].content;
   EXPECT_TRUE(contains(ms[5].content, "names no file (block 1")) << ms[5].content;
   EXPECT_TRUE(contains(ms[7].content, "is not a workspace file")) << ms[7].content;
   EXPECT_TRUE(contains(ms[9].content, "more than one code block")) << ms[9].content;
@@ -185,6 +190,17 @@ TEST(AgentEpisode, TokenAndTimeBudgetsEndTheEpisode) {
     EXPECT_GT(r.prompt_tokens + r.completion_tokens, 10);
   }
   {
+    // The per-call budget: no request is sent that cannot fit, even after
+    // every context policy has shortened what it can.
+    EpisodeHarness h(server->base_url(), AgentMode::tools);
+    h.settings.max_context_tokens = 100;
+    auto r = h.run();
+    EXPECT_EQ(r.exit_reason, agent::ExitReason::context_overflow);
+    EXPECT_EQ(r.turns, 0);
+    EXPECT_TRUE(contains(r.detail, "agent.max_context_tokens = 100")) << r.detail;
+    EXPECT_TRUE(h.llm_calls().empty());
+  }
+  {
     EpisodeHarness h(server->base_url(), AgentMode::tools);
     h.settings.max_wall_s = 1e-9;
     auto r = h.run();
@@ -197,7 +213,8 @@ TEST(AgentEpisode, TokenAndTimeBudgetsEndTheEpisode) {
 TEST(AgentEpisode, ContextPoliciesShapeTheRequestNotTheStore) {
   Json thinking = tool_call("list_files", Json::object());
   thinking["reasoning_content"] = "private chain of thought";
-  auto server = serve(script_line(kTask, "tools", {thinking, thinking, tool_call("submit", Json::object())}));
+  auto server =
+      serve(script_line(kTask, "tools", {thinking, thinking, tool_call("submit", Json::object())}));
   for (auto policy : {ContextPolicy::keep_all, ContextPolicy::drop_reasoning}) {
     EpisodeHarness h(server->base_url(), AgentMode::tools);
     h.settings.context_policy = policy;
@@ -260,6 +277,62 @@ TEST(AgentEpisode, InterruptedEpisodeResumesToTheSameConversation) {
   }
   EXPECT_EQ(h.llm_calls().size(), 8u) << "no turn lost or duplicated";
   EXPECT_EQ(h.episode().status, traj::RunState::finished);
+}
+
+// Resume replays every executed call of an answer with parallel calls (not
+// only the first), so the rebuilt workspace and conversation are the same.
+TEST(AgentEpisode, InterruptedEpisodeWithParallelCallsResumesToTheSameConversation) {
+  std::vector<Json> script;
+  for (int i = 0; i < 4; ++i) {
+    script.push_back(tool_calls(
+        {{"write_file",
+          Json{{"path", "kernels/a" + std::to_string(i) + ".cu"}, {"content", "// a\n"}}.dump()},
+         {"write_file",
+          Json{{"path", "kernels/b" + std::to_string(i) + ".cu"}, {"content", "// b\n"}}.dump()}}));
+  }
+  script.push_back(tool_call("list_files", Json::object()));
+  script.push_back(tool_call("submit", Json::object()));
+  auto server = serve(script_line(kTask, "tools", script));
+
+  EpisodeHarness whole(server->base_url(), AgentMode::tools);
+  ASSERT_EQ(whole.run().exit_reason, agent::ExitReason::submitted);
+  auto expected = whole.messages();
+
+  EpisodeHarness h(server->base_url(), AgentMode::tools);
+  std::thread stopper([&] {
+    for (int i = 0; i < 2000; ++i) {
+      auto r = traj::TrajectoryReader::open(h.dir / "run");
+      if (r.ok()) {
+        auto e = r->episode(h.episode_id());
+        if (e.ok() && e->turns >= 2) break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    h.cancel().cancel();
+  });
+  auto first = h.run();
+  stopper.join();
+  ASSERT_EQ(first.exit_reason, agent::ExitReason::interrupted);
+  ASSERT_LT(first.turns, 6);
+  h.reset_cancel();
+  auto second = h.run(0, /*resume=*/true);
+  ASSERT_EQ(second.exit_reason, agent::ExitReason::submitted) << second.detail;
+  auto got = h.messages();
+  ASSERT_EQ(got.size(), expected.size());
+  for (size_t i = 0; i < got.size(); ++i) {
+    EXPECT_EQ(got[i].content, expected[i].content) << i;
+  }
+  // The list_files answer shows all eight files, written before and after the interruption.
+  bool listed = false;
+  for (const auto& m : got) {
+    if (m.name == "list_files") {
+      listed = true;
+      for (int i = 0; i < 4; ++i) {
+        EXPECT_TRUE(contains(m.content, "kernels/b" + std::to_string(i) + ".cu")) << m.content;
+      }
+    }
+  }
+  EXPECT_TRUE(listed);
 }
 
 }  // namespace

@@ -63,5 +63,21 @@ TEST(ChatAnswer, ReportsMalformedAnswers) {
             AnswerProblem::unterminated_block);
 }
 
+TEST(ChatAnswer, LaterAnswersCarryOnlyWhatChanged) {
+  traj::Workspace before = {{"passes/Fuse.py", "pass v1\n"},
+                            {"kernels/a.cu", "kernel v1\n"},
+                            {"kernels/old.cu", "old\n"}};
+  auto answer = parse_chat_answer(
+      "Only the kernel changed.\n```cuda kernels/a.cu\nkernel v2\n```\n"
+      "```cuda kernels/old.cu\n```\n```cuda kernels/b.cu\nnew\n```\n");
+  ASSERT_TRUE(answer.ok());
+  traj::Workspace after = apply_chat_answer(before, answer.files);
+  EXPECT_EQ(after, (traj::Workspace{{"passes/Fuse.py", "pass v1\n"},
+                                    {"kernels/a.cu", "kernel v2\n"},
+                                    {"kernels/b.cu", "new\n"}}))
+      << "kept, replaced, deleted by an empty block, added";
+  EXPECT_EQ(apply_chat_answer({}, answer.files).count("kernels/old.cu"), 0u);
+}
+
 }  // namespace
 }  // namespace pf::agent

@@ -116,6 +116,19 @@ TEST(ChatRequest, NoToolsNoStreamKeys) {
   EXPECT_FALSE(body.contains("stream"));
 }
 
+TEST(ChatRequest, ParallelToolCallsIsSentOnlyWithTools) {
+  ChatRequest req;
+  req.messages = {ChatMessage::user("u")};
+  req.parallel_tool_calls = true;
+  EXPECT_FALSE(build_request_body(req, {}).contains("parallel_tool_calls"));
+  req.tools = nlohmann::json::parse(R"([{"type": "function", "function": {"name": "submit"}}])");
+  EXPECT_EQ(build_request_body(req, {})["parallel_tool_calls"], true);
+  req.parallel_tool_calls = false;
+  EXPECT_EQ(build_request_body(req, {})["parallel_tool_calls"], false);
+  req.parallel_tool_calls.reset();
+  EXPECT_FALSE(build_request_body(req, {}).contains("parallel_tool_calls"));
+}
+
 TEST(ChatRequest, TokenEstimateIsBytesOverFourRoundedUp) {
   EXPECT_EQ(estimate_tokens(""), 0);
   EXPECT_EQ(estimate_tokens("abc"), 1);

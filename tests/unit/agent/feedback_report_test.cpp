@@ -120,6 +120,71 @@ TEST(FeedbackReport, StaysWithinTheLengthBound) {
   EXPECT_NE(text->find("more variants not shown"), std::string::npos);
 }
 
+// Every action a report may suggest exists for its reader: chat mode has no
+// tools, and compile-only runs have no GPU to "evaluate it on".
+TEST(FeedbackReport, HintsNeverNameAnActionTheReaderLacks) {
+  using Reader = FeedbackSituation::Reader;
+  Json ok_full = {{"mode", "full"},
+                  {"as", 1.3},
+                  {"geomean_speedup", 1.3},
+                  {"variants", {{{"name", "v1"}, {"correct", true}, {"speedup", 1.3}}}}};
+  Json unstable = ok_full;
+  unstable["variants"][0]["failure_class"] = "unstable";
+  Json compile_ok = compile_only_result();
+  compile_ok["variants"].erase(1);
+  compile_ok["variants"].erase(1);
+  for (const char* name : {"default", "concise"}) {
+    auto v = prompts::PromptVariant::load(std::string(PF_SOURCE_DIR) + "/prompts", name);
+    ASSERT_TRUE(v.ok()) << v.error().message;
+    for (const Json& result : {ok_full, unstable, compile_ok}) {
+      for (bool gpu : {true, false}) {
+        for (bool evaluate : {true, false}) {
+          FeedbackSituation chat{Reader::chat, true, gpu};
+          auto text = render_feedback(result, *v, 8000, chat);
+          ASSERT_TRUE(text.ok()) << text.error().message;
+          for (const char* action :
+               {"`evaluate`", "evaluate it", "evaluate again", "`submit`", "call "}) {
+            EXPECT_EQ(text->find(action), std::string::npos)
+                << name << " chat report suggests " << action << ":\n"
+                << *text;
+          }
+          FeedbackSituation tools{Reader::tools, evaluate, gpu};
+          text = render_feedback(result, *v, 8000, tools);
+          ASSERT_TRUE(text.ok());
+          EXPECT_EQ(text->find("SUBMIT"), std::string::npos) << name << ":\n" << *text;
+          // A compile-only report offers `evaluate` only after `compile` in a run with a
+          // GPU (re-measuring an unstable full evaluation is another matter).
+          const bool compile_only = result.value("mode", "") == "compile_only";
+          if (compile_only && (!gpu || evaluate)) {
+            EXPECT_EQ(text->find("call `evaluate`"), std::string::npos)
+                << name << ": evaluate offered after evaluate or without a GPU:\n"
+                << *text;
+          }
+          if (compile_only && gpu && !evaluate) {
+            EXPECT_NE(text->find("call `evaluate`"), std::string::npos) << name << ":\n" << *text;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(FeedbackReport, EvaluateInACompileOnlyRunSaysWhatItDidNotDo) {
+  using Reader = FeedbackSituation::Reader;
+  Json r = compile_only_result();
+  auto after_evaluate = render_feedback(r, variant(), 8000, {Reader::tools, true, false});
+  ASSERT_TRUE(after_evaluate.ok());
+  EXPECT_NE(after_evaluate->find("`evaluate` did only what `compile` does: this run has no GPU"),
+            std::string::npos)
+      << *after_evaluate;
+  EXPECT_NE(after_evaluate->find("no correctness check, no timing and no score"),
+            std::string::npos);
+  auto after_compile = render_feedback(r, variant(), 8000, {Reader::tools, false, true});
+  ASSERT_TRUE(after_compile.ok());
+  EXPECT_EQ(after_compile->find("`evaluate` did only"), std::string::npos) << *after_compile;
+  EXPECT_NE(after_compile->find("nothing ran on a GPU"), std::string::npos);
+}
+
 TEST(FeedbackReport, ShortenKeepsUtf8Whole) {
   std::string s = "ab" + std::string("\xc3\xa9") + std::string(100, 'c');
   std::string cut = shorten(s, 43);

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cctype>
+
 namespace pf::prompts {
 namespace {
 
@@ -49,6 +51,69 @@ TEST(PromptVariant, CommittedVariantsLoadAndRenderEveryTemplate) {
   auto a = PromptVariant::load(kPromptsDir, "default");
   auto b = PromptVariant::load(kPromptsDir, "concise");
   EXPECT_NE(a->hash(), b->hash());
+}
+
+std::string squeeze(const std::string& text) {
+  std::string out;
+  for (char c : text) {
+    const bool space = c == ' ' || c == '\n' || c == '\t';
+    if (space && !out.empty() && out.back() == ' ') continue;
+    out.push_back(space ? ' ' : static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  }
+  return out;
+}
+
+// Issue 21's questions, each with the phrase every variant's system prompt
+// answers it with (what the answers claim is tested against the evaluator in
+// tests/unit/passes/prompt_claims_test.cpp).
+const std::pair<const char*, const char*> kAnswers[] = {
+    {"what a failed contiguity check does", "is_contiguous()` is only a test"},
+    {"whether literals bound by a wildcard reach the kernel's C type", "bound by a parameter"},
+    {"whether untaken branches are validated", "only on the branch"},
+    {"whether two wildcards may bind one tensor", "may bind the same tensor"},
+    {"whether commutative operands match swapped", "no commutativity"},
+    {"whether # dtype comments are needed in patterns", "comments are ignored"},
+    {"whether hidden variants change dtypes or literals",
+     "may differ in dtype (float32/float16/bfloat16) and literal values"},
+    {"a worked example for several shapes and dtypes", "passes/addleakyrelu.py"},
+};
+
+TEST(PromptVariant, SystemPromptsAnswerTheQuestionsModelsWereLeftWith) {
+  for (const char* name : {"default", "concise"}) {
+    auto v = PromptVariant::load(kPromptsDir, name);
+    ASSERT_TRUE(v.ok()) << v.error().message;
+    for (bool tools : {true, false}) {
+      for (bool compile_only : {true, false}) {
+        for (bool parallel : {true, false}) {
+          nlohmann::json ctx = {{"tools_mode", tools},          {"chat_mode", !tools},
+                                {"gpu_arch", "sm_90"},          {"b", 0.1},
+                                {"compile_only", compile_only}, {"parallel_tool_calls", parallel}};
+          auto rendered = v->render(kSystemFile, ctx);
+          ASSERT_TRUE(rendered.ok()) << rendered.error().message;
+          const std::string text = squeeze(*rendered);
+          const std::string where = std::string(name) + (tools ? " tools" : " chat") +
+                                    (compile_only ? " compile-only" : " full") +
+                                    (parallel ? " parallel" : " one call");
+          for (const auto& [question, phrase] : kAnswers) {
+            EXPECT_NE(text.find(phrase), std::string::npos) << where << ": " << question;
+          }
+          const bool one_step = text.find("one step") != std::string::npos;
+          const bool one_call = text.find("one tool call per turn") != std::string::npos;
+          EXPECT_EQ(one_step, tools && parallel) << where;
+          EXPECT_EQ(one_call, tools && !parallel) << where;
+          // Compile-only tools mode says what `evaluate` cannot do there.
+          EXPECT_EQ(text.find("`evaluate` does only what `compile` does") != std::string::npos,
+                    tools && compile_only)
+              << where;
+          if (!tools) {
+            for (const char* tool : {"`evaluate`", "`compile`", "`submit`", "write_file"}) {
+              EXPECT_EQ(text.find(tool), std::string::npos) << where << " names " << tool;
+            }
+          }
+        }
+      }
+    }
+  }
 }
 
 TEST(PromptVariant, RendersPartialsAndTreatsNullAndEmptyAsFalse) {

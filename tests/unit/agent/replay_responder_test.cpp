@@ -2,6 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <optional>
+
 #include "agent/llm/chat_request.h"
 #include "agent/llm/stream_assembler.h"
 
@@ -137,6 +140,91 @@ TEST(ReplayResponder, StreamAssemblesToTheNonStreamingAnswer) {
     EXPECT_EQ(r->message, expected->message);
     EXPECT_EQ(r->finish_reason, expected->finish_reason);
     EXPECT_EQ(r->usage.total_tokens, expected->usage.total_tokens);
+  }
+}
+
+// One entry per server shape: two parallel tool calls (the second with a
+// multi-line file in its arguments) after some reasoning.
+ReplayScript shaped_script() {
+  nlohmann::json file_args = {
+      {"path", "kernels/k.cu"},
+      {"content", "extern \"C\" __global__ void k() {\n  // \"q\" \\ caf\u00e9\n}\n"}};
+  std::string text;
+  for (const char* server : {"openai", "vllm", "sglang", "llamacpp"}) {
+    nlohmann::json answer = {
+        {"content", nullptr},
+        {"reasoning_content", "plan: write, then compile"},
+        {"tool_calls",
+         {{{"id", "w1"},
+           {"type", "function"},
+           {"function", {{"name", "write_file"}, {"arguments", file_args.dump()}}}},
+          {{"id", "c1"},
+           {"type", "function"},
+           {"function", {{"name", "compile"}, {"arguments", "{}"}}}}}}};
+    text += nlohmann::json{{"task", std::string("t-") + server},
+                           {"mode", "tools"},
+                           {"server", server},
+                           {"responses", {answer}}}
+                .dump() +
+            "\n";
+  }
+  auto s = ReplayScript::parse(text, "shapes.jsonl");
+  EXPECT_TRUE(s.ok()) << s.error().message;
+  return std::move(s).value();
+}
+
+std::vector<nlohmann::json> chunks_of(const ReplayReply& r) {
+  std::vector<nlohmann::json> out;
+  for (const auto& d : r.sse_data) {
+    if (d != "[DONE]") out.push_back(nlohmann::json::parse(d));
+  }
+  return out;
+}
+
+TEST(ReplayResponder, EmitsEachServersShapeAndAssemblesToTheSameAnswer) {
+  auto script = shaped_script();
+  ReplayResponder responder(script, {"m", "", 7});
+  std::optional<llm::ChatMessage> first;
+  for (const char* server : {"openai", "vllm", "sglang", "llamacpp"}) {
+    auto req = chat_request(0, true, std::string("Task id: t-") + server);
+    auto plain = responder.chat_completion(req.dump(), "");
+    ASSERT_EQ(plain.status, 200) << plain.body.dump();
+    req["stream"] = true;
+    req["stream_options"] = {{"include_usage", true}};
+    auto streamed = responder.chat_completion(req.dump(), "");
+    llm::StreamAssembler a;
+    for (const auto& d : streamed.sse_data) ASSERT_TRUE(a.add(d).ok()) << d;
+    auto r = a.finish();
+    ASSERT_TRUE(r.ok()) << server << ": " << r.error().message;
+    auto expected = llm::parse_chat_completion(plain.body.dump());
+    ASSERT_TRUE(expected.ok());
+    EXPECT_EQ(r->message, expected->message) << server;
+    EXPECT_FALSE(r->usage.estimated) << server;
+    if (!first) first = r->message;
+    EXPECT_EQ(r->message, *first) << server << " carries the same answer as openai";
+
+    const auto chunks = chunks_of(streamed);
+    const auto& message = plain.body["choices"][0]["message"];
+    const std::string s = server;
+    // Where the reasoning travels.
+    EXPECT_EQ(message.contains("reasoning"), s == "vllm") << server;
+    EXPECT_EQ(message.contains("reasoning_content"), s != "vllm") << server;
+    // Which tool-call index the second call streams under.
+    int max_index = 0;
+    for (const auto& c : chunks) {
+      if (c["choices"].empty()) continue;
+      const auto& delta = c["choices"][0]["delta"];
+      if (!delta.contains("tool_calls")) continue;
+      max_index = std::max(max_index, delta["tool_calls"][0]["index"].get<int>());
+    }
+    EXPECT_EQ(max_index, s == "sglang" ? 0 : 1) << server;
+    // Where the usage is.
+    const auto& last = chunks.back();
+    EXPECT_TRUE(last["usage"].is_object()) << server;
+    EXPECT_EQ(last["choices"].empty(), s != "llamacpp") << server;
+    EXPECT_EQ(chunks.front().contains("usage") && chunks.front()["usage"].is_null(), s == "openai")
+        << server;
+    EXPECT_EQ(last.contains("timings"), s == "llamacpp") << server;
   }
 }
 

@@ -52,7 +52,11 @@ TEST(ReplayScript, ErrorsNameFileAndLine) {
             "demo.jsonl:1: \"responses\" must be a non-empty array");
   EXPECT_EQ(
       error_of(R"({"task": "a", "mode": "chat", "responses": [{"content": "x"}], "extra": 1})"),
-      "demo.jsonl:1: unknown key 'extra' (expected task, mode, model, responses)");
+      "demo.jsonl:1: unknown key 'extra' (expected task, mode, model, server, responses)");
+  EXPECT_EQ(
+      error_of(
+          R"({"task": "a", "mode": "chat", "server": "tgi", "responses": [{"content": "x"}]})"),
+      "demo.jsonl:1: \"server\" must be \"openai\", \"vllm\", \"sglang\" or \"llamacpp\"");
   EXPECT_EQ(error_of(R"({"task": "a", "mode": "chat", "responses": [{"content": 3}]})"),
             "demo.jsonl:1: responses[0].content must be a string or null");
   EXPECT_EQ(error_of(R"({"task": "a", "mode": "chat", "responses": [{"content": "x"}, {}]})"),
@@ -99,8 +103,9 @@ TEST(ReplayScript, ModelSpecificEntriesWinOverTheModelLessOne) {
   EXPECT_EQ(s->find("u", "chat", "base"), nullptr);
   EXPECT_EQ(s->find("u", "chat", "tuned-r2")->model, "tuned-r2");
   EXPECT_EQ(s->modes_of("t"), (std::vector<std::string>{"chat"}));
-  EXPECT_EQ(error_of(R"({"task": "t", "mode": "chat", "model": "", "responses": [{"content": "x"}]})"),
-            "demo.jsonl:1: \"model\" must be a non-empty string");
+  EXPECT_EQ(
+      error_of(R"({"task": "t", "mode": "chat", "model": "", "responses": [{"content": "x"}]})"),
+      "demo.jsonl:1: \"model\" must be a non-empty string");
   EXPECT_EQ(error_of(R"({"task": "t", "mode": "chat", "model": "m", "responses": [{"content": "x"}]}
 {"task": "t", "mode": "chat", "model": "m", "responses": [{"content": "y"}]})"),
             "demo.jsonl:2: task 't' in mode chat for model m is already scripted on line 1");

@@ -45,6 +45,51 @@ TEST(StreamAssembler, AccumulatesContentReasoningAndToolCalls) {
   EXPECT_EQ(again->finish_reason, "tool_calls");
 }
 
+// Servers that stream every parallel call as index 0 tell calls apart by id
+// (repeated on each fragment, or only on a call's first one).
+TEST(StreamAssembler, ParallelCallsSharingIndexZeroStaySeparateByTheirIds) {
+  StreamAssembler a;
+  const char* chunks[] = {
+      R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"0","type":"function","function":{"name":"write_file","arguments":""}}]}}]})",
+      R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"0","function":{"arguments":"{\"path\": "}}]}}]})",
+      R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"0","function":{"arguments":"\"k.cu\"}"}}]}}]})",
+      R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"1","type":"function","function":{"name":"compile","arguments":""}}]}}]})",
+      R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"","function":{"arguments":"{}"}}]}}]})",
+      R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"2","type":"function","function":{"name":"submit","arguments":"{}"}}]}}]})",
+      R"({"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]})",
+      "[DONE]"};
+  for (const char* c : chunks) ASSERT_TRUE(a.add(c).ok()) << c;
+  auto r = a.finish();
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  ASSERT_EQ(r->message.tool_calls.size(), 3u);
+  EXPECT_EQ(r->message.tool_calls[0], (ToolCall{"0", "write_file", R"({"path": "k.cu"})"}));
+  EXPECT_EQ(r->message.tool_calls[1], (ToolCall{"1", "compile", "{}"}));
+  EXPECT_EQ(r->message.tool_calls[2], (ToolCall{"2", "submit", "{}"}));
+  EXPECT_EQ(r->finish_reason, "stop") << "kept as sent; the agent looks at the calls";
+}
+
+TEST(StreamAssembler, NameRepeatedOnEveryFragmentCountsOnce) {
+  StreamAssembler a;
+  ASSERT_TRUE(
+      a.add(
+           R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"c","function":{"name":"edit_","arguments":""}}]}}]})")
+          .ok());
+  ASSERT_TRUE(
+      a.add(
+           R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"file","arguments":"{"}}]}}]})")
+          .ok());
+  ASSERT_TRUE(
+      a.add(
+           R"({"choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"function":{"name":"edit_file","arguments":"}"}}]}}]})")
+          .ok());
+  ASSERT_TRUE(a.add(R"({"choices":[{"index":0,"delta":{},"finish_reason":"tool_calls"}]})").ok());
+  auto r = a.finish();
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->message.tool_calls.size(), 1u);
+  EXPECT_EQ(r->message.tool_calls[0].name, "edit_file") << "split names join, repeats do not";
+  EXPECT_EQ(r->message.tool_calls[0].arguments, "{}");
+}
+
 TEST(StreamAssembler, BothReasoningNamesInOneDeltaCountOnce) {
   StreamAssembler a;
   ASSERT_TRUE(
