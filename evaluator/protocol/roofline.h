@@ -9,7 +9,11 @@
 // Every estimate errs low, so an honest pass is never flagged: an input only
 // counts where some op reads all of it (views count the elements their
 // readers see; gathers, pooling, resampling, *_like and list splits count
-// nothing), and only matmul/linear/conv flops count.
+// nothing), an output only where an op computes it (not a view, a
+// pass-through or a slice that may alias an input), and only matmul/linear/conv flops
+// count. Counting the writes is what catches a kernel that, in the runs
+// nobody checks, only reads its old output and returns: it moves at most the
+// output's bytes, below half of inputs + outputs for any elementwise pattern.
 #pragma once
 
 #include <cstdint>
@@ -29,7 +33,8 @@ struct DevicePeaks {
 DevicePeaks device_peaks(int sm_count, int clock_khz, double peak_memory_bandwidth);
 
 struct RooflineFloor {
-  int64_t bytes = 0;  // input bytes some op must read
+  int64_t bytes = 0;        // input bytes some op must read
+  int64_t write_bytes = 0;  // output bytes an op must write
   double flops = 0;
   double memory_floor_ms = 0;
   double compute_floor_ms = 0;
@@ -43,5 +48,11 @@ struct RooflineFloor {
 //! rewrite).
 RooflineFloor roofline_floor(const Graph& graph, const OpRegistry& registry,
                              const DevicePeaks& peaks);
+
+//! The implausible-speedup rule: a measured device time below `fraction` of
+//! a known (non-zero) floor.
+inline bool implausibly_fast(double device_ms, const RooflineFloor& floor, double fraction) {
+  return floor.floor_ms() > 0 && device_ms < fraction * floor.floor_ms();
+}
 
 }  // namespace pf::protocol
