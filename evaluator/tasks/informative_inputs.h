@@ -8,8 +8,8 @@
 // implementations flip them. Such inputs are drawn again:
 //   attempt 0: the variant's own synthesis (the seed and input set given);
 //   attempt 1: another seed stream (input set + 2);
-//   attempts 2..4: that stream with a 4x, 16x, 64x wider spread (std), still
-//   clamped to the metadata's min_val/max_val;
+//   attempts 2..4: that stream with a 4x, 16x, 64x wider spread (std, from at
+//   least a tenth of |mean|), still clamped to the metadata's min_val/max_val;
 // the first attempt whose outputs carry information is used. When none does,
 // the variant is excluded from correctness (the protocol's task flag
 // `degenerate_variant`; `passforge tasks check` fails). Deterministic for

@@ -22,8 +22,9 @@ struct SynthesisOptions {
   //! Input set number: 0 for the main run, 1 for the anti-caching second set, ...
   uint32_t round = 0;
   ZeroStdRule zero_std = ZeroStdRule::passforge;
-  //! Multiplies every floating input's std (the re-draw rule of
-  //! informative_inputs.h widens it); values stay clamped to min_val/max_val.
+  //! Widens every floating input's spread (the re-draw rule of
+  //! informative_inputs.h): std becomes max(std, 0.1 * |mean|) * spread when
+  //! spread != 1; values stay clamped to min_val/max_val.
   double spread = 1.0;
 };
 

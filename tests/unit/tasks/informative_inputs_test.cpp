@@ -73,6 +73,14 @@ TEST(InformativeInputs, DrawOptionsWidenTheSpreadOnAnotherStream) {
     narrow_max = std::max(narrow_max, x);
   for (double x : synthesize_input(m, "v", 0, wide).to_doubles()) wide_max = std::max(wide_max, x);
   EXPECT_NEAR(wide_max, 16 * narrow_max, 1e-4 * wide_max);
+  // A std far below |mean| is widened from a tenth of |mean|: 1e-9 around
+  // -0.0078 (a real GraphNet input) becomes 0.1 * 0.0078 * 16 * 0.2.
+  InputMeta tight = normal(0, {20000}, -0.0078, 1e-9);
+  std::vector<double> v = synthesize_input(tight, "v", 0, wide).to_doubles();
+  double mean = 0, var = 0;
+  for (double x : v) mean += x / v.size();
+  for (double x : v) var += (x - mean) * (x - mean) / v.size();
+  EXPECT_NEAR(std::sqrt(var), 0.1 * 0.0078 * 16 * 0.2, 1e-4);
 }
 
 TEST(InformativeInputs, AllNegativeReluIsDrawnAgainWithAWiderSpread) {
