@@ -72,6 +72,7 @@ Result<FullEvaluation> evaluate_full(const Task& task, const passes::PassWorkspa
   result["mode"] = "full";
   const auto& props = runtime.properties();
   DevicePeaks peaks = device_peaks(props.sm_count, props.clock_khz, props.peak_memory_bandwidth());
+  peaks.l2_bytes = props.l2_cache_bytes;
   result["device"] = {{"name", props.name},
                       {"arch", props.arch()},
                       {"peak_memory_bytes_per_s", peaks.memory_bytes_per_s},

@@ -136,6 +136,7 @@ RooflineFloor roofline_floor(const Graph& graph, const OpRegistry& registry,
     f.write_bytes +=
         shape_numel(v.types[0].shape) * static_cast<int64_t>(dtype_size(v.types[0].dtype));
   }
+  f.write_bytes = std::max<int64_t>(0, f.write_bytes - peaks.l2_bytes);
   for (const Node& n : graph.nodes) f.flops += node_flops(graph, n);
   if (peaks.memory_bytes_per_s > 0) {
     f.memory_floor_ms =

@@ -42,19 +42,20 @@ TEST(Roofline, ViewsPassThroughAndSlicesCountWhatIsRead) {
 }
 
 // A kernel that, in the trials nobody checks, reads its old output and
-// returns moves only the output's bytes. On sigmoid(x) * y that is a third
-// of the floor (two inputs read, one output written): below the 0.5
-// threshold, while an honest kernel at 90% of peak bandwidth is at 1.1x the
-// floor. Counting reads alone it would sit at exactly 0.5: not caught.
+// returns moves only the output's bytes. On sigmoid(x) * y with 64 MiB
+// tensors on an H200 (50 MiB L2) that is below half the floor (two inputs
+// read, the output's bytes beyond the L2 written), while an honest kernel at
+// 90% of peak bandwidth is above it. Counting reads alone it would sit at
+// exactly 0.5: not caught.
 TEST(Roofline, AKernelThatOnlyReadsItsOutputIsImplausiblyFast) {
   Graph g = typed_graph(
       "def forward(in_0, in_1):\n    t = torch.sigmoid(in_0)\n    u = t * in_1\n    return (u,)\n",
       {{DType::float32, {4096, 4096}}, {DType::float32, {4096, 4096}}});
-  const DevicePeaks h200{4.8e12, 0};
+  const DevicePeaks h200{4.8e12, 0, 50 << 20};
   RooflineFloor f = roofline_floor(g, reg(), h200);
   const double out_bytes = 4096.0 * 4096 * 4;
   EXPECT_EQ(f.bytes, 2 * out_bytes);
-  EXPECT_EQ(f.write_bytes, out_bytes);
+  EXPECT_EQ(f.write_bytes, out_bytes - (50 << 20));
   const double read_output_only_ms = out_bytes / h200.memory_bytes_per_s * 1e3;
   const double honest_ms = 3 * out_bytes / (0.9 * h200.memory_bytes_per_s) * 1e3;
   EXPECT_TRUE(implausibly_fast(read_output_only_ms, f, 0.5));
@@ -63,6 +64,10 @@ TEST(Roofline, AKernelThatOnlyReadsItsOutputIsImplausiblyFast) {
   reads_only.memory_floor_ms = static_cast<double>(f.bytes) / h200.memory_bytes_per_s * 1e3;
   EXPECT_FALSE(implausibly_fast(read_output_only_ms, reads_only, 0.5));
   EXPECT_FALSE(implausibly_fast(1.0, RooflineFloor{}, 0.5)) << "no floor, no flag";
+  // Outputs that fit in the L2 add nothing.
+  Graph small = typed_graph("def forward(in_0):\n    t = torch.sigmoid(in_0)\n    return (t,)\n",
+                            {{DType::float32, {1024, 1024}}});
+  EXPECT_EQ(roofline_floor(small, reg(), h200).write_bytes, 0);
 }
 
 TEST(Roofline, GathersCountNothingAndMatmulsCountFlops) {
