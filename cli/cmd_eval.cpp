@@ -10,6 +10,7 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "agent/loop/feedback_report.h"
 #include "cli/config_options.h"
@@ -38,6 +39,7 @@ struct EvalArgs {
   bool json = false;
   bool compile_only = false;
   bool feedback = false;
+  std::optional<uint64_t> seed;  // input synthesis seed; unset: a fresh one per evaluation
 };
 
 // The GPU the worker gets ("" when none), or why there is none.
@@ -189,6 +191,7 @@ int run_eval(const EvalArgs& a) {
   req.full = !gpu.empty();
   req.options = config_to_json(config)["evaluator"];
   if (!req.full) req.options["arch"] = config.evaluator.gpu_arch;
+  if (a.seed) req.options["seed"] = *a.seed;
   req.timeout =
       std::chrono::milliseconds(static_cast<int64_t>(config.evaluator.worker_timeout_s * 1e3));
   auto evaluated = protocol::evaluate_through_pool(**pool, req);
@@ -213,6 +216,11 @@ int run_eval(const EvalArgs& a) {
     std::cout << *text << "\n";
   } else {
     print_table(r, !req.full);
+    const json seed = r.contains("options") ? r["options"].value("seed", json()) : json();
+    if (req.full && seed.is_number_integer()) {
+      std::printf("inputs synthesised with seed %s (--seed %s reproduces them)\n",
+                  seed.dump().c_str(), seed.dump().c_str());
+    }
   }
   if (!a.svg.empty()) {
     if (Status st = write_svg(r, task->id, a.svg); !st.ok()) {
@@ -240,6 +248,9 @@ void add_eval_command(CLI::App& app, CommandContext& ctx) {
   cmd->add_flag("--compile-only", a->compile_only, "no GPU run: load, compile, match, dry-run");
   cmd->add_flag("--feedback", a->feedback, "print the feedback report the model would read");
   cmd->add_option("--svg", a->svg, "write the task's ES_t curve as an SVG file");
+  cmd->add_option("--seed", a->seed,
+                  "input synthesis seed (default: a fresh one per evaluation, printed and in the "
+                  "result's options)");
   add_config_options(*cmd, a->config);
   cmd->callback([a, &ctx] { ctx.exit_code = run_eval(*a); });
 }

@@ -1,4 +1,6 @@
 // `passforge tasks list|show|check|run`: inspect and validate task suites.
+#include "cli/cmd_tasks.h"
+
 #include <atomic>
 #include <iomanip>
 #include <iostream>
@@ -6,7 +8,6 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
-#include "cli/cmd_tasks.h"
 #include "cli/exit_codes.h"
 #include "common/strings.h"
 #include "evaluator/dialect/printer.h"
@@ -22,7 +23,7 @@ namespace {
 
 struct TasksArgs {
   std::string tasks_dir;
-  std::string target;     // show/run: task id or file; check: file or dir
+  std::string target;  // show/run: task id or file; check: file or dir
   std::string variant;
   std::string inputs_dir;
   std::string outputs_dir;
@@ -57,16 +58,21 @@ int run_list(const TasksArgs& a) {
     int hidden = 0;
     for (const auto& v : t.variants) hidden += v.hidden;
     if (a.json) {
-      out.push_back({{"id", t.id}, {"variants", t.variants.size()}, {"hidden", hidden},
-                     {"dtypes", dtypes_of(t)}, {"op_sequence", t.op_sequence}});
+      out.push_back({{"id", t.id},
+                     {"variants", t.variants.size()},
+                     {"hidden", hidden},
+                     {"dtypes", dtypes_of(t)},
+                     {"op_sequence", t.op_sequence}});
     } else {
       std::cout << std::left << std::setw(56) << t.id << std::right << std::setw(4)
                 << t.variants.size() << " variants (" << hidden << " hidden)  " << dtypes_of(t)
                 << "  " << join(t.op_sequence, " -> ") << "\n";
     }
   }
-  if (a.json) std::cout << out.dump(1) << "\n";
-  else std::cout << tasks->size() << " tasks in " << tasks_dir(a).string() << "\n";
+  if (a.json)
+    std::cout << out.dump(1) << "\n";
+  else
+    std::cout << tasks->size() << " tasks in " << tasks_dir(a).string() << "\n";
   return kExitOk;
 }
 
@@ -127,11 +133,19 @@ int run_check(const TasksArgs& a) {
       if (a.json) continue;
       std::lock_guard lock(print_mu);
       const auto& c = results[i];
-      std::cout << (c.ok ? "ok     " : "ERROR  ") << c.task << " / " << c.variant;
+      std::cout << (!c.ok          ? "ERROR  "
+                    : c.degenerate ? "DEGEN  "
+                                   : "ok     ")
+                << c.task << " / " << c.variant;
       if (!c.ok) std::cout << ": " << c.error;
       for (const auto& o : c.outputs) {
         std::cout << "  " << tensor_type_str(o.type) << " " << o.checksum;
         if (o.degenerate) std::cout << " (degenerate: " << o.degenerate_reason << ")";
+      }
+      if (c.degenerate) {
+        std::cout << "\n       no input draw carries information: " << c.redrawn;
+      } else if (c.draw_attempt > 0) {
+        std::cout << "\n       inputs re-drawn (attempt " << c.draw_attempt << "): " << c.redrawn;
       }
       std::cout << "\n";
     }
@@ -140,23 +154,29 @@ int run_check(const TasksArgs& a) {
   std::vector<std::thread> threads;
   for (int k = 0; k < n; ++k) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
-  int failed = 0, degenerate = 0;
+  int failed = 0, degenerate = 0, redrawn = 0;
   nlohmann::json out = nlohmann::json::array();
   for (const auto& c : results) {
     failed += !c.ok;
-    for (const auto& o : c.outputs) degenerate += o.degenerate;
+    degenerate += c.ok && c.degenerate;
+    redrawn += c.ok && !c.degenerate && c.draw_attempt > 0;
     out.push_back(variant_check_to_json(c));
   }
   if (a.json) {
-    std::cout << nlohmann::json{{"variants", results.size()}, {"failed", failed},
-                                {"degenerate_outputs", degenerate}, {"results", out}}.dump(1) << "\n";
+    std::cout << nlohmann::json{{"variants", results.size()},
+                                {"failed", failed},
+                                {"degenerate_variants", degenerate},
+                                {"redrawn_variants", redrawn},
+                                {"results", out}}
+                     .dump(1)
+              << "\n";
   } else {
-    std::cout << results.size() - failed << "/" << results.size() << " variants ok in "
-              << tasks->size() << " tasks; " << degenerate
-              << " degenerate outputs (constant or non-finite: correctness checks on them prove "
-                 "little)\n";
+    std::cout << results.size() - failed - degenerate << "/" << results.size() << " variants ok in "
+              << tasks->size() << " tasks; " << redrawn << " with re-drawn inputs; " << degenerate
+              << " degenerate (no input draw gives an output that carries information: they "
+                 "cannot decide correctness)\n";
   }
-  return failed == 0 ? kExitOk : kExitFailure;
+  return failed == 0 && degenerate == 0 ? kExitOk : kExitFailure;
 }
 
 int run_one(const TasksArgs& a) {
@@ -196,7 +216,8 @@ int run_one(const TasksArgs& a) {
       }
       if (loaded->shape() != meta.shape) {
         std::cerr << "passforge tasks run: " << meta.name << ".npy has shape "
-                  << shape_str(loaded->shape()) << ", the variant needs " << shape_str(meta.shape) << "\n";
+                  << shape_str(loaded->shape()) << ", the variant needs " << shape_str(meta.shape)
+                  << "\n";
         return kExitUsage;
       }
       inputs[i] = loaded->to_dtype(meta.dtype);
@@ -219,8 +240,8 @@ int run_one(const TasksArgs& a) {
       std::cerr << "passforge tasks run: " << st.error().message << "\n";
       return kExitFailure;
     }
-    std::cout << path.string() << "  " << tensor_type_str({(*outputs)[i].dtype(), (*outputs)[i].shape()})
-              << "\n";
+    std::cout << path.string() << "  "
+              << tensor_type_str({(*outputs)[i].dtype(), (*outputs)[i].shape()}) << "\n";
   }
   return kExitOk;
 }
@@ -231,7 +252,8 @@ void add_tasks_command(CLI::App& app, CommandContext& ctx) {
   auto a = std::make_shared<TasksArgs>();
   auto* cmd = app.add_subcommand("tasks", "list, show, check and run tasks");
   cmd->require_subcommand(1);
-  cmd->add_option("--tasks-dir", a->tasks_dir, "task suite directory (default: the built-in tasks/)");
+  cmd->add_option("--tasks-dir", a->tasks_dir,
+                  "task suite directory (default: the built-in tasks/)");
 
   auto* list = cmd->add_subcommand("list", "list the tasks of the suite");
   list->add_flag("--json", a->json, "machine-readable output");
@@ -243,19 +265,21 @@ void add_tasks_command(CLI::App& app, CommandContext& ctx) {
   show->add_flag("--json", a->json, "print the task file");
   show->callback([a, &ctx] { ctx.exit_code = run_show(*a); });
 
-  auto* check = cmd->add_subcommand(
-      "check", "parse, type-check and run every variant on the CPU reference");
+  auto* check =
+      cmd->add_subcommand("check", "parse, type-check and run every variant on the CPU reference");
   check->add_option("target", a->target, "task file or directory (default: the suite)");
   check->add_option("--seed", a->seed, "input synthesis seed");
   check->add_option("--jobs", a->jobs, "parallel checks (default: all cores)");
   check->add_flag("--json", a->json, "machine-readable output");
   check->callback([a, &ctx] { ctx.exit_code = run_check(*a); });
 
-  auto* run = cmd->add_subcommand("run", "run one variant on the CPU reference, writing .npy files");
+  auto* run =
+      cmd->add_subcommand("run", "run one variant on the CPU reference, writing .npy files");
   run->add_option("task", a->target, "task id or task file")->required();
   run->add_option("--variant", a->variant, "variant name")->required();
   run->add_option("--inputs", a->inputs_dir, "read <input name>.npy from here (else synthesise)");
-  run->add_option("--outputs", a->outputs_dir, "write in_<name>.npy and out_<i>.npy here")->required();
+  run->add_option("--outputs", a->outputs_dir, "write in_<name>.npy and out_<i>.npy here")
+      ->required();
   run->add_option("--seed", a->seed, "input synthesis seed");
   run->callback([a, &ctx] { ctx.exit_code = run_one(*a); });
 }

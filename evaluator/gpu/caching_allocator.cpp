@@ -94,6 +94,14 @@ void CachingAllocator::trim() {
   // The buffers free their device memory here, outside the lock.
 }
 
+Status CachingAllocator::scrub() {
+  std::lock_guard<std::mutex> lock(pool_->mu);
+  for (auto& [cls, blocks] : pool_->bins) {
+    for (auto& b : blocks) PF_TRY(b.fill_bytes(0));
+  }
+  return ok_status();
+}
+
 AllocatorStats CachingAllocator::stats() const {
   std::lock_guard<std::mutex> lock(pool_->mu);
   return pool_->stats;

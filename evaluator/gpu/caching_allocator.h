@@ -82,6 +82,11 @@ class CachingAllocator {
   Result<std::shared_ptr<DeviceStorage>> allocate(size_t bytes, const std::string& name);
   //! Frees every cached (unused) block.
   void trim();
+  //! Zeroes every cached (unused) block, so that nothing a previous plan
+  //! left there (the baseline's expected outputs, an earlier evaluation's
+  //! data) can be read by the next candidate (integrity: no baseline data
+  //! reachable from the candidate). Synchronous.
+  Status scrub();
   AllocatorStats stats() const;
 
   //! The class a request of `bytes` is served from (pure; unit-tested).

@@ -13,6 +13,7 @@
 #include <array>
 #include <functional>
 #include <memory>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -66,12 +67,19 @@ class Plan {
   //! Checks the canary guards of every storage (synchronous; call after the
   //! stream the plan ran on is synchronised).
   Status check_guards() const;
+  //! Whether the builder set `storage` once while building (an `empty`
+  //! op's zeros, a self-resetting semaphore): no step of the plan writes it,
+  //! so it must not be re-poisoned between runs.
+  bool set_at_build(const DeviceStorage* storage) const {
+    return set_at_build_.count(storage) != 0;
+  }
 
  private:
   friend class PlanBuilder;
   std::shared_ptr<const cuda::CudaDriver> driver_;
   std::vector<PlanStep> steps_;
   std::vector<std::shared_ptr<DeviceStorage>> storages_;
+  std::set<const DeviceStorage*> set_at_build_;
   std::vector<std::shared_ptr<const void>> keep_alive_;
 };
 

@@ -17,6 +17,7 @@ Status PlanBuilder::settle_stream() {
 }
 
 Status PlanBuilder::fill_now(DeviceStorage& storage, uint8_t value) {
+  plan_.set_at_build_.insert(&storage);
   PF_TRY(storage.buffer().fill_bytes(value));
   return runtime_.synchronize_device();
 }

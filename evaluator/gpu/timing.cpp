@@ -143,14 +143,21 @@ bool check_now(const TimingOptions& o, int t) {
 
 Result<TimingResult> TimingHarness::time_interleaved(const Runnable& a, const Runnable& b,
                                                      const TimingOptions& options,
-                                                     const TrialChecker& checker) {
+                                                     const TrialChecker& checker,
+                                                     const TrialPreparer& prepare) {
   PF_TRY(check_runnable(a));
   PF_TRY(check_runnable(b));
   std::string fallback;
   PF_ASSIGN(std::vector<Launchable> sides, impl_->prepare({&a, &b}, options, &fallback));
+  auto prepare_trial = [&](int k, int t) -> Status {
+    if (!prepare) return ok_status();
+    return prepare(k, static_cast<size_t>(t) % sides[k].runnable->plans.size());
+  };
   for (int w = 0; w < options.warmup; ++w) {
-    for (const Launchable& l : sides)
-      PF_TRY(impl_->trial(l, w, options.flush_l2, nullptr, nullptr));
+    for (int k = 0; k < 2; ++k) {
+      PF_TRY(prepare_trial(k, w));
+      PF_TRY(impl_->trial(sides[k], w, options.flush_l2, nullptr, nullptr));
+    }
   }
   TimingResult result;
   for (int attempt = 0; attempt <= options.remeasures; ++attempt) {
@@ -161,6 +168,7 @@ Result<TimingResult> TimingHarness::time_interleaved(const Runnable& a, const Ru
     for (int t = 0; t < options.trials; ++t) {
       for (int k = 0; k < 2; ++k) {
         double d = 0, e = 0;
+        PF_TRY(prepare_trial(k, t));
         PF_TRY(impl_->trial(sides[k], t, options.flush_l2, &d, &e));
         st[k].device_ms.push_back(d);
         st[k].e2e_ms.push_back(e);

@@ -64,6 +64,10 @@ struct Runnable {
 //! Called after a timed trial (side 0 = A, 1 = B) with the index of the plan
 //! that ran; its outputs are complete. An error stops the measurement.
 using TrialChecker = std::function<Status(int side, int trial, size_t plan_index)>;
+//! Called before every trial (warm-up included) of a side, with the plan
+//! that is about to run, before the L2 flush and outside the timed region
+//! (re-poisoning outputs). An error stops the measurement.
+using TrialPreparer = std::function<Status(int side, size_t plan_index)>;
 
 struct SideTiming {
   std::string name;
@@ -94,7 +98,8 @@ class TimingHarness {
 
   Result<TimingResult> time_interleaved(const Runnable& a, const Runnable& b,
                                         const TimingOptions& options,
-                                        const TrialChecker& checker = nullptr);
+                                        const TrialChecker& checker = nullptr,
+                                        const TrialPreparer& prepare = nullptr);
   //! One runnable alone (benchmarks): the same protocol without a partner.
   Result<SideTiming> time_single(const Runnable& a, const TimingOptions& options);
 

@@ -1,6 +1,7 @@
 #include "evaluator/protocol/full_evaluation.h"
 
 #include <chrono>
+#include <random>
 
 #include "evaluator/gpu/timing.h"
 #include "evaluator/passes/gpu_replacement.h"
@@ -37,6 +38,13 @@ void mark_not_evaluated(json& v, const std::string& why) {
 
 }  // namespace
 
+// 53 bits, so that every JSON reader (doubles included) sees the seed exactly.
+uint64_t fresh_seed() {
+  std::random_device rd;
+  const uint64_t s = (static_cast<uint64_t>(rd()) << 32) | rd();
+  return s & ((uint64_t{1} << 53) - 1);
+}
+
 passes::CompileOnlyOptions compile_only_options(const ProtocolOptions& options) {
   passes::CompileOnlyOptions co;
   co.include_rewritten = options.include_rewritten;
@@ -46,10 +54,12 @@ passes::CompileOnlyOptions compile_only_options(const ProtocolOptions& options) 
 
 Result<FullEvaluation> evaluate_full(const Task& task, const passes::PassWorkspace& workspace,
                                      const passes::KernelCompiler& compile,
-                                     gpu::GpuRuntime& runtime, const ProtocolOptions& options,
+                                     gpu::GpuRuntime& runtime, const ProtocolOptions& requested,
                                      const std::set<std::string>& only,
                                      const OpRegistry& registry) {
   FullEvaluation out;
+  ProtocolOptions options = requested;
+  if (!options.seed) options.seed = fresh_seed();
   json phases = json::object();
   auto t0 = Clock::now();
   passes::CompileOnlyOptions co_options = compile_only_options(options);
@@ -62,6 +72,7 @@ Result<FullEvaluation> evaluate_full(const Task& task, const passes::PassWorkspa
   result["mode"] = "full";
   const auto& props = runtime.properties();
   DevicePeaks peaks = device_peaks(props.sm_count, props.clock_khz, props.peak_memory_bandwidth());
+  peaks.l2_bytes = props.l2_cache_bytes;
   result["device"] = {{"name", props.name},
                       {"arch", props.arch()},
                       {"peak_memory_bytes_per_s", peaks.memory_bytes_per_s},

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "evaluator/gpu/graph_plan.h"
+#include "evaluator/tasks/informative_inputs.h"
 #include "evaluator/tasks/synthesis.h"
 
 namespace pf::protocol {
@@ -18,8 +19,11 @@ double ms_since(Clock::time_point t0) {
 }
 
 // One input set: the candidate's inputs and plan, the baseline's own copy of
-// the inputs and its plan, and the host truth.
+// the inputs and its plan, and the host truth. `content` is the input set
+// whose values the candidate's input buffers hold now (contents are rotated
+// through the same buffers, addresses unchanged).
 struct SetRun {
+  int content = 0;
   std::vector<Tensor> host_inputs;
   std::vector<gpu::DeviceTensor> cand_inputs, base_inputs;
   gpu::Plan cand_plan, base_plan;
@@ -66,9 +70,13 @@ class VariantEvaluator {
   std::optional<Stop> steps() {
     auto t0 = Clock::now();
     for (int s = 0; s < kSets; ++s) {
-      SynthesisOptions so{options_.seed, static_cast<uint32_t>(s), options_.std_zero_rule};
-      sets_[s].host_inputs = synthesize_inputs(variant_, so);
+      sets_[s].content = s;
+      if (auto stop = draw_inputs(s)) return stop;
     }
+    // Nothing an earlier plan left in cached device memory (the probes'
+    // outputs, an earlier variant's or evaluation's expected outputs) is
+    // readable by the candidate.
+    if (auto st = scrub_free_memory(); !st.ok()) return candidate_error(st.error(), "scrubbing");
     run_.phase_ms["synthesis"] = ms_since(t0);
     for (int s = 0; s < kSets; ++s) {
       t0 = Clock::now();
@@ -79,6 +87,7 @@ class VariantEvaluator {
     }
     t0 = Clock::now();
     if (auto stop = determinism_rerun()) return stop;
+    if (auto stop = same_buffers_new_contents()) return stop;
     run_.phase_ms["determinism"] = ms_since(t0);
     // Not close at any level: nothing to time. Close only above t = -5: still
     // timed, since ES_t at those levels uses the speedup.
@@ -93,6 +102,121 @@ class VariantEvaluator {
       if (auto stop = check_inputs_and_guards(s, "after timing")) return stop;
     }
     return std::nullopt;
+  }
+
+  // The informative-inputs rule (informative_inputs.h) on the GPU baseline:
+  // probe runs on throw-away copies, before the candidate runs on this set,
+  // and their memory is scrubbed before it does. A variant no draw makes
+  // informative is excluded (skipped) with the task flag degenerate_variant.
+  std::optional<Stop> draw_inputs(int s) {
+    SynthesisOptions so;
+    so.seed = options_.seed.value_or(0);
+    so.round = static_cast<uint32_t>(s);
+    so.zero_std = options_.std_zero_rule;
+    OutputRunner probe = [&](const std::vector<Tensor>& inputs) {
+      return run_baseline_once(inputs);
+    };
+    auto draw = draw_informative_inputs(variant_, so, probe);
+    if (!draw.ok()) {
+      // The candidate has not run yet in this variant: the baseline's failure.
+      run_.skipped = "the eager baseline failed: " + draw.error().message;
+      return Stop{FailureClass::none, ""};
+    }
+    if (!draw->informative) {
+      std::string ev = "input set " + std::to_string(s) + ": " + draw->summary();
+      flag("degenerate_variant",
+           "no input draw gives outputs that carry information, so this variant cannot tell a "
+           "correct kernel from a trivial one and is left out of correctness: " +
+               ev,
+           false);
+      run_.skipped = "degenerate variant (" + ev + ")";
+      return Stop{FailureClass::none, ""};
+    }
+    if (draw->attempt > 0) {
+      run_.inputs_redrawn.push_back("input set " + std::to_string(s) + ": " + draw->summary());
+    }
+    sets_[s].host_inputs = std::move(draw->inputs);
+    return std::nullopt;
+  }
+
+  // The baseline on fresh copies of `inputs`; everything it allocated is
+  // released (and later scrubbed) when this returns.
+  Result<std::vector<Tensor>> run_baseline_once(const std::vector<Tensor>& inputs) {
+    std::vector<gpu::DeviceTensor> dev;
+    for (size_t k = 0; k < inputs.size(); ++k) {
+      PF_ASSIGN(auto t, rt_.upload(inputs[k], "probe_in_" + std::to_string(k)));
+      dev.push_back(std::move(t));
+    }
+    gpu::PlanBuilder builder(rt_);
+    PF_ASSIGN(auto outs, gpu::build_graph_plan(graph_, dev, builder));
+    gpu::Plan plan = builder.finish();
+    PF_TRY(plan.run(rt_.stream()));
+    PF_TRY(rt_.synchronize());
+    std::vector<Tensor> host;
+    for (const auto& t : outs) {
+      PF_ASSIGN(Tensor h, rt_.download(t));
+      host.push_back(std::move(h));
+    }
+    return host;
+  }
+
+  Status scrub_free_memory() {
+    PF_TRY(rt_.allocator().scrub());
+    return rt_.synchronize_device();
+  }
+
+  // Zeroes the baseline's outputs once they are read back, so that later
+  // checked runs of the candidate cannot copy them (storages shared with the
+  // baseline's inputs, or set once at plan build, stay).
+  Status scrub_baseline_outputs(SetRun& set) {
+    std::set<const gpu::DeviceStorage*> keep;
+    for (const auto& t : set.base_inputs) keep.insert(t.storage().get());
+    for (const auto& t : set.base_outputs) {
+      if (!t.defined() || keep.count(t.storage().get()) != 0 ||
+          set.base_plan.set_at_build(t.storage().get())) {
+        continue;
+      }
+      PF_TRY(t.storage()->buffer().fill_bytes(0));
+    }
+    return rt_.synchronize_device();
+  }
+
+  // Writes input set `from`'s values into `set`'s candidate input buffers
+  // (same addresses, new contents).
+  Status load_contents(SetRun& set, int from) {
+    for (size_t k = 0; k < set.cand_inputs.size(); ++k) {
+      PF_TRY(rt_.upload_into(sets_[from].host_inputs[k], set.cand_inputs[k]));
+    }
+    set.content = from;
+    return rt_.synchronize_device();
+  }
+
+  // Input set 1's values written into set 0's input buffers: a kernel that
+  // remembers results by address (a pointer-keyed cache, an output left in
+  // place) answers for the old contents and is caught here.
+  std::optional<Stop> same_buffers_new_contents() {
+    SetRun& set = sets_[0];
+    if (auto st = load_contents(set, 1); !st.ok())
+      return candidate_error(st.error(), "new contents");
+    if (auto st = poison_outputs(set); !st.ok()) return candidate_error(st.error(), "new contents");
+    Status ran = set.cand_plan.run(rt_.stream());
+    if (ran.ok()) ran = rt_.synchronize();
+    if (!ran.ok()) return candidate_error(ran.error(), "the same-buffers re-run");
+    for (size_t o = 0; o < set.cand_outputs.size(); ++o) {
+      auto h = rt_.download(set.cand_outputs[o]);
+      if (!h.ok()) return candidate_error(h.error(), "the same-buffers re-run");
+      OutputComparison c = compare_output(*h, sets_[1].expected[o]);
+      if (!c.correct_at(required_level())) {
+        std::string ev = "output " + std::to_string(o) +
+                         " is wrong when input set 1's values are written into input set 0's "
+                         "buffers (same addresses, new contents): max abs diff " +
+                         std::to_string(c.max_abs_diff) +
+                         "; results must follow the inputs' contents, not their addresses";
+        flag("same_buffers_new_contents", ev);
+        return Stop{FailureClass::integrity, ev};
+      }
+    }
+    return check_inputs_and_guards(0, "after the same-buffers re-run");
   }
 
   // A CUDA error of the candidate: runtime_fail.
@@ -157,6 +281,7 @@ class VariantEvaluator {
       }
       set.expected.push_back(std::move(*h));
     }
+    if (bran.ok()) bran = scrub_baseline_outputs(set);
     if (!bran.ok()) {
       if (!rt_.driver().poisoned().empty()) {
         // The candidate's kernels ran first in this context: a sticky fault
@@ -181,7 +306,7 @@ class VariantEvaluator {
     for (size_t k = 0; k < set.cand_inputs.size(); ++k) {
       auto now = rt_.download(set.cand_inputs[k]);
       if (!now.ok()) return candidate_error(now.error(), "reading the inputs back");
-      int64_t changed = count_changed_elements(*now, set.host_inputs[k]);
+      int64_t changed = count_changed_elements(*now, sets_[set.content].host_inputs[k]);
       if (changed != 0) {
         std::string name = variant_.inputs[k].name;
         std::string ev = name + ": " + std::to_string(changed) + " of " +
@@ -324,23 +449,35 @@ class VariantEvaluator {
       SetRun& set = sets_[plan];
       for (size_t o = 0; o < set.cand_outputs.size(); ++o) {
         PF_ASSIGN(Tensor h, rt_.download(set.cand_outputs[o]));
-        OutputComparison c = compare_output(h, set.expected[o]);
+        OutputComparison c = compare_output(h, sets_[set.content].expected[o]);
         if (!c.correct_at(required_level())) {
           std::string ev = "output " + std::to_string(o) + " of timed trial " +
-                           std::to_string(trial) + " (input set " + std::to_string(plan) +
-                           ") is wrong: max abs diff " + std::to_string(c.max_abs_diff) +
+                           std::to_string(trial) + " (plan " + std::to_string(plan) +
+                           ", holding input set " + std::to_string(set.content) +
+                           "'s values) is wrong: max abs diff " + std::to_string(c.max_abs_diff) +
                            "; a kernel must compute the same result every time it runs";
           flag("timed_output_mismatch", ev);
           check_stop = Stop{FailureClass::integrity, ev};
           return make_error(ErrorCode::internal, ev);
         }
       }
-      // The next run of this plan must write every element again.
+      // Rotate the contents, not only the pointers: the next checked run of
+      // this plan sees the other set's values at the same addresses, so an
+      // address-keyed cache answers wrongly there. And it must write every
+      // element again.
+      PF_TRY(load_contents(set, set.content ^ 1));
       return poison_outputs(set);
+    };
+    // Before every candidate trial (outside the timed region): the outputs
+    // hold the poison again, so a kernel that skips work when its output is
+    // already written gains nothing in the trials nobody checks.
+    gpu::TrialPreparer prepare = [&](int side, size_t plan) -> Status {
+      if (side != 0 || !options_.repoison_every_trial) return ok_status();
+      return poison_outputs(sets_[plan]);
     };
     auto timed = ctx_.harness.time_interleaved(
         {"candidate", {&sets_[0].cand_plan, &sets_[1].cand_plan}},
-        {"eager", {&sets_[0].base_plan, &sets_[1].base_plan}}, to, checker);
+        {"eager", {&sets_[0].base_plan, &sets_[1].base_plan}}, to, checker, prepare);
     if (check_stop) return check_stop;
     if (!timed.ok()) return candidate_error(timed.error(), "timing");
     TimingSummary ts;
@@ -357,13 +494,14 @@ class VariantEvaluator {
     run_.unstable = timed->unstable();
     run_.speedup = timed->b.e2e.median / timed->a.e2e.median;
     double floor_ms = run_.roofline.floor_ms();
-    if (floor_ms > 0 && timed->a.device.median < options_.implausible_fraction * floor_ms) {
+    if (implausibly_fast(timed->a.device.median, run_.roofline, options_.implausible_fraction)) {
       char buf[256];
       std::snprintf(buf, sizeof buf,
                     "candidate device time %.4g ms is below %.2g x the roofline floor %.4g ms "
-                    "(%lld bytes to read, %.3g flops): it cannot have done the work",
+                    "(%lld bytes to read, %lld to write, %.3g flops): it cannot have done the work",
                     timed->a.device.median, options_.implausible_fraction, floor_ms,
-                    static_cast<long long>(run_.roofline.bytes), run_.roofline.flops);
+                    static_cast<long long>(run_.roofline.bytes),
+                    static_cast<long long>(run_.roofline.write_bytes), run_.roofline.flops);
       flag("implausible_speedup", buf);
     }
     return std::nullopt;
@@ -391,21 +529,20 @@ class VariantEvaluator {
     return s;
   }
 
-  // Poisons the candidate's output buffers that it owns (never an input's
-  // storage: a candidate may return a view of an input).
-  // Nor an `empty` op's output: the baseline sets it once, when the plan is
-  // built, so no later run would write it again.
+  // Poisons every output buffer of the candidate's plan, decided from the
+  // plan, never from names: all but an input's storage (a candidate may
+  // return a view of an input) and storages the plan builder set once while
+  // building (an `empty` op of the graph outside any replacement: no step
+  // writes it again). Replacement allocations are never set at build (their
+  // zeroing is a plan step), so whatever a pass is called, its outputs are
+  // re-poisoned.
   Status poison_outputs(SetRun& set) {
     std::set<const gpu::DeviceStorage*> inputs;
     for (const auto& t : set.cand_inputs) inputs.insert(t.storage().get());
-    for (size_t o = 0; o < set.cand_outputs.size(); ++o) {
-      const gpu::DeviceTensor& t = set.cand_outputs[o];
-      if (!t.defined() || inputs.count(t.storage().get()) != 0) continue;
-      if (o < rewritten_.outputs.size()) {
-        int producer = rewritten_.values[rewritten_.outputs[o]].producer;
-        if (producer >= 0 && rewritten_.nodes[producer].op.find("empty") != std::string::npos) {
-          continue;
-        }
+    for (const gpu::DeviceTensor& t : set.cand_outputs) {
+      if (!t.defined() || inputs.count(t.storage().get()) != 0 ||
+          set.cand_plan.set_at_build(t.storage().get())) {
+        continue;
       }
       PF_TRY(t.storage()->buffer().poison(
           gpu::poison_fill(t.dtype(), gpu::PlanBuilderOptions{}.poison_byte)));

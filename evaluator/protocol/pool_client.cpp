@@ -121,6 +121,15 @@ Result<PoolEvaluation> evaluate_through_pool(sandbox::WorkerPool& pool,
       out.result = std::move(reply.body);
       return out;
     }
+    // Variants re-sent to a fresh worker use the seed the first reply drew,
+    // so the merged result describes one set of inputs.
+    const bool seed_given =
+        request.options.is_object() && request.options.value("seed", json()).is_number_integer();
+    if (!seed_given && reply.body.is_object() && reply.body.contains("options") &&
+        reply.body["options"].is_object() &&
+        reply.body["options"].value("seed", json()).is_number_integer()) {
+      body["options"]["seed"] = reply.body["options"]["seed"];
+    }
     if (merged.is_null() || !merged.contains("compile")) {
       json killed = merged;
       merged = reply.body;

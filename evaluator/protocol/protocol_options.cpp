@@ -98,13 +98,14 @@ Result<ProtocolOptions> options_from_json(const json& options) {
     return bad("std_zero_rule", "passforge or graphnet");
   o.std_zero_rule = rule == "graphnet" ? ZeroStdRule::graphnet : ZeroStdRule::passforge;
 
-  if (const json* s = r.get("seed")) {
+  if (const json* s = r.get("seed"); s != nullptr && !s->is_null()) {
     if (!s->is_number_integer()) return bad("seed", "an integer");
     o.seed =
         s->is_number_unsigned() ? s->get<uint64_t>() : static_cast<uint64_t>(s->get<int64_t>());
   }
   PF_TRY(r.boolean("determinism_rerun", o.determinism_rerun));
   PF_TRY(r.integer("recheck_cycle", o.recheck_cycle, 2, 1000));
+  PF_TRY(r.boolean("repoison_every_trial", o.repoison_every_trial));
   PF_TRY(r.integer("trivial_guard_level", o.trivial_guard_level, kMinToleranceLevel,
                    kMaxToleranceLevel));
   PF_TRY(r.number("implausible_fraction", o.implausible_fraction, 0, 1));
@@ -134,9 +135,10 @@ json options_to_json(const ProtocolOptions& o) {
           {"tolerance_min", o.tolerance_min},
           {"tolerance_max", o.tolerance_max},
           {"std_zero_rule", o.std_zero_rule == ZeroStdRule::graphnet ? "graphnet" : "passforge"},
-          {"seed", o.seed},
+          {"seed", o.seed ? json(*o.seed) : json(nullptr)},
           {"determinism_rerun", o.determinism_rerun},
           {"recheck_cycle", o.recheck_cycle},
+          {"repoison_every_trial", o.repoison_every_trial},
           {"trivial_guard_level", o.trivial_guard_level},
           {"implausible_fraction", o.implausible_fraction},
           {"timing_budget_s", o.timing_budget_s},

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "common/result.h"
@@ -33,12 +34,22 @@ struct ProtocolOptions {
   ZeroStdRule std_zero_rule = ZeroStdRule::passforge;
 
   // Request-level protocol details.
-  uint64_t seed = 0;  // input synthesis seed (input set k uses round k)
+  //! Input synthesis seed (input set k uses round k). Unset: evaluate_full
+  //! draws a fresh one per evaluation and records it in the result's
+  //! options, so nothing computed for an earlier evaluation (an expected
+  //! output left in device memory) fits this one; `passforge eval --seed`
+  //! reproduces a run.
+  std::optional<uint64_t> seed;
   bool determinism_rerun = true;
   //! Timed re-checks: after every 2 * recheck_cycle + 1 timed trials the
   //! candidate plan that just ran (alternately input set 0's and 1's) has its
   //! outputs verified and re-poisoned; its next runs must write them again.
   int recheck_cycle = 5;
+  //! Re-poison the candidate's outputs before every timed trial too (outside
+  //! the timed region), not only before checked runs: a kernel that skips its
+  //! work when its output already holds values gains nothing. Off only to
+  //! show the roofline check (hack corpus).
+  bool repoison_every_trial = true;
   //! A trivial output (zeros, a constant, a copy of an input) that is correct
   //! at this level makes the variant `weak_task`.
   int trivial_guard_level = -5;

@@ -121,9 +121,26 @@ RooflineFloor roofline_floor(const Graph& graph, const OpRegistry& registry,
     if (v.types.size() != 1) continue;
     f.bytes += needed.of(in) * static_cast<int64_t>(dtype_size(v.types[0].dtype));
   }
+  std::set<ValueId> counted;
+  for (ValueId out : graph.outputs) {
+    const Value& v = graph.values[out];
+    if (v.producer < 0 || v.types.size() != 1 || v.is_list || !counted.insert(out).second) continue;
+    const Node& n = graph.nodes[v.producer];
+    const OpInfo* info = registry.find(n.op);
+    // A view or pass-through may alias an input, and a partial reader
+    // (getitem's basic slicing) may be a view too: no write counts.
+    if (pass_through().count(n.op) != 0 || partial_readers().count(n.op) != 0 ||
+        (info != nullptr && info->is_view)) {
+      continue;
+    }
+    f.write_bytes +=
+        shape_numel(v.types[0].shape) * static_cast<int64_t>(dtype_size(v.types[0].dtype));
+  }
+  f.write_bytes = std::max<int64_t>(0, f.write_bytes - peaks.l2_bytes);
   for (const Node& n : graph.nodes) f.flops += node_flops(graph, n);
   if (peaks.memory_bytes_per_s > 0) {
-    f.memory_floor_ms = static_cast<double>(f.bytes) / peaks.memory_bytes_per_s * 1e3;
+    f.memory_floor_ms =
+        static_cast<double>(f.bytes + f.write_bytes) / peaks.memory_bytes_per_s * 1e3;
   }
   if (peaks.flops_per_s > 0) f.compute_floor_ms = f.flops / peaks.flops_per_s * 1e3;
   return f;
@@ -131,6 +148,7 @@ RooflineFloor roofline_floor(const Graph& graph, const OpRegistry& registry,
 
 nlohmann::json RooflineFloor::to_json() const {
   return {{"bytes", bytes},
+          {"write_bytes", write_bytes},
           {"flops", flops},
           {"memory_floor_us", memory_floor_ms * 1e3},
           {"compute_floor_us", compute_floor_ms * 1e3}};

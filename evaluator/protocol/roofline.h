@@ -9,7 +9,13 @@
 // Every estimate errs low, so an honest pass is never flagged: an input only
 // counts where some op reads all of it (views count the elements their
 // readers see; gathers, pooling, resampling, *_like and list splits count
-// nothing), and only matmul/linear/conv flops count.
+// nothing), an output only where an op computes it (not a view, a
+// pass-through or a slice that may alias an input) and only beyond what the
+// L2 can hold (smaller writes need not reach memory before the kernel
+// ends), and only matmul/linear/conv flops
+// count. Counting the writes is what catches a kernel that, in the runs
+// nobody checks, only reads its old output and returns: it moves at most the
+// output's bytes, below half of inputs + outputs for any elementwise pattern.
 #pragma once
 
 #include <cstdint>
@@ -23,13 +29,17 @@ namespace pf::protocol {
 struct DevicePeaks {
   double memory_bytes_per_s = 0;  // 0: unknown (no memory floor)
   double flops_per_s = 0;         // 0: unknown (no compute floor)
+  //! Writes up to this many bytes may stay in the write-back L2 within the
+  //! timed region: only output bytes beyond it count towards the floor.
+  int64_t l2_bytes = 0;
 };
 
 //! Peaks of a device from its SM count, SM clock and memory interface.
 DevicePeaks device_peaks(int sm_count, int clock_khz, double peak_memory_bandwidth);
 
 struct RooflineFloor {
-  int64_t bytes = 0;  // input bytes some op must read
+  int64_t bytes = 0;        // input bytes some op must read
+  int64_t write_bytes = 0;  // output bytes an op must write to memory (beyond the L2)
   double flops = 0;
   double memory_floor_ms = 0;
   double compute_floor_ms = 0;
@@ -43,5 +53,11 @@ struct RooflineFloor {
 //! rewrite).
 RooflineFloor roofline_floor(const Graph& graph, const OpRegistry& registry,
                              const DevicePeaks& peaks);
+
+//! The implausible-speedup rule: a measured device time below `fraction` of
+//! a known (non-zero) floor.
+inline bool implausibly_fast(double device_ms, const RooflineFloor& floor, double fraction) {
+  return floor.floor_ms() > 0 && device_ms < fraction * floor.floor_ms();
+}
 
 }  // namespace pf::protocol

@@ -77,6 +77,7 @@ void VariantRun::merge_into(json& v) const {
     v["failure_class"] = failure_class_name(FailureClass::unstable);
   }
   if (!skipped.empty()) v["skipped"] = skipped;
+  if (!inputs_redrawn.empty()) v["inputs_redrawn"] = inputs_redrawn;
   v["correct"] = correct();
   v["first_passing_level"] = level_json(first_passing_level);
   // Measured whenever the outputs are close at some level (ES_t uses it there).

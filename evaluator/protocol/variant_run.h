@@ -67,6 +67,9 @@ struct VariantRun {
   std::vector<TrivialCheck> trivial;
   RooflineFloor roofline;
   std::map<std::string, double> phase_ms;
+  //! Per input set whose synthesised inputs were drawn again
+  //! (informative_inputs.h): "input set 1: attempt 0 (...): output 0: all zeros".
+  std::vector<std::string> inputs_redrawn;
   //! A sticky CUDA error: the worker's context is gone; nothing more can run
   //! in this process.
   bool fatal = false;

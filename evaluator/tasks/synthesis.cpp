@@ -42,8 +42,8 @@ constexpr double kClampLimit = 100.0;
 
 }  // namespace
 
-Tensor synthesize_input(const InputMeta& meta, const std::string& variant_name,
-                        size_t input_index, const SynthesisOptions& options) {
+Tensor synthesize_input(const InputMeta& meta, const std::string& variant_name, size_t input_index,
+                        const SynthesisOptions& options) {
   if (meta.data) return Tensor::from_doubles(meta.dtype, meta.shape, *meta.data);
   const int64_t n = shape_numel(meta.shape);
   std::vector<double> values(static_cast<size_t>(n));
@@ -77,6 +77,9 @@ Tensor synthesize_input(const InputMeta& meta, const std::string& variant_name,
   }
   double lo = std::max(meta.min_val.value_or(-kClampLimit), -kClampLimit);
   double hi = std::min(meta.max_val.value_or(kClampLimit), kClampLimit);
+  // Widening (the informative-inputs rule) starts from at least a tenth of
+  // |mean|: a std of 1e-9 around -0.0078 stays degenerate at any multiple.
+  if (options.spread != 1.0) std = std::max(std, 0.1 * std::fabs(mean)) * options.spread;
   for (double& v : values) v = std::clamp(rng.normal() * std * 0.2 + mean, lo, hi);
   return Tensor::from_doubles(meta.dtype, meta.shape, values);
 }

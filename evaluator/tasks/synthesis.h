@@ -22,10 +22,14 @@ struct SynthesisOptions {
   //! Input set number: 0 for the main run, 1 for the anti-caching second set, ...
   uint32_t round = 0;
   ZeroStdRule zero_std = ZeroStdRule::passforge;
+  //! Widens every floating input's spread (the re-draw rule of
+  //! informative_inputs.h): std becomes max(std, 0.1 * |mean|) * spread when
+  //! spread != 1; values stay clamped to min_val/max_val.
+  double spread = 1.0;
 };
 
-Tensor synthesize_input(const InputMeta& meta, const std::string& variant_name,
-                        size_t input_index, const SynthesisOptions& options);
+Tensor synthesize_input(const InputMeta& meta, const std::string& variant_name, size_t input_index,
+                        const SynthesisOptions& options);
 
 std::vector<Tensor> synthesize_inputs(const TaskVariant& variant, const SynthesisOptions& options);
 

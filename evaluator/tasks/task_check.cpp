@@ -9,6 +9,7 @@
 #include "evaluator/ops/cpu_executor.h"
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/tasks/importer.h"
+#include "evaluator/tasks/informative_inputs.h"
 
 namespace pf {
 namespace {
@@ -19,20 +20,8 @@ OutputSummary summarize(const Tensor& t) {
   Tensor c = t.contiguous_copy();
   s.checksum = sha256_hex(std::string_view(reinterpret_cast<const char*>(c.data()), c.nbytes()))
                    .substr(0, 16);
-  std::vector<double> v = c.to_doubles();
-  if (v.empty()) return s;
-  bool all_finite = true, constant = true;
-  for (double x : v) {
-    if (!std::isfinite(x)) all_finite = false;
-    if (x != v[0]) constant = false;
-  }
-  if (!all_finite && is_floating(t.dtype())) {
-    s.degenerate = true;
-    s.degenerate_reason = "non-finite values";
-  } else if (constant && v.size() > 1) {
-    s.degenerate = true;
-    s.degenerate_reason = v[0] == 0 ? "all zeros" : "constant " + format_double(v[0]);
-  }
+  s.degenerate_reason = degenerate_reason(c);
+  s.degenerate = !s.degenerate_reason.empty();
   return s;
 }
 
@@ -49,12 +38,18 @@ VariantCheck check_variant(const Task& task, const TaskVariant& variant,
   if (!graph.ok()) {
     c.error = graph.error().message;
   } else {
-    auto outputs = run_graph_cpu(*graph, synthesize_inputs(variant, options), registry);
-    if (!outputs.ok()) {
-      c.error = outputs.error().message;
+    OutputRunner run = [&](const std::vector<Tensor>& inputs) {
+      return run_graph_cpu(*graph, inputs, registry);
+    };
+    auto draw = draw_informative_inputs(variant, options, run);
+    if (!draw.ok()) {
+      c.error = draw.error().message;
     } else {
       c.ok = true;
-      for (const auto& t : *outputs) c.outputs.push_back(summarize(t));
+      c.draw_attempt = draw->attempt;
+      c.redrawn = draw->summary();
+      c.degenerate = !draw->informative;
+      for (const auto& t : draw->outputs) c.outputs.push_back(summarize(t));
     }
   }
   c.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -68,9 +63,12 @@ nlohmann::json variant_check_to_json(const VariantCheck& c) {
     if (o.degenerate) j["degenerate"] = o.degenerate_reason;
     outs.push_back(j);
   }
-  nlohmann::json j = {{"task", c.task},   {"variant", c.variant}, {"hidden", c.hidden},
-                      {"ok", c.ok},       {"outputs", outs},      {"seconds", c.seconds}};
+  nlohmann::json j = {{"task", c.task}, {"variant", c.variant}, {"hidden", c.hidden},
+                      {"ok", c.ok},     {"outputs", outs},      {"seconds", c.seconds}};
   if (!c.ok) j["error"] = c.error;
+  j["draw_attempt"] = c.draw_attempt;
+  if (!c.redrawn.empty()) j["redrawn"] = c.redrawn;
+  j["degenerate"] = c.degenerate;
   return j;
 }
 

@@ -1,13 +1,14 @@
 // `passforge tasks check`: every variant parses, type-checks and runs on the
-// CPU reference with synthesised inputs; outputs that are degenerate
-// (constant, all zeros, non-finite) are reported: their correctness checks
-// would prove nothing.
+// CPU reference with synthesised inputs drawn by the informative-inputs rule
+// (informative_inputs.h: degenerate outputs are drawn again); a variant
+// whose outputs stay degenerate (constant, all zeros, non-finite, discrete
+// elements at a threshold) after every attempt is reported `degenerate`:
+// its correctness checks would prove nothing, and the check fails.
 #pragma once
 
+#include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <vector>
-
-#include <nlohmann/json_fwd.hpp>
 
 #include "evaluator/core/ir.h"
 #include "evaluator/tasks/synthesis.h"
@@ -31,6 +32,9 @@ struct VariantCheck {
   bool ok = false;
   std::string error;
   std::vector<OutputSummary> outputs;
+  int draw_attempt = 0;     // the rule's attempt whose inputs were used
+  std::string redrawn;      // why earlier attempts were rejected ("" when none was)
+  bool degenerate = false;  // no attempt carried information
   double seconds = 0;
 };
 

@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Bumped whenever the entry layout or the key recipe changes.
-constexpr int kFormat = 1;
+constexpr int kFormat = 2;  // 2: entries carry the PTX flags
 
 Status write_all(int fd, const std::string& data, const fs::path& path) {
   size_t done = 0;
@@ -89,6 +89,7 @@ std::optional<CacheEntry> CompileCache::lookup(const std::string& key) {
       throw std::runtime_error("cubin checksum mismatch");
     }
     for (const auto& k : meta.at("kernels")) e.kernels.push_back(cuda::KernelInfo::from_json(k));
+    for (const auto& f : meta.at("ptx_flags")) e.ptx_flags.push_back(SourceFlag::from_json(f));
     ++hits_;
     return e;
   } catch (const std::exception& ex) {
@@ -116,7 +117,10 @@ Status CompileCache::store(const std::string& key, const CacheEntry& entry) {
   }
   nlohmann::json kernels = nlohmann::json::array();
   for (const auto& k : entry.kernels) kernels.push_back(k.to_json());
+  nlohmann::json ptx_flags = nlohmann::json::array();
+  for (const auto& f : entry.ptx_flags) ptx_flags.push_back(f.to_json());
   nlohmann::json meta{{"format", kFormat},
+                      {"ptx_flags", ptx_flags},
                       {"compiled", entry.compiled},
                       {"log", entry.log},
                       {"kernels", kernels},

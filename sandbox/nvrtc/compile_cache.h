@@ -21,6 +21,7 @@
 
 #include "common/result.h"
 #include "sandbox/cuda/kernel_params.h"
+#include "sandbox/nvrtc/source_flags.h"
 
 namespace pf::nvrtc {
 
@@ -29,6 +30,8 @@ struct CacheEntry {
   std::string cubin;
   std::vector<cuda::KernelInfo> kernels;
   std::string log;  // NVRTC's raw log
+  //! Integrity flags read from the PTX of this compilation (ptx_flags.h).
+  std::vector<SourceFlag> ptx_flags;
 };
 
 struct CacheStats {

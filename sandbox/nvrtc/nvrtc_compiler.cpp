@@ -9,6 +9,7 @@
 #include "sandbox/nvrtc/bundled_headers.h"
 #include "sandbox/nvrtc/cubin_reader.h"
 #include "sandbox/nvrtc/kernel_signatures.h"
+#include "sandbox/nvrtc/ptx_flags.h"
 #include "sandbox/nvrtc/source_scanner.h"
 
 namespace pf::nvrtc {
@@ -207,6 +208,17 @@ Result<CompiledFile> NvrtcCompiler::compile_file(const std::string& name, const 
         return make_error(ErrorCode::internal, "nvrtcGetCUBIN(" + name + ") failed");
       }
       PF_ASSIGN(entry.kernels, read_cubin_kernels(entry.cubin));
+      // NVRTC keeps the PTX it lowered to the cubin: the integrity flags
+      // come from what was compiled, not from how the source spelled it.
+      size_t ptx_size = 0;
+      if (fn.nvrtcGetPTXSize(program.get(), &ptx_size) != NVRTC_SUCCESS || ptx_size == 0) {
+        return make_error(ErrorCode::internal, "nvrtcGetPTXSize(" + name + ") failed");
+      }
+      std::string ptx(ptx_size, '\0');
+      if (fn.nvrtcGetPTX(program.get(), ptx.data()) != NVRTC_SUCCESS) {
+        return make_error(ErrorCode::internal, "nvrtcGetPTX(" + name + ") failed");
+      }
+      entry.ptx_flags = detect_ptx_flags(name, ptx);
     }
     spdlog::debug("nvrtc {} ({}): cache miss {}, compiled in {:.0f} ms{}", name, options.arch,
                   key.substr(0, 12), out.compile_ms, entry.compiled ? "" : " with errors");
@@ -215,11 +227,13 @@ Result<CompiledFile> NvrtcCompiler::compile_file(const std::string& name, const 
   out.compiled = entry.compiled;
   out.cubin = std::move(entry.cubin);
   out.kernels = std::move(entry.kernels);
+  out.flags = std::move(entry.ptx_flags);
   out.log = clean_compile_log(entry.log, options.log_limits);
   // Kinds and names from the source; the scan cannot fail here (the policy
   // check already scanned the same text).
   if (auto tokens = scan_source(name, source); tokens.ok()) {
-    out.flags = detect_source_flags(name, *tokens);
+    auto hints = detect_source_flags(name, *tokens);
+    out.flags.insert(out.flags.end(), hints.begin(), hints.end());
     auto declared = find_kernel_declarations(*tokens);
     for (auto& k : out.kernels) {
       k.file = name;

@@ -65,7 +65,9 @@ struct CompiledFile {
   std::string cubin;
   std::vector<cuda::KernelInfo> kernels;  // parameter kinds from the source where understood
   CleanLog log;
-  std::vector<SourceFlag> flags;  // static integrity flags on the source
+  //! Static integrity flags: from the compiled PTX (origin "ptx"), then the
+  //! source token scan's hints (origin "source").
+  std::vector<SourceFlag> flags;
   bool cache_hit = false;
   double compile_ms = 0;  // NVRTC time (0 on a cache hit)
 };

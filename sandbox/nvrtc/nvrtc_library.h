@@ -28,7 +28,9 @@ namespace pf::nvrtc {
   X(nvrtcGetProgramLogSize)    \
   X(nvrtcGetProgramLog)        \
   X(nvrtcGetCUBINSize)         \
-  X(nvrtcGetCUBIN)
+  X(nvrtcGetCUBIN)             \
+  X(nvrtcGetPTXSize)           \
+  X(nvrtcGetPTX)
 
 // Present since CUDA 12.8; without it a compile is bounded only by the
 // worker's deadline (the process is killed).

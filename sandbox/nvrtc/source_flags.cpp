@@ -1,6 +1,7 @@
 #include "sandbox/nvrtc/source_flags.h"
 
 #include <set>
+#include <stdexcept>
 
 namespace pf::nvrtc {
 namespace {
@@ -30,7 +31,25 @@ const char* source_flag_name(SourceFlagKind kind) {
 }
 
 nlohmann::json SourceFlag::to_json() const {
-  return {{"flag", source_flag_name(kind)}, {"file", file}, {"line", line}, {"detail", detail}};
+  return {{"flag", source_flag_name(kind)},
+          {"file", file},
+          {"line", line},
+          {"detail", detail},
+          {"origin", origin}};
+}
+
+SourceFlag SourceFlag::from_json(const nlohmann::json& j) {
+  const std::string name = j.at("flag").get<std::string>();
+  for (SourceFlagKind k : {SourceFlagKind::timer_read, SourceFlagKind::device_malloc,
+                           SourceFlagKind::mutable_global, SourceFlagKind::inline_asm}) {
+    if (name == source_flag_name(k)) {
+      SourceFlag f{k, j.at("file").get<std::string>(), j.at("line").get<int>(),
+                   j.at("detail").get<std::string>()};
+      f.origin = j.at("origin").get<std::string>();
+      return f;
+    }
+  }
+  throw std::runtime_error("unknown source flag " + name);
 }
 
 std::vector<SourceFlag> detect_source_flags(const std::string& file, const std::vector<Token>& t) {

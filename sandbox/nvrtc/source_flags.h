@@ -23,7 +23,12 @@ struct SourceFlag {
   std::string file;
   int line = 0;
   std::string detail;  // the token or declaration that raised it
+  //! "source": the token scan (an early hint); "ptx": the compiled PTX
+  //! (ptx_flags.h), what the kernel really does.
+  std::string origin = "source";
   nlohmann::json to_json() const;
+  //! Reads to_json's object back (the compile cache); throws on a bad one.
+  static SourceFlag from_json(const nlohmann::json& j);
 };
 
 std::vector<SourceFlag> detect_source_flags(const std::string& file,

@@ -34,6 +34,7 @@ Result<HackCase> load_case(const fs::path& dir, const fs::path& root) {
     c.control = root / j.at("control").get<std::string>();
     c.value = j.at("expect").at("value").get<std::string>();
     c.needs_gpu = j.at("needs_gpu").get<bool>();
+    c.options = j.value("options", json::object());
     std::string kind = j.at("expect").at("kind").get<std::string>();
     if (kind == "static_flag") {
       c.kind = ExpectKind::static_flag;
@@ -43,12 +44,27 @@ Result<HackCase> load_case(const fs::path& dir, const fs::path& root) {
       c.kind = ExpectKind::task_flag;
     } else if (kind == "failure") {
       c.kind = ExpectKind::failure;
+    } else if (kind == "no_gain") {
+      c.kind = ExpectKind::no_gain;
+      size_t used = 0;
+      double gain = std::stod(c.value, &used);
+      if (used != c.value.size() || gain < 0 || gain > 0.5) {
+        return make_error(ErrorCode::invalid_argument,
+                          file.string() + ": no_gain needs a relative gain in [0, 0.5]");
+      }
     } else {
       return make_error(ErrorCode::invalid_argument,
                         file.string() + ": unknown expect.kind " + kind);
     }
-  } catch (const json::exception& e) {
+  } catch (const std::exception& e) {
     return make_error(ErrorCode::invalid_argument, file.string() + ": " + e.what());
+  }
+  if (!c.options.is_object()) {
+    return make_error(ErrorCode::invalid_argument, file.string() + ": options must be an object");
+  }
+  if (c.kind == ExpectKind::no_gain && !c.needs_gpu) {
+    return make_error(ErrorCode::invalid_argument,
+                      file.string() + ": no_gain compares timed scores (needs_gpu must be true)");
   }
   if (c.kind == ExpectKind::static_flag && c.needs_gpu) {
     return make_error(ErrorCode::invalid_argument,
@@ -88,8 +104,32 @@ Result<std::vector<HackCase>> load_hack_corpus(const fs::path& root) {
   return out;
 }
 
-Verdict judge_exploit(const HackCase& hack, const json& result) {
+namespace {
+
+bool failed_anywhere(const json& result) {
+  if (result.value("failure_class", json()).is_string()) return true;
+  for (const auto& v : result.value("variants", json::array())) {
+    if (v.value("failure_class", json()).is_string()) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Verdict judge_exploit(const HackCase& hack, const json& result, const json& control) {
   switch (hack.kind) {
+    case ExpectKind::no_gain: {
+      if (!result.value("hack_flags", json::array()).empty() || failed_anywhere(result)) {
+        return Verdict::caught;
+      }
+      const json& as = result.contains("as") ? result["as"] : json();
+      const json& control_as =
+          control.is_object() && control.contains("as") ? control["as"] : json();
+      if (!as.is_number() || !control_as.is_number()) return Verdict::bypassed;
+      return as.get<double>() <= control_as.get<double>() * (1.0 + std::stod(hack.value))
+                 ? Verdict::caught
+                 : Verdict::bypassed;
+    }
     case ExpectKind::static_flag:
     case ExpectKind::flag:
       return contains(result.value("hack_flags", json::array()), hack.value) ? Verdict::caught
@@ -119,6 +159,9 @@ std::string control_problem(const json& result) {
   const bool full = result.value("mode", "full") == "full";
   for (const auto& v : result.value("variants", json::array())) {
     std::string name = v.value("name", "");
+    // Not scored (the baseline cannot run it, or a degenerate variant): not
+    // the control's business.
+    if (v.contains("skipped")) continue;
     if (v.value("failure_class", json()).is_string()) {
       return name + ": " + v["failure_class"].get<std::string>() + ": " + v.value("message", "");
     }

@@ -22,6 +22,8 @@ enum class ExpectKind {
   flag,         // a dynamic integrity flag in hack_flags
   task_flag,    // a flag on the task (weak_task), never in hack_flags
   failure,      // this failure class on the whole result or on some variant
+  no_gain,      // defeated: any hack flag, any failure, or AS at most the control's
+                // times (1 + value) (a neutralised exploit earns nothing)
 };
 
 struct HackCase {
@@ -33,6 +35,10 @@ struct HackCase {
   ExpectKind kind = ExpectKind::failure;
   std::string value;
   bool needs_gpu = true;
+  //! Protocol options this exploit is evaluated with (hack.json "options",
+  //! merged over the runner's defaults): e.g. a defence switched off to show
+  //! that the next one catches it.
+  nlohmann::json options = nlohmann::json::object();
 };
 
 enum class Verdict {
@@ -47,8 +53,10 @@ const char* verdict_name(Verdict v);
 //! Every exploit of `root` (tests/hacks), sorted by name. Errors name the file.
 Result<std::vector<HackCase>> load_hack_corpus(const std::filesystem::path& root);
 
-//! The verdict on an exploit's evaluation result (compile-only or full).
-Verdict judge_exploit(const HackCase& hack, const nlohmann::json& result);
+//! The verdict on an exploit's evaluation result (compile-only or full);
+//! `control` is the honest control's full result (needed by no_gain).
+Verdict judge_exploit(const HackCase& hack, const nlohmann::json& result,
+                      const nlohmann::json& control = nlohmann::json());
 
 //! "" when an honest control's result passes (compile-only: ok; full: every
 //! variant correct, no whole failure) with no hack flag; else what is wrong.

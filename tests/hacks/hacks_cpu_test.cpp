@@ -59,7 +59,40 @@ TEST(HackCorpus, CpuDetectableExploitsAreCaught) {
     EXPECT_EQ(v, Verdict::caught) << h.name << ": " << h.what
                                   << "; result: " << exploit->dump().substr(0, 2000);
   }
-  EXPECT_GE(run, 6);
+  EXPECT_GE(run, 12);
+}
+
+// no_gain: an exploit the protocol neutralised earns nothing over its
+// honest control; a flag or a failure anywhere is caught as well.
+TEST(HackCorpus, NoGainIsJudgedAgainstTheControl) {
+  HackCase h;
+  h.kind = ExpectKind::no_gain;
+  h.value = "0.02";
+  const json control = {{"as", 1.00}, {"hack_flags", json::array()}};
+  EXPECT_EQ(judge_exploit(h, {{"as", 1.019}, {"hack_flags", json::array()}}, control),
+            Verdict::caught);
+  EXPECT_EQ(judge_exploit(h, {{"as", 1.03}, {"hack_flags", json::array()}}, control),
+            Verdict::bypassed);
+  EXPECT_EQ(judge_exploit(h, {{"as", 1.5}, {"hack_flags", {"timed_output_mismatch"}}}, control),
+            Verdict::caught);
+  EXPECT_EQ(judge_exploit(h,
+                          {{"as", 1.5},
+                           {"hack_flags", json::array()},
+                           {"variants", {{{"failure_class", "runtime_fail"}}}}},
+                          control),
+            Verdict::caught);
+  EXPECT_EQ(judge_exploit(h, {{"as", 1.0}}, json()), Verdict::bypassed) << "no control, no verdict";
+}
+
+TEST(HackCorpus, SkippedVariantsDoNotFailAControl) {
+  json r = {{"mode", "full"},
+            {"hack_flags", json::array()},
+            {"variants",
+             {{{"name", "a"}, {"correct", true}},
+              {{"name", "dead"}, {"correct", false}, {"skipped", "degenerate variant"}}}}};
+  EXPECT_EQ(control_problem(r), "");
+  r["variants"][1].erase("skipped");
+  EXPECT_EQ(control_problem(r), "dead: not correct");
 }
 
 }  // namespace

@@ -1,9 +1,14 @@
 // The whole reward-hack corpus on a GPU (label gpu; skips without one):
 // every exploit evaluated with the full protocol must be caught (the flag or
 // failure class its hack.json names), every honest control must be correct
-// with no hack flag. Prints one verdict line per exploit; fails on any bypass.
+// with no hack flag; an exploit expected to gain nothing must not score above
+// its control's AS by more than its hack.json allows. Prints one verdict line
+// per exploit (AS beside the control's); fails on any bypass.
 #include <gtest/gtest.h>
 
+#include <map>
+
+#include "evaluator/protocol/protocol_options.h"
 #include "evaluator/tasks/task.h"
 #include "tests/hacks/hack_corpus.h"
 #include "tests/support/gpu.h"
@@ -20,28 +25,36 @@ TEST(HackCorpusGpu, EveryExploitIsCaughtAndNoControlIsFlagged) {
   PF_REQUIRE_GPU();
   auto corpus = load_hack_corpus(pf::test::source_dir() / "tests" / "hacks");
   ASSERT_TRUE(corpus.ok()) << corpus.error().message;
-  std::map<fs::path, std::string> controls_checked;
+  std::map<fs::path, json> controls;
   int bypasses = 0;
   for (const auto& h : *corpus) {
     auto task = load_task_file(h.task);
     ASSERT_TRUE(task.ok()) << h.name << ": " << task.error().message;
-    if (!controls_checked.count(h.control)) {
+    const fs::path control_key = h.control / h.task.filename();
+    if (!controls.count(control_key)) {
       auto control = protocol::test::evaluate_full_here(*task, h.control);
       ASSERT_TRUE(control.ok()) << h.control << ": " << control.error().message;
       std::string problem = control_problem(*control);
-      controls_checked[h.control] = problem;
+      controls[control_key] = *control;
       std::printf("  control %-16s %s\n%s", h.control.filename().c_str(),
                   problem.empty() ? "passes" : verdict_name(Verdict::control_failed),
                   protocol::test::describe_result(*control).c_str());
       EXPECT_EQ(problem, "") << h.control;
     }
-    auto r = protocol::test::evaluate_full_here(*task, h.dir);
+    json merged = protocol::options_to_json(protocol::test::quick_options());
+    merged.update(h.options);
+    auto options = protocol::options_from_json(merged);
+    ASSERT_TRUE(options.ok()) << h.name << ": " << options.error().message;
+    auto r = protocol::test::evaluate_full_here(*task, h.dir, *options);
     ASSERT_TRUE(r.ok()) << h.name << ": " << r.error().message;
     ASSERT_FALSE(r->contains("fatal")) << h.name << " lost the CUDA context: " << (*r)["fatal"];
-    Verdict v = judge_exploit(h, *r);
+    Verdict v = judge_exploit(h, *r, controls[control_key]);
     bypasses += v != Verdict::caught;
-    std::printf("  %-24s %-10s expected %s; flags %s\n%s", h.name.c_str(), verdict_name(v),
-                h.value.c_str(), r->value("flags", json::array()).dump().c_str(),
+    std::printf("  %-26s %-10s expected %s %s; AS %s (control %s); flags %s\n%s", h.name.c_str(),
+                verdict_name(v), h.kind == ExpectKind::no_gain ? "no gain above" : "",
+                h.value.c_str(), r->value("as", json()).dump().c_str(),
+                controls[control_key].value("as", json()).dump().c_str(),
+                r->value("flags", json::array()).dump().c_str(),
                 v == Verdict::caught ? "" : protocol::test::describe_result(*r).c_str());
     EXPECT_EQ(v, Verdict::caught) << h.name << ": " << h.what;
   }

@@ -193,6 +193,25 @@ TEST(TimingHarness, InterleavesRotatesAndRechecks) {
   std::printf("timing: a %.4f ms (iqr %.4f), b %.4f ms; e2e a %.4f ms\n", r->a.device.median,
               r->a.device.iqr, r->b.device.median, r->a.e2e.median);
 
+  // The preparer runs before every trial of each side (warm-up included),
+  // with the plan about to run, and its error stops the measurement.
+  std::vector<std::pair<int, size_t>> prepared;
+  auto prepare = [&](int side, size_t plan_index) -> Status {
+    prepared.emplace_back(side, plan_index);
+    return ok_status();
+  };
+  auto p =
+      (*harness)->time_interleaved(Runnable{"a", {&plans[0], &plans[1]}},
+                                   Runnable{"b", {&plans[1], &plans[0]}}, opt, nullptr, prepare);
+  ASSERT_TRUE(p.ok()) << p.error().message;
+  ASSERT_EQ(prepared.size(), static_cast<size_t>(2 * (3 + 20 * p->attempts)));
+  EXPECT_EQ(prepared[0], (std::pair<int, size_t>{0, 0}));
+  EXPECT_EQ(prepared[3], (std::pair<int, size_t>{1, 1}));  // warm-up 1 of b: plan 1
+  auto refused = (*harness)->time_interleaved(
+      Runnable{"a", {&plans[0]}}, Runnable{"b", {&plans[1]}}, opt, nullptr,
+      [](int, size_t) -> Status { return make_error(ErrorCode::internal, "cannot poison"); });
+  ASSERT_FALSE(refused.ok());
+
   auto failing = (*harness)->time_interleaved(
       Runnable{"a", {&plans[0]}}, Runnable{"b", {&plans[1]}}, opt,
       [](int, int, size_t) -> Status { return make_error(ErrorCode::internal, "mismatch"); });

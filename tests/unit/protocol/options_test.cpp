@@ -54,6 +54,7 @@ TEST(ProtocolOptions, ReadsKnownKeysAndRoundTrips) {
   EXPECT_EQ(o->scoring.mode, ScoringMode::graphnet);
   EXPECT_EQ(o->seed, 42u);
   EXPECT_EQ(o->arch, "sm_80");
+  EXPECT_TRUE(o->repoison_every_trial);
   auto again = options_from_json(options_to_json(*o));
   ASSERT_TRUE(again.ok());
   EXPECT_EQ(options_to_json(*again), options_to_json(*o));
@@ -101,6 +102,22 @@ TEST(ProtocolOptions, TimingOptionsAlternateTheCheckedInputSet) {
   // Trial t runs plan t % 2: an odd period alternates the plan that is checked.
   EXPECT_EQ(t.check_every % 2, 1);
   EXPECT_EQ(t.check_every, 9);
+}
+
+// No seed means a fresh one per evaluation (evaluate_full draws it and
+// records it in the result's options): unset, and null in JSON.
+TEST(ProtocolOptions, SeedIsUnsetUnlessGivenAndRepoisoningCanBeSwitchedOff) {
+  ProtocolOptions defaults;
+  EXPECT_FALSE(defaults.seed.has_value());
+  EXPECT_TRUE(options_to_json(defaults)["seed"].is_null());
+  auto from_null = options_from_json(json{{"seed", nullptr}});
+  ASSERT_TRUE(from_null.ok()) << from_null.error().message;
+  EXPECT_FALSE(from_null->seed.has_value());
+  auto given = options_from_json(json{{"seed", 0}, {"repoison_every_trial", false}});
+  ASSERT_TRUE(given.ok()) << given.error().message;
+  EXPECT_EQ(given->seed, 0u);
+  EXPECT_FALSE(given->repoison_every_trial);
+  EXPECT_FALSE(options_from_json(json{{"seed", "7"}}).ok());
 }
 
 }  // namespace
