@@ -1,4 +1,4 @@
-// The evaluation protocol's own cost on the GPU machine (DESIGN.md
+// The evaluation protocol's own cost on the GPU machine (docs/design.md
 // "Performance targets"): wall time of a full evaluation of a reference pass
 // on its task's first N variants (default 10) with the default protocol
 // (25 warm-up, 100 interleaved trials, both input sets, re-checks), warm

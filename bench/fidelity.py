@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Eager-baseline fidelity (issue 10, DESIGN.md "Performance targets").
+"""Eager-baseline fidelity (issue 10, docs/design.md "Performance targets").
 
 For every variant of a task suite: our baseline's device time per run
 (pf_baseline_bench: its plan captured in a CUDA graph and replayed, as

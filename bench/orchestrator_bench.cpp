@@ -1,4 +1,4 @@
-// pf_orchestrator_bench: the agent loop's own cost (DESIGN.md "Performance
+// pf_orchestrator_bench: the agent loop's own cost (docs/design.md "Performance
 // targets": <= 2 ms per turn outside LLM waits and evaluations; 256
 // concurrent episodes in <= 300 MB RSS). Runs real episodes of the built-in
 // demo script (tools mode: writes, a failing and a passing compile, evaluate,
@@ -145,17 +145,20 @@ int run(const Options& o) {
   auto system = prompts->render(prompts::kSystemFile, {{"tools_mode", true}, {"max_steps", 20}});
   if (!system.ok()) return fail(system.error());
   services.system_prompt = *system;
-  std::vector<EpisodeSpec> specs;
+  const EpisodeSettings settings{};
+  std::vector<EpisodeJob> jobs;
   for (int i = 0; i < o.episodes; ++i) {
-    EpisodeSpec s;
-    s.task = contexts[static_cast<size_t>(i) % contexts.size()];
-    s.sample = i / static_cast<int>(contexts.size());
-    specs.push_back(s);
+    EpisodeJob job;
+    job.spec.task = contexts[static_cast<size_t>(i) % contexts.size()];
+    job.spec.sample = i / static_cast<int>(contexts.size());
+    job.services = &services;
+    job.settings = &settings;
+    jobs.push_back(std::move(job));
   }
 
   const auto [rss_before, peak_before] = rss_kb();
   const auto start = std::chrono::steady_clock::now();
-  auto results = run_episodes(specs, services, EpisodeSettings{}, o.concurrency, nullptr);
+  auto results = run_episodes(jobs, o.concurrency, nullptr);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const auto [rss_after, peak_after] = rss_kb();

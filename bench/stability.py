@@ -2,7 +2,10 @@
 """Timing stability of the eager baseline (issue 10): the same variants timed
 in N fresh processes (pf_baseline_bench), spread of the per-process medians.
 
-    bench/stability.py --build build ../shared/corpus/graphnet-slices
+    bench/stability.py --build build CORPUS/graphnet-slices
+
+(CORPUS: a directory of PassBench-layout task directories, e.g. the GraphNet
+slices; tests/data/graphnet-slices ships seven of them.)
 
 For each variant: spread = (max - min) / median over the N process medians
 (device time and end-to-end time). Writes bench/results/stability-<stamp>.json

@@ -1,9 +1,10 @@
 // `passforge import <dir>... --out <dir>`: PassBench / GraphNet directories to
 // native task files, one line per task saying imported or exactly why not.
+#include "cli/cmd_import.h"
+
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/cmd_tasks.h"
 #include "cli/exit_codes.h"
 #include "common/strings.h"
 #include "evaluator/ops/op_registry.h"

@@ -1,4 +1,4 @@
-// passforge import ... and passforge tasks list|show|check|run (issue 9).
+// passforge tasks list|show|check|run (issue 9).
 #pragma once
 
 #include <CLI/CLI.hpp>
@@ -7,7 +7,6 @@
 
 namespace pf::cli {
 
-void add_import_command(CLI::App& app, CommandContext& ctx);
 void add_tasks_command(CLI::App& app, CommandContext& ctx);
 
 }  // namespace pf::cli

@@ -7,6 +7,7 @@
 #include "cli/cmd_doctor.h"
 #include "cli/cmd_eval.h"
 #include "cli/cmd_export.h"
+#include "cli/cmd_import.h"
 #include "cli/cmd_improve.h"
 #include "cli/cmd_merge.h"
 #include "cli/cmd_run.h"

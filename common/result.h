@@ -1,4 +1,4 @@
-// Expected failures as values (STYLE.md 6): a compile error, a pass that does
+// Expected failures as values: a compile error, a pass that does
 // not match, an HTTP 429 or a bad config line travel as Error through threads
 // and processes. Broken invariants use PF_CHECK (common/check.h) instead.
 #pragma once

@@ -23,7 +23,7 @@ enum class ScoringMode { passnet, graphnet };
 enum class HiddenVariants { task, share, off };
 //! auto: full evaluation when a GPU is usable, compile-only otherwise.
 enum class CompileOnly { auto_detect, yes, no };
-//! Inputs whose metadata says std 0 (DESIGN.md "Evaluation protocol" 3).
+//! Inputs whose metadata says std 0 (docs/design.md "Evaluation protocol" 3).
 enum class StdZeroRule { passforge, graphnet };
 
 //! Which GPUs the worker pool uses.

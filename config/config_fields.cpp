@@ -111,8 +111,8 @@ std::vector<Field> describe_fields(Config& c) {
         {1, 86400});
   f.add("compile_timeout_s", v.compile_timeout_s, "deadline of one NVRTC compilation", {1, 3600});
   f.add_choice("std_zero_rule", v.std_zero_rule,
-               "inputs with std 0: passforge gives them spread (DESIGN.md), graphnet keeps them "
-               "constant");
+               "inputs with std 0: passforge gives them spread (docs/tasks.md), graphnet keeps "
+               "them constant");
   f.add("nvrtc_cache_dir", v.nvrtc_cache_dir,
         "compiled-kernel cache; empty: $XDG_CACHE_HOME/passforge/nvrtc, else "
         "~/.cache/passforge/nvrtc, else no cache");

@@ -1,13 +1,11 @@
 // Runs the episodes of several "arms" (configurations that differ in
-// endpoint, prompts or agent settings) on the same tasks with the same seeds,
-// interleaved (task 1 arm A, task 1 arm B, ..., then task 2), in one store:
-// each arm is one run record there, so every episode names its arm through
-// its run id (and carries the arm's prompt variant and model). A/B
-// experiments run their arms this way; a self-improvement round runs its
-// training and evaluation episodes as one-arm sessions.
-//
-// Resumable like `passforge run`: episodes the store has finished are not
-// run again, unfinished ones continue from their last committed turn.
+// endpoint, prompts or agent settings) on the same tasks with the same seeds
+// as the runs of one scheduler session (agent/scheduler/session.h:
+// interleaved task, sample, arm; one store, one worker pool; resumable like
+// `passforge run`): each arm is one run record there, so every episode names
+// its arm through its run id (and carries the arm's prompt variant and
+// model). A/B experiments run their arms this way; a self-improvement round
+// runs its training and evaluation episodes as one-arm sessions.
 #pragma once
 
 #include <filesystem>
@@ -19,6 +17,7 @@
 
 #include "agent/llm/cancel_token.h"
 #include "agent/llm/llm_options.h"
+#include "agent/scheduler/session.h"
 #include "common/result.h"
 #include "config/config.h"
 #include "evaluator/tasks/task.h"
@@ -45,12 +44,7 @@ struct SessionRequest {
   std::function<void(const std::string&)> notice = [](const std::string&) {};
 };
 
-struct SessionOutcome {
-  traj::EvalMode mode = traj::EvalMode::compile_only;
-  bool interrupted = false;
-  int64_t failed_episodes = 0;  // endpoint or store failures
-  int64_t episodes_run = 0;     // in this session
-};
+using SessionOutcome = agent::SessionOutcome;
 
 //! Runs every arm's tasks x run.samples_per_task episodes to their end (or
 //! until `cancel`). Errors: problems found before any episode ran.

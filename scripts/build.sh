@@ -1,6 +1,10 @@
 #!/usr/bin/env bash
 # Configures (once) and builds passforge into build/ (or $BUILD_DIR).
-# BUILD_TYPE (default RelWithDebInfo) and JOBS (default: all cores) are honoured.
+# Arguments name the targets to build (default: all of them, the test suites
+# and benchmarks included). BUILD_TYPE (default RelWithDebInfo) and JOBS
+# (default: all cores) are honoured.
+#   scripts/build.sh                            everything
+#   scripts/build.sh passforge passforge-worker  what `passforge run` needs
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/common.sh
@@ -16,5 +20,7 @@ if [ ! -f "$BUILD_DIR/build.ninja" ]; then
   say "configuring $BUILD_DIR/"
   cmake "${args[@]}"
 fi
-say "building in $BUILD_DIR/ with ${JOBS:-$(nproc)} jobs"
-cmake --build "$BUILD_DIR" -j "${JOBS:-$(nproc)}"
+targets=()
+for t in "$@"; do targets+=(--target "$t"); done
+say "building ${*:-everything} in $BUILD_DIR/ with ${JOBS:-$(nproc)} jobs"
+cmake --build "$BUILD_DIR" -j "${JOBS:-$(nproc)}" "${targets[@]}"

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# One command for a fresh machine: install dependencies, build, and run the
-# main job with the quickstart config. Safe to run again (only missing
-# packages are installed, the build is incremental).
+# One command for a fresh machine: install dependencies, build what the main
+# job needs (the CLI and the worker; scripts/test.sh builds the test suites),
+# and run the main job with the quickstart config. Safe to run again (only
+# missing packages are installed, the build is incremental).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/common.sh
 
 scripts/deps.sh
-scripts/build.sh
+scripts/build.sh passforge passforge-worker
 "${BUILD_DIR:-build}"/passforge doctor --config configs/quickstart.toml || \
   say "doctor reported problems (above); the quickstart job runs anyway"
 echo

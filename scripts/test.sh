@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The test command: builds if needed, then runs every test suite with ctest.
+# The test command: builds everything if needed (the test suites too), then
+# runs every test suite with ctest.
 # GPU tests skip (with the reason) on machines without a GPU. Extra arguments
 # go to ctest (e.g. scripts/test.sh -R config).
 set -euo pipefail

@@ -1,4 +1,4 @@
-// The rows of the trajectory store as plain values (DESIGN.md "Trajectory
+// The rows of the trajectory store as plain values (docs/design.md "Trajectory
 // store and exports"). Writers fill them, readers return them, exporters and
 // `raw` JSON carry them unchanged. Timestamps are ISO-8601 UTC text
 // ("2025-01-31T12:00:00.123Z"); an empty timestamp on write means "now".

@@ -1,5 +1,5 @@
 // The typed failure of a chat call: what went wrong after retries, mapped onto
-// the agent's exit reasons (DESIGN.md "Agent protocol").
+// the agent's exit reasons (docs/design.md "Agent protocol").
 #pragma once
 
 #include <string>

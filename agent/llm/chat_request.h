@@ -13,7 +13,7 @@
 namespace pf::llm {
 
 //! HTTP header naming the task of a request; the replay server selects its
-//! script entry by it (DESIGN.md "Agent protocol").
+//! script entry by it (docs/design.md "Agent protocol").
 inline constexpr const char* kTaskHeader = "X-Passforge-Task";
 
 //! Sampling parameters; unset fields are not sent (the server's default applies).

@@ -142,7 +142,7 @@ LlmClient::AttemptResult LlmClient::evaluate(const HttpReply& reply) const {
     if (status == 404 && !(body.is_object() && body.contains("error"))) {
       // Not an API's own "not found" answer: most likely a wrong path.
       detail +=
-          " (is llm.base_url right? it should end where /chat/completions is appended, "
+          " (is endpoint.base_url right? it should end where /chat/completions is appended, "
           "e.g. http://127.0.0.1:8000/v1)";
     }
     return {classify_http_status(status, reply.body), std::move(detail), {}};
@@ -255,7 +255,7 @@ ChatOutcome LlmClient::chat(const ChatRequest& request, const CancelToken* cance
       if (result.outcome == AttemptOutcome::unauthorized) {
         message += has_api_key() ? " (check the key in $" + options_.api_key_env + ")"
                                  : " (no API key was sent: set $" + options_.api_key_env +
-                                       " or llm.api_key_env)";
+                                       " or endpoint.api_key_env)";
       }
       attempts.push_back(std::move(record));
       return fail(error_kind_for(result.outcome), std::move(message), &reply);

@@ -1,4 +1,4 @@
-// Settings of one LLM endpoint, with every default in one place (STYLE.md 10).
+// Settings of one LLM endpoint, with every default in one place.
 // The configuration loader maps TOML keys of the same names onto these fields.
 #pragma once
 

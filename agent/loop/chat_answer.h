@@ -1,4 +1,4 @@
-// Chat mode (DESIGN.md "Agent protocol"): an assistant answer carries the
+// Chat mode (docs/design.md "Agent protocol"): an assistant answer carries the
 // pass's new or changed files as fenced code blocks whose info string names
 // the file (```python passes/FuseLnGelu.py), or the single word SUBMIT to
 // finish.

@@ -1,4 +1,4 @@
-// One episode: one task x one sample, multi-turn (DESIGN.md "Agent
+// One episode: one task x one sample, multi-turn (docs/design.md "Agent
 // protocol"). Every turn (one LLM call and its consequence) is committed to
 // the trajectory store when it happens; an interrupted or killed episode
 // continues from its last committed turn (`resume`).

@@ -1,5 +1,5 @@
 // Where an episode's time goes, for the orchestrator-overhead benchmark
-// (DESIGN.md "Performance targets": <= 2 ms per turn outside LLM waits and
+// (docs/design.md "Performance targets": <= 2 ms per turn outside LLM waits and
 // evaluations).
 #pragma once
 

@@ -1,4 +1,4 @@
-// Why an episode ended (DESIGN.md "Agent protocol"), as stored in
+// Why an episode ended (docs/design.md "Agent protocol"), as stored in
 // episodes.exit_reason, and the episode status each reason implies.
 #pragma once
 

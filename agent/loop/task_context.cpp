@@ -1,27 +1,17 @@
 #include "agent/loop/task_context.h"
 
-#include <algorithm>
-
 #include "common/sha256.h"
 #include "common/strings.h"
 #include "evaluator/dialect/printer.h"
 #include "evaluator/ops/op_registry.h"
+#include "evaluator/tasks/hidden_variants.h"
 #include "evaluator/tasks/importer.h"
 
 namespace pf::agent {
 
 void apply_hidden_policy(Task& task, HiddenVariants policy, double share) {
   if (policy == HiddenVariants::task) return;
-  for (auto& v : task.variants) v.hidden = false;
-  if (policy == HiddenVariants::off || share <= 0 || task.variants.size() < 2) return;
-  size_t n = std::min(task.variants.size() - 1,
-                      static_cast<size_t>(share * static_cast<double>(task.variants.size())));
-  std::vector<std::pair<std::string, size_t>> ranked;
-  for (size_t i = 0; i < task.variants.size(); ++i) {
-    ranked.emplace_back(sha256_hex(task.id + "/" + task.variants[i].name), i);
-  }
-  std::sort(ranked.begin(), ranked.end());
-  for (size_t k = 0; k < n; ++k) task.variants[ranked[k].second].hidden = true;
+  hide_variant_share(task, policy == HiddenVariants::off ? 0.0 : share);
 }
 
 Result<std::shared_ptr<const TaskContext>> prepare_task(Task task, HiddenVariants policy,

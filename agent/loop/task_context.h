@@ -28,8 +28,7 @@ struct TaskContext {
 };
 
 //! evaluator.hidden_variants: `task` keeps the task file's flags, `off` shows
-//! everything, `share` hides floor(share * n) variants chosen by
-//! sha256("<task id>/<variant name>") (the importer's rule), one always visible.
+//! everything, `share` applies the importer's rule (hide_variant_share).
 void apply_hidden_policy(Task& task, HiddenVariants policy, double share);
 
 //! Prints every visible variant's graph (type comments, input header) into

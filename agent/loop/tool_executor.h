@@ -1,4 +1,4 @@
-// Tools mode (DESIGN.md "Agent protocol"): executes one tool call of the
+// Tools mode (docs/design.md "Agent protocol"): executes one tool call of the
 // model on the episode's in-memory workspace. Every problem with the call
 // (unknown tool, arguments that are not a JSON object, a missing argument, a
 // bad path, an edit that does not apply) is answered with a short message

@@ -1,4 +1,4 @@
-// Which files a pass workspace may hold (DESIGN.md "The pass"), checked when
+// Which files a pass workspace may hold (docs/design.md "The pass"), checked when
 // the model writes them, so a bad path is answered at once with a message it
 // can act on. The evaluator checks the workspace again on every evaluation.
 #pragma once

@@ -8,11 +8,10 @@
 #include "agent/llm/llm_client.h"
 #include "agent/loop/episode.h"
 #include "agent/loop/task_context.h"
-#include "agent/replay/replay_server.h"
-#include "agent/scheduler/episode_seed.h"
+#include "agent/scheduler/demo_replay.h"
 #include "agent/scheduler/run_setup.h"
 #include "agent/scheduler/run_tasks.h"
-#include "agent/scheduler/scheduler.h"
+#include "agent/scheduler/session.h"
 #include "common/fs.h"
 #include "common/strings.h"
 #include "config/config_json.h"
@@ -25,48 +24,6 @@ namespace pf::agent {
 namespace {
 
 namespace fs = std::filesystem;
-
-constexpr const char* kDemoScript = "demo/replay.jsonl";
-
-// The episodes of the run, and which of them an earlier session finished.
-struct EpisodePlan {
-  std::vector<EpisodeSpec> specs;
-  size_t already_done = 0;
-  size_t total = 0;
-};
-
-Result<EpisodePlan> plan_episodes(const std::vector<std::shared_ptr<const TaskContext>>& tasks,
-                                  const Config& config, const std::string& run_id,
-                                  const Shard& shard, traj::TrajectoryStore& store) {
-  std::map<std::string, traj::RunState> known;
-  PF_ASSIGN(auto reader, store.reader());
-  traj::EpisodeFilter filter;
-  filter.run_id = run_id;
-  PF_ASSIGN(auto episodes, reader.episodes(filter));
-  for (const auto& e : episodes) known[e.id] = e.status;
-  EpisodePlan plan;
-  int64_t position = -1;
-  for (const auto& task : tasks) {
-    for (int64_t s = 0; s < config.run.samples_per_task; ++s) {
-      if (!shard.owns(++position)) continue;
-      ++plan.total;
-      EpisodeSpec spec;
-      spec.task = task;
-      spec.sample = s;
-      spec.seed = episode_seed(config.run.seed, task->task.id, s);
-      auto it = known.find(traj::episode_id(run_id, task->task.id, s));
-      if (it != known.end()) {
-        if (it->second == traj::RunState::finished || it->second == traj::RunState::failed) {
-          ++plan.already_done;
-          continue;
-        }
-        spec.resume = true;
-      }
-      plan.specs.push_back(std::move(spec));
-    }
-  }
-  return plan;
-}
 
 // The summary of a stored run whose `expected` episodes all ended (finished
 // or failed), in the mode its evaluations ran; nullopt while any is missing
@@ -220,21 +177,14 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
 
   // Endpoint: the configured one, or the built-in replay endpoint.
   llm::LlmOptions llm_options = request.llm;
-  std::unique_ptr<replay::ReplayServer> replay_server;
+  std::optional<DemoReplay> demo;
   if (llm_options.base_url.empty()) {
-    const fs::path script_path = prompts_dir / kDemoScript;
-    auto script = replay::ReplayScript::load(script_path);
-    if (!script.ok()) return script.error().with_context("the built-in demo replay script");
-    replay::ReplayServerOptions ro;
-    ro.threads = std::max(8, config.run.concurrency + 4);
-    PF_ASSIGN(replay_server, replay::ReplayServer::start(std::move(script).value(), ro));
-    llm_options.base_url = replay_server->base_url();
-    if (llm_options.model.empty()) llm_options.model = ro.replay.model;
-    llm_options.max_concurrent = std::max(llm_options.max_concurrent, config.run.concurrency);
+    PF_ASSIGN(demo, start_demo_replay(prompts_dir, config.run.concurrency));
+    llm_options = demo->client_options(std::move(llm_options), config.run.concurrency);
     request.notice(
         "endpoint: no endpoint.base_url configured, so this run REPLAYS RECORDED "
         "ANSWERS from " +
-        script_path.string() + " (served on " + replay_server->base_url() +
+        demo->script.string() + " (served on " + demo->server->base_url() +
         "); it does not ask a model. Set endpoint.base_url "
         "and endpoint.model (or OPENAI_BASE_URL / OPENAI_MODEL) to ask one.");
   } else {
@@ -247,76 +197,35 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
   if (!resuming) {
     PF_ASSIGN(store, traj::TrajectoryStore::open(outcome.run_dir,
                                                  traj::TrajectoryStore::OpenMode::create));
-    traj::RunRecord run;
-    run.id = outcome.run_id;
-    run.config_toml = request.config_toml;
-    run.config_json = config_to_json(config);
-    run.endpoint_base_url =
-        replay_server ? "replay:" + (prompts_dir / kDemoScript).string() : llm_options.base_url;
-    run.model = llm_options.model;
-    run.prompt_variant = prompts.name();
-    run.prompt_hash = prompts.hash();
-    run.gpu_name = gpus.gpu_name;
-    run.driver_version = gpus.driver_version;
-    run.seed = config.run.seed;
-    run.task_suite_id = join(config.run.tasks, ",");
-    PF_TRY(store->create_run(run));
+    PF_TRY(store->create_run(new_run_record(outcome.run_id, config, request.config_toml,
+                                            demo ? demo->record() : llm_options.base_url,
+                                            llm_options.model, prompts, gpus)));
     for (const auto& ctx : contexts) PF_TRY(store->upsert_task(ctx->record));
     if (request.shard.sharded()) PF_TRY(write_shard_file(outcome.run_dir, request.shard));
   }
   request.notice("run " + outcome.run_id + ": " + traj::store_path(outcome.run_dir).string());
 
   // Episodes.
-  PF_ASSIGN(auto plan, plan_episodes(contexts, config, outcome.run_id, request.shard, *store));
-  if (request.shard.sharded()) {
-    request.notice("shard " + std::to_string(request.shard.index) + " of " +
-                   std::to_string(request.shard.count) + " (" + request.shard.source + "): " +
-                   std::to_string(plan.total) + " episodes of the run");
-  }
-  if (resuming) {
-    request.notice("resuming " + std::to_string(plan.specs.size()) + " of " +
-                   std::to_string(plan.total) + " episodes (" + std::to_string(plan.already_done) +
-                   " ended earlier)");
-  }
-  EvaluatorClient evaluator(*pool, evaluation_settings(config, gpus));
-
-  EpisodeServices services;
-  services.llm = client.get();
-  services.evaluator = &evaluator;
-  services.store = store.get();
-  services.prompts = &prompts;
-  services.cancel = &cancel;
-  services.run_id = outcome.run_id;
-  services.model = llm_options.model;
-  PF_ASSIGN(services.system_prompt, render_system_prompt(prompts, config, gpus.mode));
-
-  ProgressTracker progress(plan.total, plan.already_done, gpus.mode);
-  std::vector<std::optional<EpisodeResult>> results;
-  {
-    ProgressPrinter printer(progress, request.terminal,
-                            std::chrono::milliseconds(request.terminal ? 500 : 30'000));
-    results = run_episodes(plan.specs, services, episode_settings(config), config.run.concurrency,
-                           &progress);
-  }
-  for (const auto& r : results) {
-    if (!r) {
-      outcome.interrupted = true;
-      continue;
-    }
-    if (r->exit_reason == ExitReason::interrupted) outcome.interrupted = true;
-    if (r->exit_reason == ExitReason::endpoint_error || r->exit_reason == ExitReason::store_error) {
-      ++outcome.failed_episodes;
-    }
-  }
-  if (cancel.cancelled()) outcome.interrupted = true;
-  PF_TRY(store->finish_run(outcome.run_id, outcome.interrupted ? traj::RunState::interrupted
-                                                               : traj::RunState::finished));
-  if (evaluator.fell_back()) {
-    outcome.mode = evaluator.mode();
-    request.notice(
-        "evaluation: the workers could not evaluate on the GPU, so this run FELL "
-        "BACK TO COMPILE-ONLY (see the log above)");
-  }
+  std::vector<SessionRun> runs(1);
+  runs[0].run_id = outcome.run_id;
+  runs[0].tasks = std::move(contexts);
+  runs[0].settings = episode_settings(config);
+  runs[0].services.llm = client.get();
+  runs[0].services.prompts = &prompts;
+  runs[0].services.run_id = outcome.run_id;
+  runs[0].services.model = llm_options.model;
+  PF_ASSIGN(runs[0].services.system_prompt, render_system_prompt(prompts, config, gpus.mode));
+  SessionContext session{.config = config,
+                         .gpus = gpus,
+                         .pool = *pool,
+                         .store = *store,
+                         .shard = request.shard,
+                         .terminal = request.terminal,
+                         .notice = request.notice};
+  PF_ASSIGN(auto ran, run_session(runs, session, cancel));
+  outcome.mode = ran.mode;
+  outcome.interrupted = ran.interrupted;
+  outcome.failed_episodes = ran.failed_episodes;
   PF_ASSIGN(auto reader, store->reader());
   PF_ASSIGN(outcome.summary, summarize_run(reader, outcome.run_id, outcome.mode));
   outcome.episodes = outcome.summary.total.episodes;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <thread>
 
+#include "common/strings.h"
 #include "config/config_json.h"
 #include "sandbox/cuda/cuda_driver.h"
 #include "sandbox/cuda/device_properties.h"
@@ -65,6 +66,25 @@ Result<std::unique_ptr<sandbox::WorkerPool>> start_worker_pool(const Config& con
   auto pool = sandbox::WorkerPool::start(std::move(o));
   if (!pool.ok()) return pool.error().with_context("starting the evaluation workers");
   return pool;
+}
+
+traj::RunRecord new_run_record(const std::string& run_id, const Config& config,
+                               const std::string& config_toml, const std::string& endpoint,
+                               const std::string& model, const prompts::PromptVariant& prompts,
+                               const EvaluationPlan& plan) {
+  traj::RunRecord run;
+  run.id = run_id;
+  run.config_toml = config_toml;
+  run.config_json = config_to_json(config);
+  run.endpoint_base_url = endpoint;
+  run.model = model;
+  run.prompt_variant = prompts.name();
+  run.prompt_hash = prompts.hash();
+  run.gpu_name = plan.gpu_name;
+  run.driver_version = plan.driver_version;
+  run.seed = config.run.seed;
+  run.task_suite_id = join(config.run.tasks, ",");
+  return run;
 }
 
 EvaluationSettings evaluation_settings(const Config& config, const EvaluationPlan& plan) {

@@ -16,6 +16,7 @@
 #include "config/config.h"
 #include "prompts/prompt_variant.h"
 #include "sandbox/pool/worker_pool.h"
+#include "trajectories/records.h"
 
 namespace pf::agent {
 
@@ -42,6 +43,14 @@ EvaluationSettings evaluation_settings(const Config& config, const EvaluationPla
 
 //! The [agent] section (and feedback_max_chars) as episode settings.
 EpisodeSettings episode_settings(const Config& config);
+
+//! The record of a run (or an experiment's arm) starting now: its
+//! configuration, endpoint (a URL, or DemoReplay::record()), model, prompt
+//! variant and hash, and the plan's GPU and driver.
+traj::RunRecord new_run_record(const std::string& run_id, const Config& config,
+                               const std::string& config_toml, const std::string& endpoint,
+                               const std::string& model, const prompts::PromptVariant& prompts,
+                               const EvaluationPlan& plan);
 
 //! system.md of `prompts` rendered for the configured agent mode and the
 //! plan's evaluation mode (the first message of every episode).

@@ -1,8 +1,10 @@
-// Runs a run's episodes with bounded concurrency: `concurrency` threads take
-// episodes in order from one list and run them to their end; all share the
-// LLM client, the worker pool and the store (EpisodeServices). Once the
-// cancel token is set no further episode starts; running ones stop before
-// their next LLM call and are marked interrupted.
+// Runs episodes with bounded concurrency: `concurrency` threads take
+// episodes in order from one list and run them to their end. Each job names
+// the services and settings it runs with, so the runs of one session (an
+// experiment's arms) share the threads, the worker pool and the store while
+// differing in endpoint, prompts and agent settings. Once a job's cancel
+// token is set no further episode starts; running ones stop before their
+// next LLM call and are marked interrupted.
 #pragma once
 
 #include <optional>
@@ -13,11 +15,15 @@
 
 namespace pf::agent {
 
-//! Results in the order of `specs`; nullopt for episodes never started
+struct EpisodeJob {
+  EpisodeSpec spec;
+  const EpisodeServices* services = nullptr;  // outlives run_episodes
+  const EpisodeSettings* settings = nullptr;  // outlives run_episodes
+};
+
+//! Results in the order of `jobs`; nullopt for episodes never started
 //! (cancelled first). `progress` may be null.
-std::vector<std::optional<EpisodeResult>> run_episodes(const std::vector<EpisodeSpec>& specs,
-                                                       const EpisodeServices& services,
-                                                       const EpisodeSettings& settings,
+std::vector<std::optional<EpisodeResult>> run_episodes(const std::vector<EpisodeJob>& jobs,
                                                        int concurrency, ProgressTracker* progress);
 
 }  // namespace pf::agent

@@ -1,4 +1,4 @@
-// Tokens of the graph dialect (the Python subset of DESIGN.md "The graph
+// Tokens of the graph dialect (the Python subset of docs/design.md "The graph
 // dialect"), as produced by the lexer and consumed by the parser.
 #pragma once
 

@@ -1,6 +1,6 @@
 // A tensor in device memory with PyTorch semantics: a shared storage handle
 // (from the CachingAllocator) plus dtype, shape, strides and offset in
-// elements, so view ops are free and consumers read strides (DESIGN.md
+// elements, so view ops are free and consumers read strides (docs/design.md
 // "Tensors in the runtime follow PyTorch semantics").
 #pragma once
 

@@ -1,4 +1,4 @@
-// The one place GPU baseline ops are found (STYLE.md 4): op name -> how to
+// The one place GPU baseline ops are found: op name -> how to
 // add its work to a plan, plus the dtypes it handles. One dispatch point
 // (run) and one question (supports). Ops without an entry that the CPU
 // registry marks `is_view` run through the view probe (gpu_views.h): the

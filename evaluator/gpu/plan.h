@@ -1,4 +1,4 @@
-// A prebuilt list of device work (DESIGN.md "Evaluation protocol" 5 times
+// A prebuilt list of device work (docs/design.md "Evaluation protocol" 5 times
 // these): kernel launches with their parameters already marshalled, memsets
 // and library calls (cuBLAS). Running a plan submits its steps to a stream
 // and does nothing else: no allocation, no lookup, no marshalling. A plan

@@ -1,4 +1,4 @@
-// The timing harness (DESIGN.md "Evaluation protocol" 5): two runnables (the
+// The timing harness (docs/design.md "Evaluation protocol" 5): two runnables (the
 // candidate and the baseline) timed interleaved, A B A B ..., after a
 // warm-up; the L2 cache is flushed (sandbox L2Flusher, >= 2x L2) before
 // every trial; each trial is bracketed by CUDA events (device time) and by a

@@ -1,4 +1,4 @@
-// Summary statistics of timing samples (DESIGN.md "Evaluation protocol" 5):
+// Summary statistics of timing samples (docs/design.md "Evaluation protocol" 5):
 // medians and interquartile ranges, and the stability rule. Pure.
 #pragma once
 

@@ -1,4 +1,4 @@
-// One op's entry in the registry (STYLE.md 4): signature, aliases, shape and
+// One op's entry in the registry: signature, aliases, shape and
 // dtype rule, view semantics and the CPU reference, together.
 #pragma once
 

@@ -1,4 +1,4 @@
-// The one place ops are found (STYLE.md 4). Built-in ops register themselves
+// The one place ops are found. Built-in ops register themselves
 // through the register_*_ops functions listed in op_registry.cpp.
 #pragma once
 

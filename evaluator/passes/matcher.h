@@ -1,4 +1,4 @@
-// Finding a pattern in a variant's graph (DESIGN.md "The pass").
+// Finding a pattern in a variant's graph (docs/design.md "The pass").
 //
 // Semantics:
 // - Ops are compared by canonical name and arguments after normalisation, so

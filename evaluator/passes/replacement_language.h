@@ -1,4 +1,4 @@
-// The replacement language (DESIGN.md "The pass"): the whitelist shared by
+// The replacement language (docs/design.md "The pass"): the whitelist shared by
 // the load-time check (replacement_check.h) and the interpreter
 // (interpreter.h). The language itself is the whitelist: nothing here
 // computes on tensor data, so "call the library instead of writing a kernel"

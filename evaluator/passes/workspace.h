@@ -1,4 +1,4 @@
-// A pass workspace (DESIGN.md "The pass"): the files an LLM writes, held in
+// A pass workspace (docs/design.md "The pass"): the files an LLM writes, held in
 // memory (the agent keeps workspaces in memory; `load` reads one from disk).
 //
 //   passes/<Name>.py     def pattern(...) and def replacement(...)

@@ -1,4 +1,4 @@
-// The full evaluation of a pass workspace on a task (DESIGN.md "Evaluation
+// The full evaluation of a pass workspace on a task (docs/design.md "Evaluation
 // protocol" 1-7): the compile-only checks first (load, compile once through
 // the cache, launch sites, matching with diagnostics, dry runs), then every
 // matched variant on the GPU (gpu_variant.h), hidden ones the same way, then

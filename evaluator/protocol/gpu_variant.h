@@ -1,4 +1,4 @@
-// The GPU half of the protocol for one variant (DESIGN.md "Evaluation
+// The GPU half of the protocol for one variant (docs/design.md "Evaluation
 // protocol" 3-5 and the dynamic defences of "Integrity"), in this order:
 //   1. two input sets synthesised (seed per variant and round 0 / 1), each
 //      uploaded twice (the candidate's copy and the baseline's copy);

@@ -1,4 +1,4 @@
-// Host-side integrity checks of the protocol (DESIGN.md "Integrity") that
+// Host-side integrity checks of the protocol (docs/design.md "Integrity") that
 // need nothing but host tensors: the trivial-output guard, poison counting,
 // element-wise bit comparison (input checksums, determinism) and the
 // detection of trivial candidate outputs. Pure; unit-tested on CPU tensors.

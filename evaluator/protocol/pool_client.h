@@ -1,5 +1,5 @@
 // Runs an `evaluate` request (worker/pass_handler.h) through a WorkerPool and
-// finishes what a crash interrupted (DESIGN.md "Evaluation protocol" 7):
+// finishes what a crash interrupted (docs/design.md "Evaluation protocol" 7):
 //   - a reply that says `fatal` (a sticky CUDA error: that variant is already
 //     runtime_fail) is merged and the variants it did not reach are sent
 //     again, to the replacement worker;

@@ -1,4 +1,4 @@
-// The knobs of the full evaluation protocol (DESIGN.md "Evaluation
+// The knobs of the full evaluation protocol (docs/design.md "Evaluation
 // protocol", "Scoring", "Integrity"), with their defaults in one place.
 //
 // The first group mirrors the [evaluator] configuration keys of the same

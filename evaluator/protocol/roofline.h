@@ -1,4 +1,4 @@
-// The roofline floor of a variant (DESIGN.md "Integrity": implausible
+// The roofline floor of a variant (docs/design.md "Integrity": implausible
 // speedups): the least time any implementation needs on a device, from the
 // bytes it must read from memory (L2 is flushed before every timed trial)
 // at the device's peak bandwidth, and the flops of its matmul-like ops at a

@@ -1,4 +1,4 @@
-// What the full protocol finds out about one variant on the GPU (DESIGN.md
+// What the full protocol finds out about one variant on the GPU (docs/design.md
 // "Evaluation protocol" 3-5, "Integrity"): failure class, per-output
 // comparisons on both input sets, timing of both sides, integrity flags with
 // their evidence, the roofline floor and how long each phase took. Its JSON

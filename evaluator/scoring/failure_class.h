@@ -1,4 +1,4 @@
-// The class every failed variant carries (DESIGN.md "Evaluation protocol").
+// The class every failed variant carries (docs/design.md "Evaluation protocol").
 #pragma once
 
 #include <optional>

@@ -31,7 +31,7 @@ struct OutputComparison {
   }
 };
 
-//! allclose per DESIGN.md: |c - e| <= atol + rtol * |e| elementwise, exact
+//! allclose per docs/design.md: |c - e| <= atol + rtol * |e| elementwise, exact
 //! equality passes (so inf == inf), NaN never equals anything.
 OutputComparison compare_output(const Tensor& candidate, const Tensor& expected);
 

@@ -1,4 +1,4 @@
-// ES_t and AS exactly as PassNet/GraphNet define them (DESIGN.md "Scoring"),
+// ES_t and AS exactly as PassNet/GraphNet define them (docs/design.md "Scoring"),
 // plus the task- and run-level statistics reported beside them.
 #pragma once
 
@@ -55,7 +55,7 @@ const std::array<double, kNumToleranceLevels>& as_weights();
 std::optional<Score> score_variants(const std::vector<VariantOutcome>& variants,
                                     const ScoringOptions& options);
 
-//! Statistics reported with every score (DESIGN.md "Scoring", last bullet).
+//! Statistics reported with every score (docs/design.md "Scoring", last bullet).
 struct ScoreStats {
   int variants = 0;
   double correct_rate = 0;            // share correct at t = -5

@@ -1,5 +1,5 @@
 // PassNet/GraphNet tolerance levels: t = -10 ... 4, per output dtype, values
-// rounded to three significant figures (DESIGN.md "Scoring").
+// rounded to three significant figures (docs/design.md "Scoring").
 #pragma once
 
 #include <array>

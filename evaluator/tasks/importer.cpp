@@ -5,12 +5,12 @@
 #include <nlohmann/json.hpp>
 
 #include "common/fs.h"
-#include "common/sha256.h"
 #include "common/strings.h"
 #include "evaluator/dialect/graph_builder.h"
 #include "evaluator/dialect/printer.h"
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/ops/type_inference.h"
+#include "evaluator/tasks/hidden_variants.h"
 #include "evaluator/tasks/weight_meta.h"
 
 namespace pf {
@@ -66,18 +66,6 @@ std::vector<TaskVariant> dtype_copies(const TaskVariant& v, const ImportOptions&
     out.push_back(std::move(copy));
   }
   return out;
-}
-
-void mark_hidden(Task& task, double share) {
-  if (share <= 0 || task.variants.size() < 2) return;
-  size_t n = std::min(task.variants.size() - 1,
-                      static_cast<size_t>(share * static_cast<double>(task.variants.size())));
-  std::vector<std::pair<std::string, size_t>> ranked;
-  for (size_t i = 0; i < task.variants.size(); ++i) {
-    ranked.emplace_back(sha256_hex(task.id + "/" + task.variants[i].name), i);
-  }
-  std::sort(ranked.begin(), ranked.end());
-  for (size_t k = 0; k < n; ++k) task.variants[ranked[k].second].hidden = true;
 }
 
 TaskImport import_one(const fs::path& dir, const ImportOptions& options,
@@ -136,7 +124,7 @@ TaskImport import_one(const fs::path& dir, const ImportOptions& options,
   if (first.ok()) {
     for (const auto& node : first->nodes) task.op_sequence.push_back(node.op);
   }
-  mark_hidden(task, options.hidden_share);
+  hide_variant_share(task, options.hidden_share);
   result.task = std::move(task);
   return result;
 }

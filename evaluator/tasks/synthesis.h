@@ -1,4 +1,4 @@
-// Input synthesis from GraphNet metadata (DESIGN.md "Evaluation protocol" 3,
+// Input synthesis from GraphNet metadata (docs/design.md "Evaluation protocol" 3,
 // docs/tasks.md "Input synthesis"), deterministic for (seed, round, variant,
 // input index) so every process and machine sees the same inputs.
 #pragma once

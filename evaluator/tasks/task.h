@@ -18,7 +18,7 @@ namespace pf {
 inline constexpr const char* kTaskFormat = "passforge-task/1";
 
 //! What GraphNet's weight_meta.py records about one input: the facts input
-//! synthesis needs (DESIGN.md "Evaluation protocol" 3).
+//! synthesis needs (docs/design.md "Evaluation protocol" 3).
 struct InputMeta {
   std::string name;
   DType dtype = DType::float32;

@@ -1,4 +1,4 @@
-// Clears the L2 cache between timed trials (DESIGN.md "Evaluation protocol"
+// Clears the L2 cache between timed trials (docs/design.md "Evaluation protocol"
 // 5) by writing a buffer at least twice the device's L2 size, so neither the
 // candidate nor the baseline is timed on data a previous trial left cached.
 #pragma once

@@ -1,5 +1,5 @@
 // RAII ownership of file descriptors and errno-carrying errors for system
-// calls (STYLE.md 8): every failure names the call and the errno.
+// calls: every failure names the call and the errno.
 #pragma once
 
 #include <string>

@@ -1,6 +1,6 @@
 // Length-prefixed JSON frames over a stream descriptor (socketpair or pipe):
 // a 4-byte little-endian payload length, then that many bytes of UTF-8 JSON.
-// Both processes use these functions (STYLE.md 9); sizes and nesting depth are
+// Both processes use these functions; sizes and nesting depth are
 // checked on receipt before parsing, so a hostile peer cannot make the reader
 // allocate without bound or recurse deeply.
 //

@@ -1,5 +1,5 @@
 // The orchestrator <-> passforge-worker protocol, shared by both processes
-// (STYLE.md 9). Every message is one frame (sandbox/ipc/frame.h) holding an
+//. Every message is one frame (sandbox/ipc/frame.h) holding an
 // envelope, validated on receipt:
 //
 //   request  {"v":1,"id":N,"type":"compile","deadline_ms":M,"body":{...}}

@@ -1,5 +1,5 @@
 // What the worker applies to itself before reading untrusted input; defaults
-// live here and nowhere else (STYLE.md 10). Every switch exists for diagnosis
+// live here and nowhere else. Every switch exists for diagnosis
 // on unusual machines: a mechanism turned off is reported as "disabled", never
 // silently skipped.
 #pragma once

@@ -1,4 +1,4 @@
-// Compiles a pass's kernel files with NVRTC (DESIGN.md "The pass",
+// Compiles a pass's kernel files with NVRTC (docs/design.md "The pass",
 // "Evaluation protocol" 2).
 //
 // One program per file: NVRTC compiles a single translation unit and we use

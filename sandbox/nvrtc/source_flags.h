@@ -1,4 +1,4 @@
-// Static integrity flags on kernel source (DESIGN.md "Integrity"): reading a
+// Static integrity flags on kernel source (docs/design.md "Integrity"): reading a
 // timer (clock(), clock64(), %globaltimer in inline PTX) can make a kernel
 // behave differently when timed; device malloc/new and mutable __device__
 // globals can carry state between runs (caching results across trials).

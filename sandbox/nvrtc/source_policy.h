@@ -1,5 +1,5 @@
 // What a pass's kernel sources may contain, checked BEFORE NVRTC sees them
-// (DESIGN.md "The pass": no file-system includes). NVRTC gets no include path
+// (docs/design.md "The pass": no file-system includes). NVRTC gets no include path
 // and --no-source-include; this filter makes every way of naming a file an
 // explicit, explained rejection:
 //   - #include / %:include only of a bundled header (<cuda_fp16.h>,

@@ -17,8 +17,10 @@ variants where that level is above t = -5. A test then accepts our result at
 that level, no looser.
 
 Run on the GPU machine (PyTorch there), from the repository root:
-    tests/gpu/pytorch_levels.py --build build tasks ../shared/corpus/graphnet-slices \\
-        ../shared/corpus/passnet-fusible --out tests/data/pytorch_levels.json
+    tests/gpu/pytorch_levels.py --build build tasks CORPUS/graphnet-slices \\
+        CORPUS/passnet-fusible --out tests/data/pytorch_levels.json
+(CORPUS: the full task corpus, not shipped with the repository; `tasks` alone
+covers the built-in suite.)
 """
 import argparse
 import json

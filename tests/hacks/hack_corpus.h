@@ -1,4 +1,4 @@
-// The reward-hack corpus (STYLE.md 14, DESIGN.md "Integrity"): one directory
+// The reward-hack corpus (docs/design.md "Integrity"): one directory
 // per exploit under tests/hacks/exploits/<name>/: hack.json (the fixed header:
 // what, how, which defence, the expected flag or failure class, whether it
 // needs a GPU) and workspace/, a real pass workspace whose files repeat the

@@ -21,5 +21,11 @@ std::filesystem::path binary_dir() {
 std::filesystem::path worker_path() {
   return binary_dir() / "passforge-worker";
 }
+std::filesystem::path graphnet_slices_dir() {
+  return source_dir() / "tests" / "data" / "graphnet-slices";
+}
+std::filesystem::path optional_corpus_dir() {
+  return env_or("PF_CORPUS_DIR", "");
+}
 
 }  // namespace pf::test

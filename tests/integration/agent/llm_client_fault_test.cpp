@@ -458,7 +458,8 @@ TEST(LlmClientFaults, WrongPathHintsAtTheBaseUrl) {
   ASSERT_FALSE(out.ok());
   EXPECT_EQ(out.failure().kind, ErrorKind::bad_request);
   EXPECT_EQ(out.failure().http_status, 404);
-  EXPECT_NE(out.failure().message.find("llm.base_url"), std::string::npos) << out.failure().message;
+  EXPECT_NE(out.failure().message.find("endpoint.base_url"), std::string::npos)
+      << out.failure().message;
 }
 
 TEST(LlmClientFaults, ListModels) {
@@ -473,7 +474,7 @@ TEST(LlmClientFaults, OptionsAreValidated) {
   o.base_url = "127.0.0.1:8000/v1";
   auto c = LlmClient::create(o);
   ASSERT_FALSE(c.ok());
-  EXPECT_NE(c.error().message.find("llm.base_url"), std::string::npos);
+  EXPECT_NE(c.error().message.find("endpoint.base_url"), std::string::npos);
   o.base_url = "http://x/v1/";
   o.max_attempts = 0;
   EXPECT_NE(LlmClient::create(o).error().message.find("max_attempts"), std::string::npos);

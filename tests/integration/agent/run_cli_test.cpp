@@ -17,6 +17,7 @@
 #include "evaluator/tasks/importer.h"
 #include "tests/integration/agent/episode_harness.h"
 #include "tests/integration/agent/slow_replay_server.h"
+#include "tests/support/paths.h"
 #include "trajectories/trajectory_reader.h"
 
 namespace pf::testing {
@@ -360,8 +361,7 @@ TEST(RunCli, BuiltInDemoRunsEndToEndInBothModes) {
   fs::path dir = make_temp_dir("pf_run_demo");
   const std::vector<std::string> ids = {"neg-cat-mul-add-6a5c9e", "add-softmax-dropout-a73f2b"};
   for (const auto& id : ids) {
-    fs::path src = fs::path(PF_SOURCE_DIR) / ".." / "shared" / "corpus" / "graphnet-slices" / id;
-    if (!fs::exists(src)) GTEST_SKIP() << "corpus task " << id << " not present at " << src;
+    fs::path src = pf::test::graphnet_slices_dir() / id;
     auto imported = import_tasks(src, ImportOptions{.hidden_share = 0.2}, OpRegistry::builtin());
     ASSERT_TRUE(imported.ok() && imported->size() == 1 && (*imported)[0].task);
     fs::create_directories(dir / "tasks");

@@ -1,4 +1,4 @@
-// Data-driven dialect cases (STYLE.md 13): every tests/dialect/*.case file is
+// Data-driven dialect cases: every tests/dialect/*.case file is
 // one test. A case holds a dialect snippet and either the expected printed
 // graph or a regex the build error must match; adding a case is adding a file.
 //

@@ -1,6 +1,6 @@
 // Every variant of every task of the built-in suite (tasks/): one test per
 // task runs each variant as one baseline plan on synthesised inputs
-// (DESIGN.md "Evaluation protocol" 3) and compares with the CPU reference at
+// (docs/design.md "Evaluation protocol" 3) and compares with the CPU reference at
 // t = -5, printing a coverage line. suite_coverage_test.cpp checks, without
 // a GPU, that every variant uses only GPU-supported ops.
 #include <gtest/gtest.h>

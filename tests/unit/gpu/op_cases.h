@@ -1,4 +1,4 @@
-// The differential op test's cases (STYLE.md 5, after ggml's
+// The differential op test's cases (after ggml's
 // test-backend-ops): each case is a tiny graph-dialect function over random
 // inputs, run for every dtype it lists on the GPU baseline and on the CPU
 // reference, in several input layouts, compared at t = -5.

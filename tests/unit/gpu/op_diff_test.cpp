@@ -1,4 +1,4 @@
-// The differential op test (STYLE.md 5): every case of op_cases.cpp, for
+// The differential op test: every case of op_cases.cpp, for
 // every dtype it lists, in four layouts of its first input (contiguous,
 // transposed, strided, unaligned offset), on the GPU baseline versus the CPU
 // reference, at the dtype-baseline tolerance t = -5 (-2 for half-precision

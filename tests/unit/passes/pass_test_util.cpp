@@ -29,14 +29,15 @@ Result<LoadedPass> pass_from(const std::string& source, const std::string& name)
 }
 
 fs::path corpus_task_dir(const std::string& id) {
-  fs::path dir = pf::test::source_dir() / ".." / "shared" / "corpus" / "graphnet-slices" / id;
-  std::error_code ec;
-  return fs::is_directory(dir, ec) ? dir : fs::path();
+  return pf::test::graphnet_slices_dir() / id;
 }
 
 Result<Task> corpus_task(const std::string& id, bool extra_dtypes) {
   fs::path dir = corpus_task_dir(id);
-  if (dir.empty()) return make_error(ErrorCode::not_found, "corpus task " + id + " not found");
+  std::error_code ec;
+  if (!fs::is_directory(dir, ec)) {
+    return make_error(ErrorCode::not_found, "corpus task " + id + ": no directory " + dir.string());
+  }
   ImportOptions opt;
   if (extra_dtypes) opt.extra_float_dtypes = {DType::float16, DType::bfloat16};
   PF_ASSIGN(auto imported, import_tasks(dir, opt, OpRegistry::builtin()));

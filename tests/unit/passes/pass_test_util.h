@@ -23,7 +23,7 @@ Graph typed_graph(const std::string& source, const std::vector<TensorType>& inpu
 //! load_pass on `source` as passes/<name>.py.
 Result<LoadedPass> pass_from(const std::string& source, const std::string& name = "Fuse");
 
-//! The corpus task directory ../shared/corpus/graphnet-slices/<id> ("" when absent).
+//! The raw task directory tests/data/graphnet-slices/<id>.
 std::filesystem::path corpus_task_dir(const std::string& id);
 
 //! A one-variant task (relu of a float32[4]) as task JSON, for request tests.

@@ -75,7 +75,6 @@ TEST(EvaluateRequest, AWorkspaceWithBadFilesIsACompileFailure) {
 }
 
 TEST(EvaluateThroughWorkers, ReferencePassCompileOnly) {
-  if (passes::test::corpus_task_dir(kRope).empty()) GTEST_SKIP() << "corpus not present";
   auto fixture = rope_fixture();
   ASSERT_TRUE(fixture.ok()) << fixture.error().message;
   fs::path dir = fs::temp_directory_path() / ("pf_eval_worker_" + std::to_string(::getpid()));

@@ -6,7 +6,7 @@ namespace pf {
 namespace {
 
 TEST(Tolerance, DtypeBaselineMatchesDesign) {
-  // DESIGN.md: t = -5 is the dtype baseline, fp32 rtol 1.3e-6 atol 1e-5.
+  // docs/design.md: t = -5 is the dtype baseline, fp32 rtol 1.3e-6 atol 1e-5.
   Tolerance f32 = tolerance_for(DType::float32, -5);
   EXPECT_DOUBLE_EQ(f32.rtol, 1.3e-6);
   EXPECT_DOUBLE_EQ(f32.atol, 1e-5);
