@@ -16,6 +16,7 @@
 #include "common/strings.h"
 #include "config/config_json.h"
 #include "evaluator/ops/op_registry.h"
+#include "sandbox/nvrtc/nvrtc_library.h"
 #include "trajectories/ids.h"
 #include "trajectories/trajectory_reader.h"
 #include "trajectories/trajectory_store.h"
@@ -238,6 +239,14 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
     run.driver_version = gpus.driver_version;
     run.seed = config.run.seed;
     run.task_suite_id = join(config.run.tasks, ",");
+    std::vector<traj::TaskRecord> task_records;
+    for (const auto& ctx : contexts) task_records.push_back(ctx->record);
+    run.task_suite_hash = traj::task_suite_hash(task_records);
+    // The NVRTC the workers compile with (the same library search as theirs);
+    // empty only when it cannot be loaded here, which the run has said already.
+    if (auto nvrtc_lib = nvrtc::NvrtcLibrary::load(); nvrtc_lib.ok()) {
+      run.nvrtc_version = (*nvrtc_lib)->version();
+    }
     PF_TRY(store->create_run(run));
     for (const auto& ctx : contexts) PF_TRY(store->upsert_task(ctx->record));
   }
