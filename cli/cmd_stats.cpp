@@ -1,8 +1,9 @@
 // `passforge stats <run-dir>... [--json] [--svg out.svg]`: run and per-task
 // metrics from trajectory stores; several directories compare side by side.
+#include "cli/cmd_stats.h"
+
 #include <iostream>
 
-#include "cli/cmd_stats.h"
 #include "cli/exit_codes.h"
 #include "common/fs.h"
 #include "trajectories/run_stats.h"
@@ -44,7 +45,7 @@ int run_stats(const StatsArgs& a) {
     auto st = write_file_atomic(a.svg, traj::es_curve_svg(all));
     if (!st.ok()) {
       std::cerr << "passforge stats: " << st.error().message << "\n";
-      return kExitFailure;
+      return kExitUsage;  // an output that cannot be written is a bad argument
     }
     std::cerr << "ES_t curve written to " << a.svg << "\n";
   }

@@ -7,6 +7,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "common/output_file.h"
+
 namespace pf {
 
 Result<std::string> read_file(const std::filesystem::path& path) {
@@ -22,22 +24,9 @@ Result<std::string> read_file(const std::filesystem::path& path) {
 }
 
 Status write_file_atomic(const std::filesystem::path& path, std::string_view content) {
-  std::error_code ec;
-  if (path.has_parent_path()) std::filesystem::create_directories(path.parent_path(), ec);
-  auto tmp = path;
-  tmp += ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) {
-      return make_error(ErrorCode::io_error,
-                        "cannot write " + tmp.string() + ": " + std::strerror(errno));
-    }
-    out.write(content.data(), static_cast<std::streamsize>(content.size()));
-    if (!out) return make_error(ErrorCode::io_error, "short write to " + tmp.string());
-  }
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) return make_error(ErrorCode::io_error, "rename to " + path.string() + ": " + ec.message());
-  return ok_status();
+  PF_ASSIGN(OutputFile out, OutputFile::open(path));
+  PF_TRY(out.write(content));
+  return out.commit();
 }
 
 std::filesystem::path executable_dir() {

@@ -1,6 +1,7 @@
 #include "experiments/episode_metrics.h"
 
 #include <algorithm>
+#include <map>
 
 #include "agent/loop/episode_state.h"
 #include "trajectories/result_summary.h"
@@ -17,12 +18,13 @@ double score_of(const traj::EvaluationRecord& ev, traj::EvalMode mode) {
   return mode == traj::EvalMode::full ? ev.as_score.value_or(0) : agent::compile_share(ev.result);
 }
 
-bool correct_of(const traj::EvaluationRecord& ev, traj::EvalMode mode) {
-  return mode == traj::EvalMode::full ? traj::is_correct(ev)
-                                      : agent::compile_share(ev.result) >= 1.0;
-}
-
 }  // namespace
+
+traj::VerifyRule experiment_rule(traj::EvalMode mode) {
+  traj::VerifyRule rule;
+  rule.include_compile_only = mode == traj::EvalMode::compile_only;
+  return rule;
+}
 
 const char* score_name(traj::EvalMode mode) {
   return mode == traj::EvalMode::full ? "AS" : "compile share";
@@ -53,6 +55,10 @@ Result<std::vector<EpisodeMetrics>> read_episode_metrics(traj::TrajectoryReader&
   traj::EpisodeFilter filter;
   filter.run_id = run_id;
   PF_ASSIGN(auto episodes, reader.episodes(filter));
+  PF_ASSIGN(auto task_list, reader.tasks());
+  std::map<std::string, traj::TaskRecord> tasks;
+  for (auto& t : task_list) tasks[t.id] = std::move(t);
+  const traj::VerifyRule rule = experiment_rule(mode);
   std::vector<EpisodeMetrics> out;
   for (const auto& e : episodes) {
     if (e.status == traj::RunState::running) continue;
@@ -65,17 +71,29 @@ Result<std::vector<EpisodeMetrics>> read_episode_metrics(traj::TrajectoryReader&
     m.wall_s = e.wall_time_s;
     m.turns = e.turns;
     PF_ASSIGN(auto evaluations, reader.evaluations(e.id));
+    static const traj::TaskRecord kUnknownTask;
+    auto task_it = tasks.find(e.task_id);
+    const traj::TaskRecord& task = task_it == tasks.end() ? kUnknownTask : task_it->second;
     const traj::EvaluationRecord* best = nullptr;
     double failure = traj::kDefaultFailureScore;
     for (const auto& ev : evaluations) {
       if (ev.mode == traj::EvalMode::full) failure = traj::failure_score(ev.result);
       if (!counts_for(ev, mode)) continue;
       if (!best || score_of(ev, mode) > score_of(*best, mode)) best = &ev;
-      if (!m.turns_to_first_correct && correct_of(ev, mode)) m.turns_to_first_correct = ev.turn;
+      if (!m.turns_to_first_correct && traj::verify_evaluation(ev, task, rule).verified()) {
+        m.turns_to_first_correct = ev.turn;
+      }
+    }
+    auto verdict = traj::verify_episode(evaluations, task, rule);
+    m.correct = verdict.verdict.verified();
+    if (verdict.submit) {
+      const auto& submit = evaluations[*verdict.submit];
+      m.submit_workspace_sha = submit.workspace_sha;
+      m.submit_score =
+          mode == traj::EvalMode::full ? submit.as_score : std::optional(score_of(submit, mode));
     }
     if (best) {
       m.score = score_of(*best, mode);
-      m.correct = correct_of(*best, mode);
       m.best_workspace_sha = best->workspace_sha;
       m.flagged = best->hack_flags.is_array() && !best->hack_flags.empty();
     } else {

@@ -2,8 +2,13 @@
 // full evaluation an episode scores its best counting AS (b without one,
 // as `passforge stats` does); in a compile-only evaluation (no GPU: no AS
 // exists) it scores its best share of variants that compiled, matched and
-// passed the dry run, and "correct" means all of them did. Reports name the
-// score they show (docs/ab.md).
+// passed the dry run. An episode is "correct" (a solved task for `ab`, a
+// training episode and exemplar for `improve`) when it is verified
+// (trajectories/verification.h: its final submit is correct on every
+// variant, hidden ones included, unflagged and stable); a compile-only
+// experiment can only apply the rule with its compile-only loosening (every
+// variant compiled, matched and dry-ran). Reports name the score they show
+// (docs/ab.md).
 #pragma once
 
 #include <cstdint>
@@ -14,6 +19,7 @@
 #include "common/result.h"
 #include "trajectories/records.h"
 #include "trajectories/trajectory_reader.h"
+#include "trajectories/verification.h"
 
 namespace pf::experiments {
 
@@ -23,7 +29,7 @@ struct EpisodeMetrics {
   int64_t sample = 0;
   traj::RunState status = traj::RunState::running;
   double score = 0;
-  bool correct = false;
+  bool correct = false;  // verified (see above)
   std::optional<double>
       fast_1;  // full only: share of visible variants correct and faster than eager
   int64_t tokens = 0;
@@ -33,7 +39,14 @@ struct EpisodeMetrics {
   std::optional<int64_t> turns_to_first_correct;
   std::string best_workspace_sha;  // the best evaluation's workspace ("" = none)
   bool flagged = false;            // the best evaluation carries hack flags
+  //! The final submit's workspace and score (compile share in compile-only
+  //! mode): what improve trains on and keeps as an exemplar.
+  std::string submit_workspace_sha;
+  std::optional<double> submit_score;
 };
+
+//! The verified rule an experiment of this mode applies.
+traj::VerifyRule experiment_rule(traj::EvalMode mode);
 
 //! The score's name in reports: "AS" or "compile share".
 const char* score_name(traj::EvalMode mode);

@@ -110,10 +110,13 @@ struct Loop {
     const std::string run_id = session_run_id(record.id, k, "train");
     PF_ASSIGN(auto episodes, read_episode_metrics(reader, run_id, mode));
     std::map<std::string, std::vector<const EpisodeMetrics*>> by_task;
+    // The verified rule (trajectories/verification.h): the final submit is
+    // what the library keeps, so it must be correct everywhere, unflagged and
+    // stable, and score above min_score.
     for (const auto& e : episodes) {
-      bool eligible = e.status == traj::RunState::finished && !e.flagged &&
-                      !e.best_workspace_sha.empty() && e.score > spec.min_score &&
-                      (mode == traj::EvalMode::full || e.correct);
+      bool eligible = e.status == traj::RunState::finished && e.correct &&
+                      !e.submit_workspace_sha.empty() && e.submit_score &&
+                      *e.submit_score > spec.min_score;
       if (eligible) by_task[e.task_id].push_back(&e);
     }
     std::map<std::string, std::vector<std::string>> ops;
@@ -122,18 +125,19 @@ struct Loop {
     for (auto& [task, list] : by_task) {
       std::stable_sort(
           list.begin(), list.end(), [](const EpisodeMetrics* a, const EpisodeMetrics* b) {
-            return a->score != b->score ? a->score > b->score : a->episode_id < b->episode_id;
+            return *a->submit_score != *b->submit_score ? *a->submit_score > *b->submit_score
+                                                        : a->episode_id < b->episode_id;
           });
       size_t keep =
           spec.selection == SelectionMode::best_per_task ? 1 : static_cast<size_t>(spec.top_k);
       for (size_t i = 0; i < list.size() && i < keep; ++i) {
-        PF_ASSIGN(auto files, reader.workspace(list[i]->best_workspace_sha));
+        PF_ASSIGN(auto files, reader.workspace(list[i]->submit_workspace_sha));
         Exemplar ex;
         ex.task_id = task;
         ex.op_sequence = ops[task];
         ex.round = k;
         ex.episode_id = list[i]->episode_id;
-        ex.score = list[i]->score;
+        ex.score = *list[i]->submit_score;
         for (const auto& [path, content] : files) ex.files[path] = content;
         PF_TRY(store->add_exemplar(ex));
         ++added;
@@ -148,6 +152,8 @@ struct Loop {
       traj::ExportOptions o;
       o.format = format;
       o.out = rdir / (format == traj::ExportFormat::openai ? "sft.jsonl" : "dpo.jsonl");
+      // The export's default verified rule selects the training episodes
+      // (compile-only rounds have none to train on: nothing ran on a GPU).
       o.min_as = spec.min_score;
       o.best_only =
           format == traj::ExportFormat::openai && spec.selection == SelectionMode::best_per_task;

@@ -6,13 +6,16 @@ namespace pf::traj {
 
 std::vector<int> assistant_weights(const std::vector<MessageRecord>& messages,
                                    const std::vector<EvaluationRecord>& evaluations,
-                                   WeightMode mode, bool include_flagged) {
+                                   WeightMode mode, bool include_flagged,
+                                   std::optional<int64_t> last_turn) {
   std::vector<int> w(messages.size(), -1);
+  size_t limit = messages.size();  // messages[limit, end) are after last_turn
   for (size_t i = 0; i < messages.size(); ++i) {
-    if (messages[i].role == Role::assistant) w[i] = mode == WeightMode::all ? 1 : 0;
+    if (last_turn && messages[i].turn > *last_turn && limit == messages.size()) limit = i;
+    if (messages[i].role == Role::assistant) w[i] = mode == WeightMode::all && i < limit ? 1 : 0;
   }
   if (mode == WeightMode::final) {
-    for (size_t i = messages.size(); i-- > 0;) {
+    for (size_t i = limit; i-- > 0;) {
       if (w[i] == 0) {
         w[i] = 1;
         break;
@@ -27,7 +30,8 @@ std::vector<int> assistant_weights(const std::vector<MessageRecord>& messages,
       if (improves) {
         best = e.as_score;
         for (size_t i = 0; i < messages.size(); ++i) {
-          if (w[i] == 0 && messages[i].turn > segment_start && messages[i].turn <= e.turn) {
+          if (w[i] == 0 && i < limit && messages[i].turn > segment_start &&
+              messages[i].turn <= e.turn) {
             w[i] = 1;
           }
         }
@@ -54,7 +58,8 @@ int64_t conversation_tokens(const std::vector<MessageRecord>& messages, size_t e
     if (u.contains("total_tokens") && u["total_tokens"].is_number_integer()) {
       tokens = u["total_tokens"].get<int64_t>();
     } else {
-      tokens = field_or(u, "prompt_tokens", int64_t{0}) + field_or(u, "completion_tokens", int64_t{0});
+      tokens =
+          field_or(u, "prompt_tokens", int64_t{0}) + field_or(u, "completion_tokens", int64_t{0});
     }
     counted_until = i + 1;
     break;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -19,9 +20,12 @@ namespace pf::traj {
 //!             (kind evaluate/submit) which raised the episode's best AS: the
 //!             turns after the previous such evaluation up to and including
 //!             its own. Only evaluations that counts_as_success count.
+//! Assistant messages after `last_turn` (the verified submit's turn) get
+//! weight 0 in every mode: training ends at that submit.
 std::vector<int> assistant_weights(const std::vector<MessageRecord>& messages,
                                    const std::vector<EvaluationRecord>& evaluations,
-                                   WeightMode mode, bool include_flagged);
+                                   WeightMode mode, bool include_flagged,
+                                   std::optional<int64_t> last_turn = std::nullopt);
 
 //! One past the last weighted assistant message; 0 when none is weighted.
 //! Training records end there: later messages carry no training signal.

@@ -17,26 +17,32 @@ struct Side {
   size_t last = 0;  // index of the continuation's last (assistant) message
   double score = 0;
   const EvaluationRecord* evaluation = nullptr;
+  Verdict verdict;
 };
 
-//! Scores the continuation starting at message `d`; "" or the skip reason.
-std::string score_side(const DpoEpisode& ep, size_t d, bool include_flagged, Side& side) {
+//! Judges the continuation starting at message `d`; false when no
+//! evaluation follows it.
+bool score_side(const DpoEpisode& ep, size_t d, const VerifyRule& rule, Side& side) {
   side.ep = &ep;
   int64_t turn = ep.messages[d].turn;
   for (const auto& e : ep.candidate->evaluations) {
     if (e.kind == EvalKind::compile || e.turn < turn) continue;
-    bool flagged = e.hack_flags.is_array() && !e.hack_flags.empty();
-    if (!include_flagged && e.unstable) return "unstable";
-    if (!include_flagged && e.mode == EvalMode::compile_only) return "compile_only";
     side.evaluation = &e;
-    side.score = !include_flagged && flagged ? 0.0 : e.as_score.value_or(failure_score(e.result));
+    side.verdict = verify_evaluation(e, *ep.task, rule);
+    side.score = e.as_score.value_or(failure_score(e.result));
     side.last = d;
     for (size_t i = d; i < ep.messages.size() && ep.messages[i].turn <= e.turn; ++i) {
       if (ep.messages[i].role == Role::assistant) side.last = i;
     }
-    return "";
+    return true;
   }
-  return "no_evaluation";
+  return false;
+}
+
+//! a strictly better than b: verified over unverified, then the higher AS.
+bool strictly_better(const Side& a, const Side& b) {
+  if (a.verdict.verified() != b.verdict.verified()) return a.verdict.verified();
+  return a.score > b.score;
 }
 
 Json continuation(const Side& s, size_t d, bool keep) {
@@ -45,21 +51,35 @@ Json continuation(const Side& s, size_t d, bool keep) {
   return out;
 }
 
+Json opt(const std::optional<double>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
+
 Json side_metadata(const Side& s) {
   const auto& ep = s.ep->candidate->episode;
-  return {{"run", ep.run_id},
-          {"episode", ep.id},
-          {"sample", ep.sample_index},
-          {"model", ep.model},
-          {"as", s.score},
-          {"evaluation", s.evaluation->id},
-          {"flags", s.evaluation->hack_flags},
-          {"es_curve", s.evaluation->es_curve}};
+  const auto& e = *s.evaluation;
+  return {
+      {"run", ep.run_id},
+      {"episode", ep.id},
+      {"sample", ep.sample_index},
+      {"model", ep.model},
+      {"as", opt(e.as_score)},
+      {"hidden_as", opt(e.hidden_as)},
+      {"correct_rate", opt(e.correct_rate)},
+      {"correct_share", opt(s.verdict.correct_share)},
+      {"verified", s.verdict.verified()},
+      {"rejection", s.verdict.verified() ? Json(nullptr) : Json(to_string(s.verdict.rejection))},
+      {"mode", to_string(e.mode)},
+      {"evaluation", e.id},
+      {"flags", e.hack_flags},
+      {"unstable", e.unstable},
+      {"es_curve", e.es_curve}};
 }
 
 }  // namespace
 
-DpoOutcome dpo_pairs(const std::vector<DpoEpisode>& eps, const ExportOptions& options) {
+DpoOutcome dpo_pairs(const std::vector<DpoEpisode>& eps, const ExportOptions& options,
+                     const VerifyRule& rule) {
   DpoOutcome out;
   auto min_as = effective_min_as(options);
   bool keep = options.reasoning == ReasoningMode::keep;
@@ -78,18 +98,20 @@ DpoOutcome dpo_pairs(const std::vector<DpoEpisode>& eps, const ExportOptions& op
         continue;
       }
       Side sa, sb;
-      std::string why = score_side(eps[a], d, options.include_flagged, sa);
-      if (why.empty()) why = score_side(eps[b], d, options.include_flagged, sb);
-      if (!why.empty()) {
-        ++out.skipped[why];
+      if (!score_side(eps[a], d, rule, sa) || !score_side(eps[b], d, rule, sb)) {
+        ++out.skipped["no_evaluation"];
         continue;
       }
-      if (sa.score == sb.score) {
+      if (!sa.verdict.verified() && !sb.verdict.verified()) {
+        ++out.skipped["no_verified_side"];
+        continue;
+      }
+      if (!strictly_better(sa, sb) && !strictly_better(sb, sa)) {
         ++out.skipped["equal_as"];
         continue;
       }
-      const Side& chosen = sa.score > sb.score ? sa : sb;
-      const Side& rejected = sa.score > sb.score ? sb : sa;
+      const Side& chosen = strictly_better(sa, sb) ? sa : sb;
+      const Side& rejected = strictly_better(sa, sb) ? sb : sa;
       if (min_as && !(chosen.score > *min_as)) {
         ++out.skipped["min_as"];
         continue;
@@ -126,6 +148,7 @@ DpoOutcome dpo_pairs(const std::vector<DpoEpisode>& eps, const ExportOptions& op
       if (meta.contains("split")) m["split"] = meta["split"];
       record["metadata"] = m;
       out.records.push_back(std::move(record));
+      out.chosen.push_back(chosen.ep->candidate);
     }
   }
   return out;

@@ -5,12 +5,13 @@
 // both saw the same system prompt, task and feedback up to that point). Each
 // side's continuation runs from that message to the assistant message that
 // triggered the first evaluation (kind evaluate or submit) at or after it;
-// that evaluation's AS scores the side. A hack-flagged evaluation scores 0 (a
-// caught hack ranks below any honest attempt); unstable and compile-only
-// evaluations give no score (the pair is skipped) unless --include-flagged.
-// The higher score is `chosen`; pairs with equal scores, textually identical
-// continuations, a chosen score not above --min-as or more than --max-tokens
-// are skipped and counted.
+// that evaluation judges the side. `chosen` must be verified (verification.h,
+// with the export's loosenings) and strictly better than `rejected`: a
+// verified side beats an unverified one whatever their AS; between two
+// verified sides the higher AS wins. `rejected` may be anything. Pairs
+// without a verified side, with equal AS, textually identical continuations,
+// a chosen AS not above --min-as or more than --max-tokens are skipped and
+// counted.
 #pragma once
 
 #include <map>
@@ -20,6 +21,7 @@
 #include "trajectories/export_options.h"
 #include "trajectories/export_selection.h"
 #include "trajectories/records.h"
+#include "trajectories/verification.h"
 
 namespace pf::traj {
 
@@ -33,10 +35,12 @@ struct DpoEpisode {
 
 struct DpoOutcome {
   std::vector<Json> records;
-  std::map<std::string, int64_t> skipped;  // reason -> pairs
+  std::vector<const EpisodeCandidate*> chosen;  // per record
+  std::map<std::string, int64_t> skipped;       // reason -> pairs
 };
 
 //! All pairs among the episodes of one task, in episode-id order.
-DpoOutcome dpo_pairs(const std::vector<DpoEpisode>& task_episodes, const ExportOptions& options);
+DpoOutcome dpo_pairs(const std::vector<DpoEpisode>& task_episodes, const ExportOptions& options,
+                     const VerifyRule& rule);
 
 }  // namespace pf::traj

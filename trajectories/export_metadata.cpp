@@ -6,7 +6,9 @@
 namespace pf::traj {
 namespace {
 
-Json opt(const std::optional<double>& v) { return v ? Json(*v) : Json(nullptr); }
+Json opt(const std::optional<double>& v) {
+  return v ? Json(*v) : Json(nullptr);
+}
 
 }  // namespace
 
@@ -25,7 +27,8 @@ Json export_metadata(const ExportItem& item) {
   if (item.task->variants.is_array()) {
     for (const auto& v : item.task->variants) {
       if (!v.is_object()) continue;
-      (field_or(v, "hidden", false) ? hidden : variants).push_back(field_or(v, "name", std::string()));
+      (field_or(v, "hidden", false) ? hidden : variants)
+          .push_back(field_or(v, "name", std::string()));
     }
   }
   const auto& run = *item.run;
@@ -41,9 +44,19 @@ Json export_metadata(const ExportItem& item) {
       {"status", to_string(ep.status)},
       {"exit_reason", ep.exit_reason},
       {"turns", ep.turns},
-      {"tokens", c.tokens},
-      {"best_as", opt(c.score)},
-      {"best_evaluation", best ? Json(best->id) : Json(nullptr)},
+      // One token count everywhere: the episode's prompt + completion tokens
+      // over all its LLM calls, as `passforge stats` and the run table count
+      // them; record_tokens is the exported conversation's length (--max-tokens).
+      {"tokens", ep.prompt_tokens + ep.completion_tokens},
+      {"record_tokens", c.tokens},
+      {"evaluation", best ? Json(best->id) : Json(nullptr)},
+      {"verified", c.verdict.verified()},
+      {"rejection", c.verdict.verified() ? Json(nullptr) : Json(to_string(c.verdict.rejection))},
+      {"as", opt(c.score)},
+      {"correct_share", opt(c.verdict.correct_share)},
+      {"best_as", opt(ep.best_as)},
+      {"best_evaluation",
+       ep.best_evaluation_id.empty() ? Json(nullptr) : Json(ep.best_evaluation_id)},
       {"es_curve", best ? best->es_curve : Json(nullptr)},
       {"correct_rate", best ? opt(best->correct_rate) : Json(nullptr)},
       {"geomean_speedup", best ? opt(best->geomean_speedup) : Json(nullptr)},

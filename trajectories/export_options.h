@@ -25,12 +25,20 @@ struct SplitSpec {
 struct ExportOptions {
   ExportFormat format = ExportFormat::openai;
   std::filesystem::path out;
-  //! Episodes (DPO: chosen continuations) need a best AS strictly above this.
-  //! nullopt = the format's default: 0.1 (PassNet's threshold), none for raw.
+  //! Episodes need the AS of their selecting evaluation (the final submit;
+  //! DPO: the chosen side's) strictly above this. nullopt = the format's
+  //! default: 0.1 (PassNet's threshold), none for raw.
   std::optional<double> min_as;
-  bool best_only = false;        // per task, the episode with the highest AS
-  bool include_flagged = false;  // let flagged/unstable/compile-only evaluations count
-  bool dedupe = false;           // per task, one episode per final workspace
+  bool best_only = false;  // per task, the episode with the highest AS
+  //! The verified rule's loosenings (verification.h VerifyRule); raw applies
+  //! no verification.
+  double min_correct = 1.0;
+  bool include_flagged = false;
+  bool include_unstable = false;
+  bool include_compile_only = false;
+  //! tests/data/pytorch_levels.json-style per-variant levels; "" = t = -5.
+  std::filesystem::path correctness_levels;
+  bool dedupe = false;  // per task, one episode per final workspace
   std::optional<int64_t> max_tokens;
   ReasoningMode reasoning = ReasoningMode::keep;
   WeightMode weight = WeightMode::all;

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 
-#include "trajectories/result_summary.h"
-
 namespace pf::traj {
 namespace {
 
@@ -31,19 +29,30 @@ void keep_best_per(std::vector<EpisodeCandidate>& v, KeyFn key, const char* filt
   v = std::move(out);
 }
 
+//! A compile-only selecting evaluation (admitted only by
+//! --include-compile-only) has no AS: --min-as cannot judge it.
+bool unmeasured(const EpisodeCandidate& c) {
+  const auto* e = c.best_evaluation();
+  return e != nullptr && e->mode == EvalMode::compile_only;
+}
+
 }  // namespace
 
-void score_candidate(EpisodeCandidate& c, bool include_flagged) {
-  c.best.reset();
-  c.score.reset();
-  for (size_t i = 0; i < c.evaluations.size(); ++i) {
-    const auto& e = c.evaluations[i];
-    if (!counts_as_success(e, include_flagged)) continue;
-    if (!c.score || *e.as_score > *c.score) {
-      c.score = e.as_score;
-      c.best = i;
-    }
-  }
+void score_candidate(EpisodeCandidate& c, const TaskRecord& task, const VerifyRule& rule) {
+  EpisodeVerdict v = verify_episode(c.evaluations, task, rule);
+  c.best = v.submit;
+  c.verdict = v.verdict;
+  c.score = v.submit ? c.evaluations[*v.submit].as_score : std::nullopt;
+}
+
+VerifyRule verify_rule(const ExportOptions& options, const CorrectnessLevels* levels) {
+  VerifyRule r;
+  r.min_correct = options.min_correct;
+  r.include_flagged = options.include_flagged;
+  r.include_unstable = options.include_unstable;
+  r.include_compile_only = options.include_compile_only;
+  r.levels = levels;
+  return r;
 }
 
 std::optional<double> effective_min_as(const ExportOptions& options) {
@@ -59,7 +68,9 @@ Selection select_episodes(std::vector<EpisodeCandidate> all, const ExportOptions
   for (auto& c : all) {
     if (!raw && c.episode.status == RunState::running) {
       ++sel.excluded["unfinished"];
-    } else if (min_as && !(c.score && *c.score > *min_as)) {
+    } else if (!raw && !c.verdict.verified()) {
+      ++sel.excluded[std::string(to_string(c.verdict.rejection))];
+    } else if (min_as && !unmeasured(c) && !(c.score && *c.score > *min_as)) {
       ++sel.excluded["min_as"];
     } else if (options.max_tokens && c.tokens > *options.max_tokens) {
       ++sel.excluded["max_tokens"];
@@ -84,9 +95,8 @@ Selection select_episodes(std::vector<EpisodeCandidate> all, const ExportOptions
         sel.kept, [](const EpisodeCandidate& c) { return c.episode.task_id; }, "best_only",
         sel.excluded);
   }
-  std::sort(sel.kept.begin(), sel.kept.end(), [](const auto& a, const auto& b) {
-    return a.episode.id < b.episode.id;
-  });
+  std::sort(sel.kept.begin(), sel.kept.end(),
+            [](const auto& a, const auto& b) { return a.episode.id < b.episode.id; });
   return sel;
 }
 

@@ -1,16 +1,20 @@
 #include "trajectories/exporter.h"
 
-#include <fstream>
 #include <functional>
 #include <memory>
 #include <set>
 
+#include "common/output_file.h"
+#include "common/sha256.h"
 #include "common/strings.h"
 #include "trajectories/conversation.h"
 #include "trajectories/dpo_pairs.h"
+#include "trajectories/export_manifest.h"
 #include "trajectories/export_record.h"
 #include "trajectories/export_selection.h"
+#include "trajectories/record_json.h"
 #include "trajectories/trajectory_reader.h"
+#include "trajectories/verification.h"
 
 namespace pf::traj {
 namespace {
@@ -22,7 +26,8 @@ struct Source {
   std::map<std::string, TaskRecord> tasks;
 };
 
-//! Output files by split name ("" without --split), written to temporaries.
+//! Output files by split name ("" without --split), written to temporaries
+//! and hashed as they are written.
 class Outputs {
  public:
   static Result<Outputs> open(const ExportOptions& options) {
@@ -32,55 +37,65 @@ class Outputs {
     for (const auto& s : options.splits) names.push_back(s.name);
     for (const auto& name : names) {
       auto path = name.empty() ? options.out : split_path(options.out, name);
-      if (path.has_parent_path()) {
-        std::error_code ec;
-        std::filesystem::create_directories(path.parent_path(), ec);
-      }
-      auto tmp = path;
-      tmp += ".tmp";
-      auto file = std::make_unique<std::ofstream>(tmp, std::ios::binary | std::ios::trunc);
-      if (!*file) return make_error(ErrorCode::io_error, "cannot write " + tmp.string());
-      o.files_[name] = {path, tmp, std::move(file), 0};
+      PF_ASSIGN(OutputFile file, OutputFile::open(path));
+      File f{std::move(file), Sha256(), {}};
+      f.info.path = path;
+      f.info.split = name;
+      o.files_.emplace(name, std::move(f));
     }
     return o;
   }
-  void write(const std::string& split, const Json& record) {
+  Status write(const std::string& split, const Json& record, const std::string& task) {
     auto& f = files_.at(split);
-    *f.out << json_text(record) << '\n';
-    ++f.records;
+    std::string line = json_text(record) + "\n";
+    f.sha.update(line);
+    PF_TRY(f.out.write(line));
+    ++f.info.records;
+    f.info.tasks.insert(task);
+    return ok_status();
   }
   Status commit(ExportSummary& summary) {
     for (auto& [name, f] : files_) {
-      f.out->close();
-      if (!*f.out) return make_error(ErrorCode::io_error, "short write to " + f.tmp.string());
-      std::error_code ec;
-      std::filesystem::rename(f.tmp, f.path, ec);
-      if (ec) return make_error(ErrorCode::io_error, "rename to " + f.path.string() + ": " + ec.message());
-      summary.records_per_file[f.path.string()] = f.records;
+      PF_TRY(f.out.commit());
+      f.info.bytes = f.out.bytes();
+      f.info.sha256 = f.sha.hex_digest();
+      summary.records_per_file[f.info.path.string()] = f.info.records;
+      summary.files.push_back(f.info);
     }
     return ok_status();
   }
-  ~Outputs() {
-    for (auto& [name, f] : files_) {
-      if (!f.out) continue;
-      std::error_code ec;
-      std::filesystem::remove(f.tmp, ec);
-    }
-  }
-  Outputs() = default;
-  Outputs(Outputs&&) = default;
 
  private:
   struct File {
-    std::filesystem::path path, tmp;
-    std::unique_ptr<std::ofstream> out;
-    int64_t records = 0;
+    OutputFile out;
+    Sha256 sha;
+    ExportFile info;
   };
   std::map<std::string, File> files_;
 };
 
+//! The task record of an episode; a store without one (it cannot happen
+//! through the writer API) reads as a task without listed variants.
+const TaskRecord& task_of(const Source& src, const std::string& task_id) {
+  static const TaskRecord kNone;
+  auto it = src.tasks.find(task_id);
+  return it == src.tasks.end() ? kNone : it->second;
+}
+
+//! Training records end at the verified submit (raw keeps everything).
+std::vector<int> weights_of(const EpisodeCandidate& c, const std::vector<MessageRecord>& messages,
+                            const ExportOptions& options) {
+  std::optional<int64_t> last_turn;
+  if (options.format != ExportFormat::raw && c.best_evaluation()) {
+    last_turn = c.best_evaluation()->turn;
+  }
+  return assistant_weights(messages, c.evaluations, options.weight, options.include_flagged,
+                           last_turn);
+}
+
 Result<std::vector<EpisodeCandidate>> load_candidates(std::vector<Source>& sources,
                                                       const ExportOptions& options,
+                                                      const VerifyRule& rule,
                                                       ExportSummary& summary) {
   std::vector<EpisodeCandidate> out;
   std::set<std::string> seen;
@@ -100,12 +115,12 @@ Result<std::vector<EpisodeCandidate>> load_candidates(std::vector<Source>& sourc
       c.source = s;
       c.evaluations = std::move(by_episode[ep.id]);
       c.episode = std::move(ep);
-      score_candidate(c, options.include_flagged);
+      score_candidate(c, task_of(sources[s], c.episode.task_id), rule);
+      ++summary.verdicts[std::string(to_string(c.verdict.rejection))];
       if (!options.splits.empty()) c.split = split_for_task(options.splits, c.episode.task_id);
       if (options.format != ExportFormat::dpo) {
         PF_ASSIGN(auto messages, reader.messages(c.episode.id));
-        auto weights =
-            assistant_weights(messages, c.evaluations, options.weight, options.include_flagged);
+        auto weights = weights_of(c, messages, options);
         size_t end = options.format == ExportFormat::raw ? messages.size() : trained_end(weights);
         c.has_trained_turn = trained_end(weights) > 0;
         c.tokens = conversation_tokens(messages, end);
@@ -132,6 +147,14 @@ Result<Json> raw_artifacts(TrajectoryReader& reader, const EpisodeCandidate& c) 
   return artifacts;
 }
 
+void count_record(ExportSummary& summary, const EpisodeCandidate& c) {
+  summary.models.insert(c.episode.model);
+  summary.prompt_variants.insert(c.episode.prompt_variant);
+  for (auto& run : summary.runs) {
+    if (run["id"] == c.episode.run_id) run["records"] = run["records"].get<int64_t>() + 1;
+  }
+}
+
 Status write_episodes(std::vector<Source>& sources, std::vector<EpisodeCandidate> candidates,
                       const ExportOptions& options, Outputs& outputs, ExportSummary& summary) {
   Selection sel = select_episodes(std::move(candidates), options);
@@ -144,14 +167,19 @@ Status write_episodes(std::vector<Source>& sources, std::vector<EpisodeCandidate
     item.candidate = &c;
     item.source = src.path.string();
     PF_ASSIGN(item.messages, src.reader->messages(c.episode.id));
-    item.weights =
-        assistant_weights(item.messages, c.evaluations, options.weight, options.include_flagged);
+    item.weights = weights_of(c, item.messages, options);
     item.end = trained_end(item.weights);
     Json record;
     switch (options.format) {
-      case ExportFormat::openai: record = openai_record(item, options); break;
-      case ExportFormat::sharegpt: record = sharegpt_record(item, options); break;
-      case ExportFormat::trl: record = trl_record(item, options); break;
+      case ExportFormat::openai:
+        record = openai_record(item, options);
+        break;
+      case ExportFormat::sharegpt:
+        record = sharegpt_record(item, options);
+        break;
+      case ExportFormat::trl:
+        record = trl_record(item, options);
+        break;
       case ExportFormat::raw: {
         item.end = item.messages.size();
         PF_ASSIGN(auto calls, src.reader->llm_calls(c.episode.id));
@@ -159,15 +187,18 @@ Status write_episodes(std::vector<Source>& sources, std::vector<EpisodeCandidate
         record = raw_record(item, calls, artifacts);
         break;
       }
-      case ExportFormat::dpo: break;
+      case ExportFormat::dpo:
+        break;
     }
-    outputs.write(c.split, record);
+    PF_TRY(outputs.write(c.split, record, c.episode.task_id));
+    count_record(summary, c);
   }
   return ok_status();
 }
 
 Status write_dpo(std::vector<Source>& sources, std::vector<EpisodeCandidate> candidates,
-                 const ExportOptions& options, Outputs& outputs, ExportSummary& summary) {
+                 const ExportOptions& options, const VerifyRule& rule, Outputs& outputs,
+                 ExportSummary& summary) {
   std::map<std::string, std::vector<const EpisodeCandidate*>> by_task;
   for (const auto& c : candidates) {
     if (c.episode.status == RunState::running) {
@@ -188,10 +219,13 @@ Status write_dpo(std::vector<Source>& sources, std::vector<EpisodeCandidate> can
       PF_ASSIGN(d.messages, src.reader->messages(c->episode.id));
       eps.push_back(std::move(d));
     }
-    auto outcome = dpo_pairs(eps, options);
+    auto outcome = dpo_pairs(eps, options, rule);
     for (const auto& [k, v] : outcome.skipped) summary.excluded["pairs:" + k] += v;
     std::string split = group.front()->split;
-    for (const auto& r : outcome.records) outputs.write(split, r);
+    for (size_t i = 0; i < outcome.records.size(); ++i) {
+      PF_TRY(outputs.write(split, outcome.records[i], task));
+      count_record(summary, *outcome.chosen[i]);
+    }
   }
   return ok_status();
 }
@@ -218,10 +252,13 @@ std::string ExportSummary::to_text() const {
     s += "  " + path + ": " + std::to_string(n) + "\n";
   }
   if (!excluded.empty()) {
-    s += format == ExportFormat::dpo ? "skipped:\n" : "excluded episodes by filter:\n";
+    s += format == ExportFormat::dpo ? "skipped:\n" : "dropped episodes by reason:\n";
     for (const auto& [k, n] : excluded) s += "  " + k + ": " + std::to_string(n) + "\n";
   }
   for (const auto& n : notes) s += "note: " + n + "\n";
+  if (!manifest_path.empty()) {
+    s += "manifest: " + manifest_path.string() + ", dataset card: " + card_path.string() + "\n";
+  }
   return s;
 }
 
@@ -234,11 +271,17 @@ Result<ExportSummary> export_trajectories(const std::vector<std::filesystem::pat
   if (options.format == ExportFormat::dpo) {
     if (options.best_only) summary.notes.push_back("--best-only does not apply to dpo");
     if (options.dedupe) summary.notes.push_back("--dedupe does not apply to dpo");
-    if (options.weight != WeightMode::all) summary.notes.push_back("--weight does not apply to dpo");
+    if (options.weight != WeightMode::all)
+      summary.notes.push_back("--weight does not apply to dpo");
   }
   if (options.format == ExportFormat::raw && options.reasoning == ReasoningMode::drop) {
     summary.notes.push_back("raw keeps reasoning: it is loss-free");
   }
+  CorrectnessLevels levels;
+  if (!options.correctness_levels.empty()) {
+    PF_ASSIGN(levels, load_correctness_levels(options.correctness_levels));
+  }
+  VerifyRule rule = verify_rule(options, options.correctness_levels.empty() ? nullptr : &levels);
   std::vector<Source> sources;
   for (const auto& p : stores) {
     PF_ASSIGN(auto reader, TrajectoryReader::open(p));
@@ -248,17 +291,27 @@ Result<ExportSummary> export_trajectories(const std::vector<std::filesystem::pat
   PF_TRY(with_snapshots(sources, 0, [&]() -> Status {
     for (auto& src : sources) {
       PF_ASSIGN(auto runs, src.reader->runs());
-      for (auto& r : runs) src.runs[r.id] = std::move(r);
+      for (auto& r : runs) {
+        Json j = to_json(r);
+        // The configuration is in the store; the manifest names the run.
+        j.erase("config_toml");
+        j.erase("config_json");
+        j["store"] = src.path.string();
+        j["records"] = 0;
+        summary.runs.push_back(std::move(j));
+        src.runs[r.id] = std::move(r);
+      }
       PF_ASSIGN(auto tasks, src.reader->tasks());
       for (auto& t : tasks) src.tasks[t.id] = std::move(t);
     }
-    PF_ASSIGN(auto candidates, load_candidates(sources, options, summary));
+    PF_ASSIGN(auto candidates, load_candidates(sources, options, rule, summary));
     if (options.format == ExportFormat::dpo) {
-      return write_dpo(sources, std::move(candidates), options, outputs, summary);
+      return write_dpo(sources, std::move(candidates), options, rule, outputs, summary);
     }
     return write_episodes(sources, std::move(candidates), options, outputs, summary);
   }));
   PF_TRY(outputs.commit(summary));
+  PF_TRY(write_manifest(options, rule, summary));
   return summary;
 }
 

@@ -4,13 +4,25 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
 #include "common/result.h"
 #include "trajectories/export_options.h"
+#include "trajectories/records.h"
 
 namespace pf::traj {
+
+//! One written data file, as the manifest lists it.
+struct ExportFile {
+  std::filesystem::path path;
+  std::string split;  // "" without --split
+  int64_t records = 0;
+  int64_t bytes = 0;
+  std::string sha256;           // of the file's content
+  std::set<std::string> tasks;  // of its records
+};
 
 struct ExportSummary {
   ExportFormat format = ExportFormat::openai;
@@ -19,6 +31,14 @@ struct ExportSummary {
   //! filter -> episodes excluded (for dpo: pair skip reason -> pairs).
   std::map<std::string, int64_t> excluded;
   std::vector<std::string> notes;
+  std::vector<ExportFile> files;
+  //! Every run read: its RunRecord fields (record_json), the store it came
+  //! from, episodes read and records written from it.
+  Json runs = Json::array();
+  std::set<std::string> models, prompt_variants;  // of the records written
+  //! Verdicts of the episodes read (raw: of every episode): reason -> episodes.
+  std::map<std::string, int64_t> verdicts;
+  std::filesystem::path manifest_path, card_path;
 
   int64_t records() const;
   std::string to_text() const;
@@ -35,7 +55,9 @@ struct ExportPreview {
 Result<ExportPreview> preview_export(const std::vector<std::filesystem::path>& stores,
                                      const ExportOptions& options);
 
-//! Writes the export; files appear complete or not at all (temp + rename).
+//! Writes the export; files appear complete or not at all (OutputFile:
+//! temp + rename, only over a regular file), then its manifest and dataset
+//! card beside it (export_manifest.h).
 Result<ExportSummary> export_trajectories(const std::vector<std::filesystem::path>& stores,
                                           const ExportOptions& options);
 

@@ -1,7 +1,10 @@
 #include "trajectories/records.h"
 
+#include <algorithm>
 #include <array>
 #include <utility>
+
+#include "common/sha256.h"
 
 namespace pf::traj {
 namespace {
@@ -63,6 +66,15 @@ Result<EvalKind> parse_eval_kind(std::string_view s) {
 }
 Result<EvalMode> parse_eval_mode(std::string_view s) {
   return parse_name(kEvalModes, s, "evaluation mode");
+}
+
+std::string task_suite_hash(const std::vector<TaskRecord>& tasks) {
+  std::vector<std::string> lines;
+  for (const auto& t : tasks) lines.push_back(t.id + " " + t.suite_hash + "\n");
+  std::sort(lines.begin(), lines.end());
+  Sha256 h;
+  for (const auto& l : lines) h.update(l);
+  return h.hex_digest();
 }
 
 }  // namespace pf::traj

@@ -97,6 +97,10 @@ struct TaskRecord {
   friend bool operator==(const TaskRecord&, const TaskRecord&) = default;
 };
 
+//! A run's task-suite hash: SHA-256 over "<id> <suite_hash>\n" of its tasks
+//! sorted by id, so the same task files give the same hash in any order.
+std::string task_suite_hash(const std::vector<TaskRecord>& tasks);
+
 struct EpisodeRecord {
   std::string id;  // episode_id(run, task, sample)
   std::string run_id;

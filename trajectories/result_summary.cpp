@@ -104,8 +104,8 @@ Result<EvaluationRecord> evaluation_from_result(EvalKind kind, const Json& resul
   if (auto it = result.find("es_curve"); it != result.end() && !it->is_null()) {
     if (!it->is_array()) return field_error("es_curve", "an array of {\"t\", \"es\"}");
     for (const auto& p : *it) {
-      if (!p.is_object() || !p.contains("t") || !p["t"].is_number_integer() ||
-          !p.contains("es") || !p["es"].is_number()) {
+      if (!p.is_object() || !p.contains("t") || !p["t"].is_number_integer() || !p.contains("es") ||
+          !p["es"].is_number()) {
         return field_error("es_curve", "an array of {\"t\": int, \"es\": number}");
       }
     }
@@ -134,7 +134,10 @@ Result<EvaluationRecord> evaluation_from_result(EvalKind kind, const Json& resul
       ++speedups;
     }
   }
-  if (visible > 0) e.correct_rate = static_cast<double>(correct) / visible;
+  // Compile-only results measure no correctness: null, not 0.
+  if (visible > 0 && e.mode == EvalMode::full) {
+    e.correct_rate = static_cast<double>(correct) / visible;
+  }
   if (speedups > 0) e.geomean_speedup = std::exp(log_sum / speedups);
   e.failure_classes = Json(std::vector<std::string>(classes.begin(), classes.end()));
   return e;

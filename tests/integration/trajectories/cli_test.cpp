@@ -1,7 +1,9 @@
 // The export, stats and merge commands as a user runs them: the real
 // passforge binary on a constructed run directory.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -43,7 +45,10 @@ class CliTest : public ::testing::Test {
       testing::EpisodeSpec spec{run, "a", i};
       testing::TurnSpec t;
       t.assistant = "answer " + std::to_string(i);
-      t.result = testing::make_result(0.5 + i, {{"v0", false, true, 0.5 + i}});
+      t.result = testing::make_result(
+          0.5 + i,
+          {{"v0", false, true, 0.5 + i}, {"v1", false, true, 0.5 + i}, {"v2", true, true}});
+      t.kind = EvalKind::submit;
       t.workspace = {{"passes/P.py", "pass " + std::to_string(i)}};
       spec.turns = {t};
       testing::write_episode(**s, spec);
@@ -55,8 +60,8 @@ class CliTest : public ::testing::Test {
 
 TEST_F(CliTest, ExportWritesRecordsAndReportsFilters) {
   auto out = dir_.path() / "sft.jsonl";
-  auto r = passforge("export " + run_dir_.string() + " --format trl --min-as 1.0 --out " +
-                     out.string());
+  auto r =
+      passforge("export " + run_dir_.string() + " --format trl --min-as 1.0 --out " + out.string());
   ASSERT_EQ(r.rc, 0) << r.out;
   EXPECT_NE(r.out.find("2 records from 3 episodes"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("min_as: 1"), std::string::npos) << r.out;
@@ -75,6 +80,67 @@ TEST_F(CliTest, ExportWritesRecordsAndReportsFilters) {
   auto missing = passforge("export " + (dir_.path() / "nope").string() + " --out " + out.string());
   EXPECT_EQ(missing.rc, 2);
   EXPECT_NE(missing.out.find("no trajectory store"), std::string::npos) << missing.out;
+}
+
+// Issue 16: `--out /dev/null` replaced the system's /dev/null with a regular
+// file, and an unwritable --out gave exit 1 without a reason.
+TEST_F(CliTest, ExportAndStatsRefuseDevicesDirectoriesAndNameWriteErrors) {
+  struct stat before {};
+  ASSERT_EQ(::stat("/dev/null", &before), 0);
+  ASSERT_TRUE(S_ISCHR(before.st_mode));
+  auto dev = passforge("export " + run_dir_.string() + " --out /dev/null");
+  EXPECT_EQ(dev.rc, 2) << dev.out;
+  EXPECT_NE(dev.out.find("/dev/null is a character device"), std::string::npos) << dev.out;
+  struct stat after {};
+  ASSERT_EQ(::stat("/dev/null", &after), 0);
+  EXPECT_TRUE(S_ISCHR(after.st_mode)) << "/dev/null was replaced";
+  EXPECT_EQ(after.st_rdev, before.st_rdev);
+
+  auto link = dir_.path() / "null-link.jsonl";
+  std::filesystem::create_symlink("/dev/null", link);
+  auto via_link = passforge("export " + run_dir_.string() + " --out " + link.string());
+  EXPECT_EQ(via_link.rc, 2) << via_link.out;
+  EXPECT_NE(via_link.out.find("character device"), std::string::npos) << via_link.out;
+  EXPECT_TRUE(std::filesystem::is_symlink(link));
+
+  auto dir = dir_.path() / "a-directory";
+  std::filesystem::create_directories(dir);
+  auto to_dir = passforge("export " + run_dir_.string() + " --out " + dir.string());
+  EXPECT_EQ(to_dir.rc, 2) << to_dir.out;
+  EXPECT_NE(to_dir.out.find("is a directory"), std::string::npos) << to_dir.out;
+  EXPECT_TRUE(std::filesystem::is_directory(dir));
+
+  auto svg = passforge("stats " + run_dir_.string() + " --svg /dev/null");
+  EXPECT_EQ(svg.rc, 2) << svg.out;
+  EXPECT_NE(svg.out.find("/dev/null is a character device"), std::string::npos) << svg.out;
+
+  // A symlink to a regular file: the target is replaced, the link stays.
+  auto target = dir_.path() / "target.jsonl";
+  ASSERT_TRUE(write_file_atomic(target, "old\n").ok());
+  auto good_link = dir_.path() / "good-link.jsonl";
+  std::filesystem::create_symlink(target, good_link);
+  auto ok = passforge("export " + run_dir_.string() + " --out " + good_link.string());
+  EXPECT_EQ(ok.rc, 0) << ok.out;
+  EXPECT_TRUE(std::filesystem::is_symlink(good_link));
+  EXPECT_NE(read_file(target)->find("\"messages\""), std::string::npos);
+
+  // A parent that is a regular file: the reason is the system's, even for root.
+  auto not_dir =
+      passforge("export " + run_dir_.string() + " --out " + (target / "x.jsonl").string());
+  EXPECT_EQ(not_dir.rc, 2) << not_dir.out;
+  EXPECT_NE(not_dir.out.find("Not a directory"), std::string::npos) << not_dir.out;
+
+  if (::geteuid() == 0) GTEST_SKIP() << "running as root: permissions do not stop writes";
+  auto locked = dir_.path() / "locked";
+  std::filesystem::create_directories(locked);
+  std::filesystem::permissions(
+      locked, std::filesystem::perms::owner_read | std::filesystem::perms::owner_exec);
+  auto denied =
+      passforge("export " + run_dir_.string() + " --out " + (locked / "x.jsonl").string());
+  std::filesystem::permissions(locked, std::filesystem::perms::owner_all);
+  EXPECT_EQ(denied.rc, 2) << denied.out;
+  EXPECT_NE(denied.out.find("Permission denied"), std::string::npos) << denied.out;
+  EXPECT_FALSE(std::filesystem::exists(locked / "x.jsonl"));
 }
 
 TEST_F(CliTest, StatsPrintsTableJsonAndSvg) {

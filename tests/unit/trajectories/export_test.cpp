@@ -32,9 +32,18 @@ TurnSpec eval_turn(const std::string& text, double as, const Workspace& ws = {},
                    const std::vector<std::string>& flags = {}) {
   TurnSpec t;
   t.assistant = text;
+  t.kind = EvalKind::evaluate;
   t.result = testing::make_result(as, variants(as), flags);
   t.workspace = ws;
   t.feedback = "AS " + std::to_string(as);
+  return t;
+}
+
+//! The episode's final submit: what the verified rule judges.
+TurnSpec submit_turn(const std::string& text, double as, const Workspace& ws = {},
+                     const std::vector<std::string>& flags = {}) {
+  TurnSpec t = eval_turn(text, as, ws, flags);
+  t.kind = EvalKind::submit;
   return t;
 }
 
@@ -58,31 +67,31 @@ class ExportTest : public ::testing::Test {
     t2.reasoning = "the kernel is memory bound";
     a0.turns = {write_turn("a0 write 1"), t2, write_turn("a0 write 2"),
                 eval_turn("a0 evaluate 2", 0.9, {{"passes/P.py", "v2"}}),
-                eval_turn("a0 evaluate 3", 1.5, {{"passes/P.py", "v3"}})};
+                submit_turn("a0 evaluate 3", 1.5, {{"passes/P.py", "v3"}})};
     testing::write_episode(store, a0);
 
     EpisodeSpec a1{kRun, "a", 1};
-    a1.turns = {eval_turn("a1 evaluate 1", 0.1), eval_turn("a1 evaluate 2", 0.05)};
+    a1.turns = {eval_turn("a1 evaluate 1", 0.1), submit_turn("a1 evaluate 2", 0.05)};
     testing::write_episode(store, a1);
 
     EpisodeSpec a2{kRun, "a", 2};
-    a2.turns = {eval_turn("a2 evaluate 1", 2.0, {{"passes/P.py", "hack"}}, {"timer_read"})};
+    a2.turns = {submit_turn("a2 evaluate 1", 2.0, {{"passes/P.py", "hack"}}, {"timer_read"})};
     testing::write_episode(store, a2);
 
     EpisodeSpec a3{kRun, "a", 3};
-    a3.turns = {eval_turn("a3 evaluate 1", 1.3)};
+    a3.turns = {submit_turn("a3 evaluate 1", 1.3)};
     a3.final_status = RunState::running;
     testing::write_episode(store, a3);
 
     EpisodeSpec b0{kRun, "b", 0};
     b0.mode = AgentMode::chat;
     b0.turns = {eval_turn("b0 answer 1", 1.1, {{"passes/Q.py", "w2"}}),
-                eval_turn("b0 answer 2", 1.3, {{"passes/Q.py", "w3"}})};
+                submit_turn("b0 answer 2", 1.3, {{"passes/Q.py", "w3"}})};
     testing::write_episode(store, b0);
 
     EpisodeSpec b1{kRun, "b", 1};
     b1.mode = AgentMode::chat;
-    b1.turns = {eval_turn("b1 answer 1", 1.3, {{"passes/Q.py", "w3"}})};
+    b1.turns = {submit_turn("b1 answer 1", 1.3, {{"passes/Q.py", "w3"}})};
     testing::write_episode(store, b1);
   }
 
@@ -115,8 +124,8 @@ class ExportTest : public ::testing::Test {
     if (std::system("python3 -c 'import json' >/dev/null 2>&1") != 0) {
       GTEST_SKIP() << "python3 not available: JSON lines checked with nlohmann only";
     }
-    std::string cmd = "python3 -c 'import json,sys\nfor l in open(sys.argv[1]): json.loads(l)' " +
-                      p.string();
+    std::string cmd =
+        "python3 -c 'import json,sys\nfor l in open(sys.argv[1]): json.loads(l)' " + p.string();
     EXPECT_EQ(std::system(cmd.c_str()), 0) << "python's json module rejected " << p;
   }
 
@@ -232,10 +241,10 @@ TEST_F(ExportTest, ShareGptFollowsLlamaFactoryConventions) {
     EXPECT_EQ(keys(turn), (std::set<std::string>{"from", "value"}));
     from.push_back(turn["from"]);
   }
-  EXPECT_EQ(from, (std::vector<std::string>{"human", "function_call", "observation",
-                                            "function_call", "observation", "function_call",
-                                            "observation", "function_call", "observation",
-                                            "function_call"}));
+  EXPECT_EQ(from,
+            (std::vector<std::string>{"human", "function_call", "observation", "function_call",
+                                      "observation", "function_call", "observation",
+                                      "function_call", "observation", "function_call"}));
   Json call = Json::parse(c[1]["value"].get<std::string>());
   EXPECT_EQ(call["name"], "write_file");
   EXPECT_EQ(call["arguments"]["path"], "passes/P.py");  // an object, not a string
@@ -277,7 +286,8 @@ TEST_F(ExportTest, TrlRecordsCarryArgumentsAsObjects) {
 TEST_F(ExportTest, FiltersExcludeAndCountEpisodes) {
   auto s = run_export({});
   EXPECT_EQ(s.episodes_read, 6);
-  EXPECT_EQ(s.excluded, (std::map<std::string, int64_t>{{"min_as", 2}, {"unfinished", 1}}));
+  EXPECT_EQ(s.excluded,
+            (std::map<std::string, int64_t>{{"flagged", 1}, {"min_as", 1}, {"unfinished", 1}}));
 
   ExportOptions flagged;
   flagged.include_flagged = true;
@@ -290,7 +300,7 @@ TEST_F(ExportTest, FiltersExcludeAndCountEpisodes) {
   ExportOptions min0;
   min0.min_as = 0.0;
   auto m0 = run_export(min0);
-  EXPECT_EQ(m0.records(), 4);  // a1 (best 0.1) now passes; a2 has no countable evaluation
+  EXPECT_EQ(m0.records(), 4);  // a1 (submit 0.05) now passes; a2 is flagged
 
   ExportOptions best;
   best.best_only = true;
@@ -357,7 +367,8 @@ TEST(ExportOptions, SplitSpecErrorsAreClear) {
   EXPECT_EQ(split_path("d/x.jsonl", "val"), std::filesystem::path("d/x.val.jsonl"));
   // Over many task ids the shares follow the fractions.
   int train = 0;
-  for (int i = 0; i < 4000; ++i) train += split_for_task(*ok, "task-" + std::to_string(i)) == "train";
+  for (int i = 0; i < 4000; ++i)
+    train += split_for_task(*ok, "task-" + std::to_string(i)) == "train";
   EXPECT_NEAR(train / 4000.0, 0.8, 0.03);
 }
 
@@ -367,7 +378,7 @@ TEST_F(ExportTest, DpoPairsShareAPrefixAndPreferHigherAs) {
   auto s = run_export(o);
   auto recs = read_lines(dir_.path() / "out.jsonl");
   ASSERT_EQ(recs.size(), 3u) << s.to_text();
-  EXPECT_EQ(s.excluded.at("pairs:min_as"), 1);  // a1 (0.1) over a2 (flagged: 0)
+  EXPECT_EQ(s.excluded.at("pairs:min_as"), 1);  // a1 (verified, 0.1) over a2 (flagged)
   std::map<std::pair<std::string, std::string>, Json> pairs;
   for (const auto& r : recs) {
     EXPECT_EQ(keys(r).count("prompt") + keys(r).count("chosen") + keys(r).count("rejected"), 3u);
@@ -390,7 +401,10 @@ TEST_F(ExportTest, DpoPairsShareAPrefixAndPreferHigherAs) {
   EXPECT_DOUBLE_EQ(p["metadata"]["rejected"]["as"].get<double>(), 0.1);
   EXPECT_EQ(p["tools"], testing::tools_schema());
   const Json& hack = pairs.at({ep_id("a", 0), ep_id("a", 2)});
-  EXPECT_DOUBLE_EQ(hack["metadata"]["rejected"]["as"].get<double>(), 0.0);
+  // A caught hack is never chosen, whatever its AS.
+  EXPECT_DOUBLE_EQ(hack["metadata"]["rejected"]["as"].get<double>(), 2.0);
+  EXPECT_EQ(hack["metadata"]["rejected"]["verified"], false);
+  EXPECT_EQ(hack["metadata"]["rejected"]["rejection"], "flagged");
   EXPECT_EQ(hack["metadata"]["rejected"]["flags"], Json({"timer_read"}));
   expect_python_loads(dir_.path() / "out.jsonl");
 }
