@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "agent/loop/feedback_report.h"
+#include "agent/scheduler/run_setup.h"
 #include "cli/config_options.h"
 #include "cli/exit_codes.h"
 #include "config/config_json.h"
@@ -180,6 +181,7 @@ int run_eval(const EvalArgs& a) {
   po.cache_dir = config.evaluator.nvrtc_cache_dir.empty()
                      ? nvrtc::CompileCache::default_dir()
                      : fs::path(config.evaluator.nvrtc_cache_dir);
+  po.limits = agent::worker_limits(config.evaluator);
   auto pool = sandbox::WorkerPool::start(std::move(po));
   if (!pool.ok()) {
     std::cerr << "passforge eval: starting the worker: " << pool.error().message << "\n";

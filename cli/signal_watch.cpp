@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "cli/exit_codes.h"
+#include "sandbox/pool/work_dir.h"
 
 namespace pf::cli {
 
@@ -44,6 +45,8 @@ void SignalWatcher::loop() {
       cancel_.cancel();
     } else {
       (void)!write(2, second.data(), second.size());
+      // _exit skips the pools' destructors: their worker folders go here.
+      sandbox::remove_owned_work_dirs();
       _exit(kExitInterrupted);
     }
   }

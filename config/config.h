@@ -96,6 +96,9 @@ struct EvaluatorConfig {
   std::string gpu_arch = "sm_90";
   double worker_timeout_s = 300;
   double compile_timeout_s = 60;
+  int worker_memory_mb = 4096;    // 0: unlimited
+  int max_cubin_mb = 64;          // 0: unlimited
+  int nvrtc_cache_max_mb = 2048;  // 0: unbounded
   StdZeroRule std_zero_rule = StdZeroRule::passforge;
   std::string nvrtc_cache_dir;  // empty: sandbox/nvrtc's CompileCache::default_dir()
   int feedback_max_chars = 8000;

@@ -109,13 +109,26 @@ std::vector<Field> describe_fields(Config& c) {
   f.add("worker_timeout_s", v.worker_timeout_s,
         "deadline of one evaluation request; the worker is killed and restarted after it",
         {1, 86400});
-  f.add("compile_timeout_s", v.compile_timeout_s, "deadline of one NVRTC compilation", {1, 3600});
+  f.add("compile_timeout_s", v.compile_timeout_s,
+        "deadline of one NVRTC compilation; past it the worker is ended (resource_limit)",
+        {1, 3600});
+  f.add("worker_memory_mb", v.worker_memory_mb,
+        "anonymous memory of one worker (RLIMIT_DATA on compile-only workers, watched by the "
+        "pool on all); past it: resource_limit; 0 = unlimited",
+        {0, 1 << 20});
+  f.add("max_cubin_mb", v.max_cubin_mb,
+        "largest cubin a kernel file may compile into (resource_limit); 0 = unlimited",
+        {0, 1 << 16});
   f.add_choice("std_zero_rule", v.std_zero_rule,
                "inputs with std 0: passforge gives them spread (docs/tasks.md), graphnet keeps "
                "them constant");
   f.add("nvrtc_cache_dir", v.nvrtc_cache_dir,
         "compiled-kernel cache; empty: $XDG_CACHE_HOME/passforge/nvrtc, else "
         "~/.cache/passforge/nvrtc, else no cache");
+  f.add("nvrtc_cache_max_mb", v.nvrtc_cache_max_mb,
+        "size bound of the compiled-kernel cache; least recently used entries go first; 0 = "
+        "unbounded",
+        {0, 1 << 24});
   f.add("feedback_max_chars", v.feedback_max_chars, "length bound of a feedback report",
         {200, 1000000});
 

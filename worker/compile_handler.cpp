@@ -40,8 +40,10 @@ Result<nvrtc::NvrtcCompiler*> CompileService::compiler() {
   if (!compiler_) {
     PF_ASSIGN(auto lib, nvrtc::NvrtcLibrary::load());
     std::shared_ptr<nvrtc::CompileCache> cache;
-    if (!options_.cache_dir.empty())
-      cache = std::make_shared<nvrtc::CompileCache>(options_.cache_dir);
+    if (!options_.cache_dir.empty()) {
+      cache = std::make_shared<nvrtc::CompileCache>(options_.cache_dir,
+                                                    options_.worker_limits.cache_max_mb << 20);
+    }
     compiler_ = std::make_unique<nvrtc::NvrtcCompiler>(std::move(lib), std::move(cache));
     spdlog::debug("NVRTC {} loaded from {}", compiler_->library().version(),
                   compiler_->library().path());
@@ -128,6 +130,14 @@ Result<nvrtc::CompileOutcome> CompileService::compile(
   opt.limits = options_.limits;
   opt.log_limits = options_.log_limits;
   opt.deadline = sandbox::current_request_deadline();
+  opt.max_cubin_bytes = options_.worker_limits.max_cubin_mb << 20;
+  const uint64_t timeout_ms = options_.worker_limits.compile_timeout_ms;
+  auto armed = watchdog_.arm(
+      std::chrono::milliseconds(timeout_ms),
+      fmt::format("compile time: NVRTC compiling the pass's kernels ran longer than {:g} s "
+                  "(evaluator.compile_timeout_s); simplify the kernels (huge initialised arrays, "
+                  "deep template recursion, huge unrolled loops?)",
+                  static_cast<double>(timeout_ms) / 1000.0));
   return c->compile(files, opt);
 }
 

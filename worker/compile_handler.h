@@ -32,6 +32,8 @@
 #include "sandbox/isolation/isolation_options.h"
 #include "sandbox/nvrtc/nvrtc_compiler.h"
 #include "sandbox/worker/handler_table.h"
+#include "sandbox/worker/resource_limit.h"
+#include "sandbox/worker/worker_config.h"
 
 namespace pf::worker {
 
@@ -40,6 +42,9 @@ struct CompileServiceOptions {
   bool use_device = true;           // compile for and verify on the worker's GPU when present
   nvrtc::SourceLimits limits;
   nvrtc::LogLimits log_limits;
+  //! Compile time, cubin size and cache size (0: none); compile time is
+  //! enforced by a watchdog that ends the worker (sandbox/worker/resource_limit.h).
+  sandbox::WorkerLimits worker_limits;
 };
 
 //! NVRTC and (when present) the GPU, loaded on first use. Shared by the
@@ -58,7 +63,8 @@ class CompileService {
   Result<nlohmann::json> handle(const nlohmann::json& body);
 
   //! Compiles `files` for `arch` ("" = the default), bounded by the current
-  //! request's deadline.
+  //! request's deadline and by worker_limits.compile_timeout_ms (the worker
+  //! ends with a resource_limit when NVRTC runs longer).
   Result<nvrtc::CompileOutcome> compile(const std::map<std::string, std::string>& files,
                                         const std::string& arch, bool lineinfo);
 
@@ -84,6 +90,7 @@ class CompileService {
   bool device_tried_ = false;
   std::string device_reason_;  // why there is no device
   std::unique_ptr<cuda::CudaContext> context_;
+  sandbox::LimitWatchdog watchdog_;
 };
 
 //! Registers "compile" on `table`, answered by `service`.

@@ -25,8 +25,10 @@ int main(int argc, char** argv) {
   // NVRTC is opened before isolation; its directory stays readable for the
   // builtins library it loads at the first compile. Without NVRTC, `compile`
   // answers with the reason.
-  auto compile = std::make_shared<pf::worker::CompileService>(
-      pf::worker::CompileServiceOptions{config->isolation.cache_dir});
+  pf::worker::CompileServiceOptions compile_options;
+  compile_options.cache_dir = config->isolation.cache_dir;
+  compile_options.worker_limits = config->limits;
+  auto compile = std::make_shared<pf::worker::CompileService>(std::move(compile_options));
   if (auto dirs = compile->preload(); dirs.ok()) {
     for (const auto& dir : *dirs) config->isolation.extra_read_paths.push_back(dir);
   }

@@ -67,6 +67,11 @@ EvaluationOutcome EvaluatorClient::evaluate(const nlohmann::json& task,
                                  " s; the worker was stopped",
                              settings_.failure_score);
       break;
+    case sandbox::ReplyStatus::resource_limit:
+      result = failed_result(mode, "resource_limit",
+                             "the evaluation hit a worker limit: " + reply.error.message,
+                             settings_.failure_score);
+      break;
     case sandbox::ReplyStatus::crashed:
       result = failed_result(mode, "runtime_fail", "the worker died: " + reply.describe(),
                              settings_.failure_score);

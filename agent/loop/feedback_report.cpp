@@ -89,9 +89,9 @@ std::string magnitudes(const Json& v) {
 
 // Most important first: what blocks everything else comes first.
 int severity(const std::string& failure_class) {
-  static const std::vector<std::string> order = {"compile_fail",   "pass_miss",    "shape_mismatch",
-                                                 "dtype_mismatch", "runtime_fail", "timeout",
-                                                 "integrity",      "accuracy",     "unstable"};
+  static const std::vector<std::string> order = {
+      "compile_fail", "pass_miss",      "shape_mismatch", "dtype_mismatch", "runtime_fail",
+      "timeout",      "resource_limit", "integrity",      "accuracy",       "unstable"};
   for (size_t i = 0; i < order.size(); ++i) {
     if (order[i] == failure_class) return static_cast<int>(i);
   }

@@ -54,6 +54,15 @@ Result<EvaluationPlan> plan_evaluation(const EvaluatorConfig& ev) {
   return plan;
 }
 
+sandbox::WorkerLimits worker_limits(const EvaluatorConfig& evaluator) {
+  sandbox::WorkerLimits limits;
+  limits.memory_mb = static_cast<uint64_t>(std::max(0, evaluator.worker_memory_mb));
+  limits.compile_timeout_ms = static_cast<uint64_t>(evaluator.compile_timeout_s * 1000.0);
+  limits.max_cubin_mb = static_cast<uint64_t>(std::max(0, evaluator.max_cubin_mb));
+  limits.cache_max_mb = static_cast<uint64_t>(std::max(0, evaluator.nvrtc_cache_max_mb));
+  return limits;
+}
+
 Result<std::unique_ptr<sandbox::WorkerPool>> start_worker_pool(const Config& config,
                                                                const EvaluationPlan& plan) {
   sandbox::WorkerPoolOptions o;
@@ -63,6 +72,7 @@ Result<std::unique_ptr<sandbox::WorkerPool>> start_worker_pool(const Config& con
   o.cache_dir = config.evaluator.nvrtc_cache_dir.empty()
                     ? nvrtc::CompileCache::default_dir()
                     : std::filesystem::path(config.evaluator.nvrtc_cache_dir);
+  o.limits = worker_limits(config.evaluator);
   auto pool = sandbox::WorkerPool::start(std::move(o));
   if (!pool.ok()) return pool.error().with_context("starting the evaluation workers");
   return pool;

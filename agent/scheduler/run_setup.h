@@ -34,6 +34,9 @@ Result<EvaluationPlan> plan_evaluation(const EvaluatorConfig& evaluator);
 //! Full mode: one GPU worker per planned device (each also answers the
 //! compile-only requests of `compile`); compile-only: min(run.concurrency,
 //! cores) CPU workers. Both with the configured NVRTC cache.
+//! The [evaluator] limits every worker runs under (docs/evaluation.md "Worker limits").
+sandbox::WorkerLimits worker_limits(const EvaluatorConfig& evaluator);
+
 Result<std::unique_ptr<sandbox::WorkerPool>> start_worker_pool(const Config& config,
                                                                const EvaluationPlan& plan);
 

@@ -69,7 +69,9 @@ Result<CompileOnlyResult> evaluate_compile_only(const Task& task, const PassWork
   }
   result.compile = compiled;
   if (!compiled.ok()) {
-    result.failure = FailureClass::compile_fail;
+    result.failure = compiled.status == nvrtc::CompileStatus::resource_limit
+                         ? FailureClass::resource_limit
+                         : FailureClass::compile_fail;
     result.message = compiled.message;
     return result;
   }

@@ -51,7 +51,12 @@ Result<ReplacementRun> ReplacementInterpreter::run(std::vector<TensorMeta> tenso
   ReplacementRun out;
   out.tensors = std::move(tensors);
   Run run(pass_, kernels_, backend_, limits_, out);
-  PF_ASSIGN(RValue returned, run.execute(args));
+  auto executed = run.execute(args);
+  if (!executed.ok()) {
+    if (run.limit_hit()) failure_ = FailureClass::resource_limit;
+    return std::move(executed).error();
+  }
+  RValue returned = std::move(executed).value();
   SourceLoc loc = run.return_loc;
   std::vector<RValue> items;
   if (returned.kind == RValue::Kind::tuple) {
@@ -91,6 +96,45 @@ Result<ReplacementRun> ReplacementInterpreter::run(std::vector<TensorMeta> tenso
 Error Run::error(SourceLoc loc, const std::string& message) const {
   return make_error(ErrorCode::invalid_argument,
                     dialect::format_loc(pass_.file, loc) + ": " + message);
+}
+
+Error Run::limit_error(SourceLoc loc, const std::string& message) {
+  limit_hit_ = true;
+  return error(loc, message);
+}
+
+namespace {
+
+// 1 + the items, recursively; stops counting once past `cap`.
+int64_t value_cells(const RValue& v, int64_t cap) {
+  int64_t n = 1;
+  for (const auto& item : v.items) {
+    if (n > cap) break;
+    n += value_cells(item, cap - n);
+  }
+  return n;
+}
+
+}  // namespace
+
+Status Run::charge(const RValue& v, SourceLoc loc) {
+  if (v.kind != RValue::Kind::tuple) {
+    ++value_cells_;
+    return ok_status();
+  }
+  if (static_cast<int64_t>(v.items.size()) > limits_.max_tuple_items) {
+    return limit_error(loc, "a tuple of " + std::to_string(v.items.size()) +
+                                " items exceeds the interpreter's limit of " +
+                                std::to_string(limits_.max_tuple_items) + " items per tuple");
+  }
+  value_cells_ += value_cells(v, limits_.max_value_cells - value_cells_);
+  if (value_cells_ > limits_.max_value_cells) {
+    return limit_error(loc, "the replacement's values exceed the interpreter's limit of " +
+                                std::to_string(limits_.max_value_cells) +
+                                " value cells per call (each tuple item counts, and every use "
+                                "of a name copies its value)");
+  }
+  return ok_status();
 }
 
 Result<int64_t> Run::to_int(const RValue& v, const std::string& what, SourceLoc loc) const {
@@ -225,6 +269,12 @@ Result<bool> Run::truth(const RValue& v, SourceLoc loc) {
 }
 
 Result<RValue> Run::eval(const Expr& e) {
+  PF_ASSIGN(RValue v, eval_uncharged(e));
+  PF_TRY(charge(v, e.loc));
+  return v;
+}
+
+Result<RValue> Run::eval_uncharged(const Expr& e) {
   switch (e.kind) {
     case Expr::Kind::name: {
       auto it = locals_.find(e.text);

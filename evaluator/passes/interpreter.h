@@ -37,10 +37,19 @@ namespace pf::passes {
 
 using KernelTable = std::map<std::string, cuda::KernelInfo>;
 
+//! Per replacement call. Exceeding any of them fails the run with
+//! FailureClass::resource_limit before the memory is used: without loops a
+//! body is short, but `t = t + t` doubles a value with every line.
 struct InterpreterLimits {
   int max_launches = 64;
   int max_allocations = 64;
-  int64_t max_alloc_bytes = int64_t{16} << 30;  // per replacement call
+  int64_t max_alloc_bytes = int64_t{16} << 30;
+  //! Items of one tuple (shapes have a handful; the longest legitimate
+  //! tuples list a pattern's tensors).
+  int64_t max_tuple_items = 4096;
+  //! Values produced, a tuple counting 1 + its items recursively, summed
+  //! over the call (every read of a name copies its value).
+  int64_t max_value_cells = int64_t{1} << 20;
 };
 
 struct LaunchRecord {
@@ -68,7 +77,8 @@ class ReplacementInterpreter {
                              const std::vector<TensorType>& expected);
 
   //! The class of the last failed run: shape_mismatch or dtype_mismatch for a
-  //! wrong return type, runtime_fail for everything else.
+  //! wrong return type, resource_limit for an InterpreterLimits cap,
+  //! runtime_fail for everything else.
   FailureClass failure_class() const { return failure_; }
 
  private:

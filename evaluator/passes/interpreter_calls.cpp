@@ -113,8 +113,8 @@ Result<RValue> Run::launch(const Expr& e) {
   }
   const cuda::KernelInfo& kernel = it->second;
   if (static_cast<int>(out_.launches.size()) >= limits_.max_launches) {
-    return error(e.loc, "more than " + std::to_string(limits_.max_launches) +
-                            " launches in one replacement call");
+    return limit_error(e.loc, "more than " + std::to_string(limits_.max_launches) +
+                                  " launches in one replacement call");
   }
   PF_ASSIGN(cuda::LaunchConfig config, launch_config(e));
   RValue args = RValue::tuple({});
@@ -201,20 +201,22 @@ Result<RValue> Run::allocation(const Expr& e, const std::string& function) {
   }
   int64_t numel = 1;
   for (int64_t d : type.shape) {
-    if (__builtin_mul_overflow(numel, d, &numel)) return error(e.loc, "allocation too large");
+    if (__builtin_mul_overflow(numel, d, &numel)) {
+      return limit_error(e.loc, function + ": the shape's element count overflows int64");
+    }
   }
   int64_t bytes = 0;
   if (__builtin_mul_overflow(numel, static_cast<int64_t>(dtype_size(type.dtype)), &bytes) ||
       bytes > limits_.max_alloc_bytes - allocated_bytes_) {
-    return error(e.loc, function + " of " + tensor_type_str(type) +
-                            " exceeds the allocation "
-                            "limit of " +
-                            std::to_string(limits_.max_alloc_bytes >> 20) +
-                            " MiB per replacement call");
+    return limit_error(e.loc, function + " of " + tensor_type_str(type) +
+                                  " exceeds the allocation "
+                                  "limit of " +
+                                  std::to_string(limits_.max_alloc_bytes >> 20) +
+                                  " MiB per replacement call");
   }
   if (allocations_ >= limits_.max_allocations) {
-    return error(e.loc, "more than " + std::to_string(limits_.max_allocations) +
-                            " allocations in one replacement call");
+    return limit_error(e.loc, "more than " + std::to_string(limits_.max_allocations) +
+                                  " allocations in one replacement call");
   }
   int handle = static_cast<int>(out_.tensors.size());
   Status made = backend_.allocate(handle, type, zero);

@@ -27,7 +27,10 @@ class Run {
   Result<std::optional<RValue>> block(const std::vector<dialect::Stmt>& body);
   Result<std::optional<RValue>> statement(const dialect::Stmt& s);
   Status assign(const dialect::Expr& target, const RValue& value);
+  //! Every value an expression produces passes here and is charged against
+  //! InterpreterLimits::max_tuple_items / max_value_cells.
   Result<RValue> eval(const dialect::Expr& e);
+  Result<RValue> eval_uncharged(const dialect::Expr& e);
   Result<RValue> unary(const dialect::Expr& e);
   Result<RValue> binary(dialect::Operator op, const RValue& a, const RValue& b, SourceLoc loc);
   Result<RValue> compare(const dialect::Expr& e);
@@ -47,6 +50,10 @@ class Run {
 
   // helpers
   Error error(SourceLoc loc, const std::string& message) const;
+  //! An error that marks the run as ended by a resource limit.
+  Error limit_error(SourceLoc loc, const std::string& message);
+  Status charge(const RValue& v, SourceLoc loc);
+  bool limit_hit() const { return limit_hit_; }
   Result<int64_t> to_int(const RValue& v, const std::string& what, SourceLoc loc) const;
   Result<const TensorMeta*> to_tensor(const RValue& v, const std::string& what,
                                       SourceLoc loc) const;
@@ -63,6 +70,8 @@ class Run {
   std::map<std::string, RValue> locals_;
   int64_t allocated_bytes_ = 0;
   int allocations_ = 0;
+  int64_t value_cells_ = 0;
+  bool limit_hit_ = false;
 };
 
 }  // namespace pf::passes

@@ -60,14 +60,18 @@ void mark_killed(json& merged, const json& task, const std::string& name,
     v = &merged["variants"].back();
   }
   const bool timeout = reply.status == sandbox::ReplyStatus::timeout;
+  const bool limit = reply.status == sandbox::ReplyStatus::resource_limit;
   (*v)["evaluated"] = true;
   (*v)["correct"] = false;
   (*v)["speedup"] = nullptr;
   (*v)["first_passing_level"] = nullptr;
   (*v)["unstable"] = false;
-  (*v)["failure_class"] = timeout ? "timeout" : "runtime_fail";
+  (*v)["failure_class"] = timeout ? "timeout" : limit ? "resource_limit" : "runtime_fail";
   std::string message = "the worker evaluating this variant " +
-                        std::string(timeout ? "timed out" : "died") + ": " + reply.describe();
+                        std::string(timeout ? "timed out"
+                                    : limit ? "hit a resource limit"
+                                            : "died") +
+                        ": " + reply.describe();
   if (!reply.stderr_tail.empty()) message += "\n" + reply.stderr_tail;
   (*v)["message"] = message;
   v->erase("pending");
@@ -103,6 +107,16 @@ Result<PoolEvaluation> evaluate_through_pool(sandbox::WorkerPool& pool,
       case sandbox::ReplyStatus::error:
       case sandbox::ReplyStatus::unavailable:
         return reply.error.with_context("evaluate");
+      case sandbox::ReplyStatus::resource_limit:
+        if (!request.full) {
+          out.result = {{"mode", "compile_only"},
+                        {"ok", false},
+                        {"failure_class", "resource_limit"},
+                        {"message", reply.error.message},
+                        {"variants", json::array()}};
+          return out;
+        }
+        [[fallthrough]];
       case sandbox::ReplyStatus::timeout:
       case sandbox::ReplyStatus::crashed:
       case sandbox::ReplyStatus::protocol_error:

@@ -5,7 +5,7 @@
 namespace pf {
 namespace {
 
-constexpr std::array<std::pair<FailureClass, const char*>, 10> kNames = {{
+constexpr std::array<std::pair<FailureClass, const char*>, 11> kNames = {{
     {FailureClass::none, "none"},
     {FailureClass::compile_fail, "compile_fail"},
     {FailureClass::pass_miss, "pass_miss"},
@@ -15,6 +15,7 @@ constexpr std::array<std::pair<FailureClass, const char*>, 10> kNames = {{
     {FailureClass::dtype_mismatch, "dtype_mismatch"},
     {FailureClass::integrity, "integrity"},
     {FailureClass::timeout, "timeout"},
+    {FailureClass::resource_limit, "resource_limit"},
     {FailureClass::unstable, "unstable"},
 }};
 

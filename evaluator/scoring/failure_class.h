@@ -16,6 +16,9 @@ enum class FailureClass {
   dtype_mismatch,
   integrity,       // a dynamic integrity check failed (poison, canary, inputs modified ...)
   timeout,
+  //! A worker limit ended the evaluation (memory, compile time, cubin size,
+  //! interpreter value sizes); the message names the limit and its value.
+  resource_limit,
   unstable,        // timing too noisy: excluded from scores, not blamed on the model
 };
 

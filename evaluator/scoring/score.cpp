@@ -12,6 +12,7 @@ bool forgiven(FailureClass c, int t, ScoringMode mode) {
     case FailureClass::accuracy: return t >= 1;
     case FailureClass::runtime_fail:
     case FailureClass::timeout:
+    case FailureClass::resource_limit:
     case FailureClass::shape_mismatch:
     case FailureClass::dtype_mismatch:
     case FailureClass::compile_fail: return t >= 3;

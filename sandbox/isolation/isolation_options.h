@@ -26,6 +26,10 @@ struct ResourceLimits {
   //! request's deadline long before). Effective budget:
   //! max(min_request_cpu_seconds, 4 x the request's deadline).
   uint64_t min_request_cpu_seconds = 60;
+  //! RLIMIT_DATA (private writable memory: heap, anonymous mappings); 0: not
+  //! limited. Set for compile-only workers only: the CUDA driver of a GPU
+  //! worker maps large private ranges, so those are watched by the pool.
+  uint64_t max_data_bytes = 0;
   //! RLIMIT_CORE 0: a crashing worker leaves no core file (it may hold
   //! untrusted data and fills disks quickly under a crash loop).
   bool disable_core_dumps = true;

@@ -65,6 +65,10 @@ void apply_rlimits(const ResourceLimits& limits, bool private_user_namespace,
   apply(RLIMIT_FSIZE, "RLIMIT_FSIZE", limits.max_file_size_bytes,
         "file size " + std::to_string(limits.max_file_size_bytes >> 20) + " MiB");
   ::signal(SIGXFSZ, SIG_IGN);  // an oversized write fails with EFBIG instead of killing
+  if (limits.max_data_bytes != 0) {
+    apply(RLIMIT_DATA, "RLIMIT_DATA", limits.max_data_bytes,
+          "data " + std::to_string(limits.max_data_bytes >> 20) + " MiB");
+  }
   if (limits.disable_core_dumps) apply(RLIMIT_CORE, "RLIMIT_CORE", 0, "no core dumps");
   std::string nproc_note;
   if (private_user_namespace) {
@@ -83,7 +87,10 @@ void apply_rlimits(const ResourceLimits& limits, bool private_user_namespace,
     failed.push_back(cpu.error().message);
   }
   std::string detail = join(applied, ", ") + nproc_note +
-                       "; address space not limited (CUDA reserves large virtual ranges)";
+                       "; address space not limited (CUDA reserves large virtual ranges)" +
+                       (limits.max_data_bytes == 0
+                            ? "; data not limited (a GPU worker's memory is watched by the pool)"
+                            : "");
   if (failed.empty()) {
     report.add(kRlimits, MechanismState::applied, detail);
   } else {

@@ -1,7 +1,8 @@
 // Resource limits that do not break CUDA: open files, file size, processes
 // (threads included), core dumps off, and a CPU-time budget renewed per
-// request. Deliberately no RLIMIT_AS/RLIMIT_DATA: the CUDA driver reserves
-// address ranges far larger than physical memory.
+// request. Deliberately no RLIMIT_AS: the CUDA driver reserves address ranges
+// far larger than physical memory. RLIMIT_DATA only when asked for
+// (compile-only workers, ResourceLimits::max_data_bytes).
 #pragma once
 
 #include <cstdint>

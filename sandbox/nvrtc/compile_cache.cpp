@@ -2,8 +2,10 @@
 
 #include <fcntl.h>
 #include <spdlog/spdlog.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <functional>
@@ -18,7 +20,7 @@ namespace fs = std::filesystem;
 namespace {
 
 // Bumped whenever the entry layout or the key recipe changes.
-constexpr int kFormat = 2;  // 2: entries carry the PTX flags
+constexpr int kFormat = 3;  // 2: entries carry the PTX flags; 3: and their key
 
 Status write_all(int fd, const std::string& data, const fs::path& path) {
   size_t done = 0;
@@ -37,11 +39,9 @@ Status write_all(int fd, const std::string& data, const fs::path& path) {
 }  // namespace
 
 nlohmann::json CacheStats::to_json() const {
-  return {{"hits", hits},
-          {"misses", misses},
-          {"stores", stores},
-          {"store_failures", store_failures},
-          {"corrupt", corrupt}};
+  return {{"hits", hits},       {"misses", misses},
+          {"stores", stores},   {"store_failures", store_failures},
+          {"corrupt", corrupt}, {"evicted", evicted}};
 }
 
 fs::path CompileCache::default_dir() {
@@ -80,6 +80,9 @@ std::optional<CacheEntry> CompileCache::lookup(const std::string& key) {
     size_t nl = data->find('\n');
     if (nl == std::string::npos) throw std::runtime_error("no header line");
     auto meta = nlohmann::json::parse(data->substr(0, nl));
+    if (meta.at("key").get<std::string>() != key) {
+      throw std::runtime_error("the entry belongs to key " + meta.at("key").get<std::string>());
+    }
     CacheEntry e;
     e.compiled = meta.at("compiled").get<bool>();
     e.log = meta.at("log").get<std::string>();
@@ -90,6 +93,9 @@ std::optional<CacheEntry> CompileCache::lookup(const std::string& key) {
     }
     for (const auto& k : meta.at("kernels")) e.kernels.push_back(cuda::KernelInfo::from_json(k));
     for (const auto& f : meta.at("ptx_flags")) e.ptx_flags.push_back(SourceFlag::from_json(f));
+    // The modification time is the entry's last use, for eviction; a cache
+    // on a read-only medium simply stays unordered.
+    (void)::utimensat(AT_FDCWD, path_for(key).c_str(), nullptr, 0);
     ++hits_;
     return e;
   } catch (const std::exception& ex) {
@@ -121,6 +127,7 @@ Status CompileCache::store(const std::string& key, const CacheEntry& entry) {
   for (const auto& f : entry.ptx_flags) ptx_flags.push_back(f.to_json());
   nlohmann::json meta{{"format", kFormat},
                       {"ptx_flags", ptx_flags},
+                      {"key", key},
                       {"compiled", entry.compiled},
                       {"log", entry.log},
                       {"kernels", kernels},
@@ -153,11 +160,49 @@ Status CompileCache::store(const std::string& key, const CacheEntry& entry) {
     return fail(e);
   }
   ++stores_;
+  if (max_bytes_ != 0 && usage().bytes > max_bytes_) evict_to(max_bytes_ / 10 * 9);
   return ok_status();
 }
 
+uint64_t CompileCache::evict_to(uint64_t target_bytes) {
+  struct Entry {
+    fs::file_time_type used;
+    uint64_t bytes;
+    fs::path path;
+  };
+  std::vector<Entry> entries;
+  uint64_t total = 0;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir_, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!it->is_regular_file(ec) || it->path().extension() != ".entry") continue;
+    Entry e{it->last_write_time(ec), it->file_size(ec), it->path()};
+    if (ec) continue;
+    total += e.bytes;
+    entries.push_back(std::move(e));
+  }
+  std::sort(entries.begin(), entries.end(),
+            [](const Entry& a, const Entry& b) { return a.used < b.used; });
+  uint64_t removed = 0;
+  for (const auto& e : entries) {
+    if (total <= target_bytes) break;
+    // Another worker may have removed it already: only what this call
+    // removes counts.
+    if (fs::remove(e.path, ec)) {
+      total -= e.bytes;
+      ++removed;
+    }
+  }
+  evicted_ += removed;
+  if (removed > 0) {
+    spdlog::info("NVRTC cache {}: evicted {} least recently used entries (bound {} MiB)",
+                 dir_.string(), removed, max_bytes_ >> 20);
+  }
+  return removed;
+}
+
 CacheStats CompileCache::stats() const {
-  return {hits_.load(), misses_.load(), stores_.load(), store_failures_.load(), corrupt_.load()};
+  return {hits_.load(),           misses_.load(),  stores_.load(),
+          store_failures_.load(), corrupt_.load(), evicted_.load()};
 }
 
 CacheUsage CompileCache::usage() const {

@@ -2,10 +2,19 @@
 // file never compiles twice across turns, episodes and runs. One entry per
 // (file name, source, options, architecture, NVRTC version, bundled headers):
 // the key is the SHA-256 of all of them. An entry holds the cubin, the kernel
-// list and the raw log; failed compilations are cached too (their log is as
-// deterministic as a success). Writes go to a unique temporary file renamed
-// into place, so concurrent workers and a killed process never leave a torn
-// entry; a damaged entry (checksum mismatch) counts as a miss and is replaced.
+// list and the raw log, and records its own key: an entry read under another
+// key (renamed or copied into place) is a miss, like a damaged one (checksum
+// mismatch), and is replaced. NvrtcCompiler stores successful compilations
+// only. Writes go to a unique temporary file renamed into place, so
+// concurrent workers and a killed process never leave a torn entry.
+//
+// Size bound: with max_bytes set, every store that takes the cache past it
+// removes the least recently used entries (a hit refreshes an entry's
+// modification time) until it is under 90 % of the bound.
+//
+// Entries are written by the workers themselves: a worker whose process was
+// taken over (an NVRTC exploit) could forge an entry under any key; the key
+// check does not prevent that (writes through the orchestrator would).
 //
 // Default directory: $XDG_CACHE_HOME/passforge/nvrtc, else
 // ~/.cache/passforge/nvrtc. Thread-safe (counters are atomic; entries are
@@ -40,6 +49,7 @@ struct CacheStats {
   uint64_t stores = 0;
   uint64_t store_failures = 0;
   uint64_t corrupt = 0;
+  uint64_t evicted = 0;
   nlohmann::json to_json() const;
 };
 
@@ -50,7 +60,9 @@ struct CacheUsage {
 
 class CompileCache {
  public:
-  explicit CompileCache(std::filesystem::path dir) : dir_(std::move(dir)) {}
+  //! `max_bytes` 0: unbounded.
+  explicit CompileCache(std::filesystem::path dir, uint64_t max_bytes = 0)
+      : dir_(std::move(dir)), max_bytes_(max_bytes) {}
 
   //! $XDG_CACHE_HOME/passforge/nvrtc or ~/.cache/passforge/nvrtc ("" when
   //! neither variable is set).
@@ -71,13 +83,19 @@ class CompileCache {
   CacheStats stats() const;
   //! Walks the directory (for doctor): entries and bytes on disk.
   CacheUsage usage() const;
+  //! Removes least recently used entries until the cache holds at most
+  //! `target_bytes`; returns how many went.
+  uint64_t evict_to(uint64_t target_bytes);
+  uint64_t max_bytes() const { return max_bytes_; }
   //! One info line: "NVRTC cache <dir>: 12 hits, 3 misses, 3 stores".
   void log_summary() const;
 
  private:
   std::filesystem::path path_for(const std::string& key) const;
   std::filesystem::path dir_;
-  std::atomic<uint64_t> hits_{0}, misses_{0}, stores_{0}, store_failures_{0}, corrupt_{0};
+  uint64_t max_bytes_ = 0;
+  std::atomic<uint64_t> hits_{0}, misses_{0}, stores_{0}, store_failures_{0}, corrupt_{0},
+      evicted_{0};
 };
 
 }  // namespace pf::nvrtc

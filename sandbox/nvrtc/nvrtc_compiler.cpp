@@ -64,6 +64,8 @@ const char* compile_status_name(CompileStatus s) {
       return "compile_error";
     case CompileStatus::timeout:
       return "timeout";
+    case CompileStatus::resource_limit:
+      return "resource_limit";
   }
   return "compile_error";
 }
@@ -203,6 +205,14 @@ Result<CompiledFile> NvrtcCompiler::compile_file(const std::string& name, const 
         return make_error(ErrorCode::internal,
                           "nvrtcGetCUBINSize(" + name + ") failed (arch " + options.arch + ")");
       }
+      if (options.max_cubin_bytes != 0 && cubin_size > options.max_cubin_bytes) {
+        out.limit = "cubin size: " + name + " compiled into a " + std::to_string(cubin_size >> 20) +
+                    " MiB cubin, over the limit of " +
+                    std::to_string(options.max_cubin_bytes >> 20) +
+                    " MiB (evaluator.max_cubin_mb); large initialised __device__ arrays end "
+                    "up in the cubin";
+        return out;
+      }
       entry.cubin.resize(cubin_size);
       if (fn.nvrtcGetCUBIN(program.get(), entry.cubin.data()) != NVRTC_SUCCESS) {
         return make_error(ErrorCode::internal, "nvrtcGetCUBIN(" + name + ") failed");
@@ -222,7 +232,7 @@ Result<CompiledFile> NvrtcCompiler::compile_file(const std::string& name, const 
     }
     spdlog::debug("nvrtc {} ({}): cache miss {}, compiled in {:.0f} ms{}", name, options.arch,
                   key.substr(0, 12), out.compile_ms, entry.compiled ? "" : " with errors");
-    if (cache_) (void)cache_->store(key, entry);
+    if (cache_ && entry.compiled) (void)cache_->store(key, entry);
   }
   out.compiled = entry.compiled;
   out.cubin = std::move(entry.cubin);
@@ -263,6 +273,11 @@ Result<CompileOutcome> NvrtcCompiler::compile(const std::map<std::string, std::s
       out.message = "compiling " + name + " did not finish before the deadline (" +
                     std::to_string(static_cast<long long>(file.compile_ms)) +
                     " ms); simplify the kernel (deep template recursion or huge unrolled loops?)";
+      return out;
+    }
+    if (!file.limit.empty()) {
+      out.status = CompileStatus::resource_limit;
+      out.message = file.limit;
       return out;
     }
     (file.cache_hit ? out.cache_hits : out.cache_misses)++;

@@ -15,6 +15,9 @@
 // (bundled_headers.h). NDEBUG is not defined: device assert() stays active, as
 // PyTorch keeps its kernel asserts; a failing assert is a runtime failure.
 //
+// Only successful compiles are cached: a failure is cheap to reproduce and
+// must not outlive a fixed NVRTC problem.
+//
 // Sources pass the source policy (source_policy.h) first. A deadline cancels
 // NVRTC cooperatively through nvrtcSetFlowCallback where available; NVRTC only
 // checks at phase boundaries, so the worker's deadline (the pool kills the
@@ -48,13 +51,16 @@ struct CompileOptions {
   SourceLimits limits;
   LogLimits log_limits;
   std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  //! Largest cubin accepted; 0: any. A larger one is not cached or loaded.
+  uint64_t max_cubin_bytes = 0;
 };
 
 enum class CompileStatus {
   ok,
-  rejected,       // the source policy refused a file (nothing was compiled)
-  compile_error,  // NVRTC reported errors, or kernels are mangled / duplicated
-  timeout,        // cancelled at the deadline
+  rejected,        // the source policy refused a file (nothing was compiled)
+  compile_error,   // NVRTC reported errors, or kernels are mangled / duplicated
+  timeout,         // cancelled at the deadline
+  resource_limit,  // a compile limit was hit (cubin size); the message names it
 };
 
 const char* compile_status_name(CompileStatus s);
@@ -70,6 +76,7 @@ struct CompiledFile {
   std::vector<SourceFlag> flags;
   bool cache_hit = false;
   double compile_ms = 0;  // NVRTC time (0 on a cache hit)
+  std::string limit;      // the compile limit this file hit ("" when none)
 };
 
 struct CompileOutcome {

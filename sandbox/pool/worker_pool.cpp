@@ -1,5 +1,6 @@
 #include "sandbox/pool/worker_pool.h"
 
+#include <poll.h>
 #include <signal.h>
 #include <spdlog/spdlog.h>
 #include <stdlib.h>
@@ -13,6 +14,8 @@
 #include "common/strings.h"
 #include "sandbox/ipc/frame.h"
 #include "sandbox/ipc/protocol.h"
+#include "sandbox/pool/work_dir.h"
+#include "sandbox/worker/resource_limit.h"
 
 namespace pf::sandbox {
 
@@ -73,6 +76,7 @@ json PoolStats::to_json() const {
           {"timeouts", timeouts},
           {"crashes", crashes},
           {"protocol_errors", protocol_errors},
+          {"resource_limits", resource_limits},
           {"unavailable", unavailable},
           {"restarts", restarts},
           {"start_failures", start_failures}};
@@ -105,10 +109,9 @@ Result<std::unique_ptr<WorkerPool>> WorkerPool::start(WorkerPoolOptions options)
   PF_ASSIGN(pool->worker_path_, resolve_worker_path(options));
   if (options.work_dir.empty()) {
     const char* tmp = std::getenv("TMPDIR");
-    std::string templ =
-        std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp") + "/passforge-workers-XXXXXX";
-    if (::mkdtemp(templ.data()) == nullptr) return sys_error("mkdtemp(" + templ + ")", errno);
-    options.work_dir = templ;
+    const fs::path parent = tmp != nullptr && *tmp != '\0' ? tmp : "/tmp";
+    sweep_stale_work_dirs(parent);
+    PF_ASSIGN(options.work_dir, create_owned_work_dir(parent));
     pool->owns_work_dir_ = true;
   }
   std::vector<std::string> devices = options.gpu_devices;
@@ -144,10 +147,7 @@ WorkerPool::~WorkerPool() {
   });
   lock.unlock();
   for (auto& slot : slots_) slot->proc.reset();
-  if (owns_work_dir_) {
-    std::error_code ec;
-    fs::remove_all(options_.work_dir, ec);
-  }
+  if (owns_work_dir_) remove_owned_work_dir(options_.work_dir);
 }
 
 std::vector<std::string> WorkerPool::worker_environment(const Slot& slot) const {
@@ -170,6 +170,9 @@ Status WorkerPool::spawn_and_hello(Slot& slot) {
     spec.args.push_back(options_.cache_dir.string());
   }
   if (!options_.isolation) spec.args.push_back("--no-isolation");
+  for (auto& arg : worker_limit_args(options_.limits, !slot.cuda_devices.empty())) {
+    spec.args.push_back(std::move(arg));
+  }
   spec.args.insert(spec.args.end(), options_.worker_args.begin(), options_.worker_args.end());
   spec.env = worker_environment(slot);
   spec.log_path = slot.log;
@@ -281,6 +284,31 @@ WorkerReply WorkerPool::fail(Slot& slot, WorkerReply reply, ReplyStatus status, 
   return reply;
 }
 
+Result<json> WorkerPool::await_reply(WorkerProcess& proc, Deadline deadline, bool& over_memory) {
+  over_memory = false;
+  const uint64_t limit = options_.limits.memory_mb << 20;
+  if (limit == 0) return ipc::read_frame(proc.ipc_fd(), deadline);
+  const auto poll_every = std::max(options_.memory_poll, std::chrono::milliseconds(1));
+  for (;;) {
+    auto bytes = proc.anon_memory_bytes();
+    if (bytes && *bytes > limit) {
+      over_memory = true;
+      return make_error(ErrorCode::unavailable,
+                        "memory: the worker held " + std::to_string(*bytes >> 20) +
+                            " MiB of anonymous memory, over its limit of " +
+                            std::to_string(options_.limits.memory_mb) +
+                            " MiB (evaluator.worker_memory_mb); killed and replaced");
+    }
+    const Deadline slice = std::min(deadline, Clock::now() + poll_every);
+    pollfd p{proc.ipc_fd(), POLLIN, 0};
+    int ready = ::poll(&p, 1, poll_timeout_ms(slice));
+    if (ready < 0 && errno != EINTR) return sys_error("poll(worker reply)", errno);
+    // Readable (or closed): the frame follows at once; read it under the
+    // request's own deadline.
+    if (ready > 0 || Clock::now() >= deadline) return ipc::read_frame(proc.ipc_fd(), deadline);
+  }
+}
+
 WorkerReply WorkerPool::exchange(Slot& slot, const std::string& type, const json& body,
                                  Deadline deadline) {
   WorkerReply reply;
@@ -308,8 +336,12 @@ WorkerReply WorkerPool::exchange(Slot& slot, const std::string& type, const json
   }
   const std::string what = "worker " + std::to_string(proc.pid()) + " handling '" + type + "'";
   auto sent = ipc::write_frame(proc.ipc_fd(), ipc::encode_request(request), deadline);
+  bool over_memory = false;
   Result<json> message =
-      sent.ok() ? ipc::read_frame(proc.ipc_fd(), deadline) : Result<json>(std::move(sent).error());
+      sent.ok() ? await_reply(proc, deadline, over_memory) : Result<json>(std::move(sent).error());
+  if (over_memory) {
+    return fail(slot, std::move(reply), ReplyStatus::resource_limit, message.error());
+  }
   if (!message.ok() && message.error().code == ErrorCode::timeout) {
     std::string limit = request.deadline_ms
                             ? ms_text(std::chrono::milliseconds(*request.deadline_ms))
@@ -322,6 +354,13 @@ WorkerReply WorkerPool::exchange(Slot& slot, const std::string& type, const json
     if (auto exit = proc.wait_exit(std::chrono::milliseconds(500))) {
       reply.signal = exit->signal_name();
       reply.exit_code = exit->signaled ? -1 : exit->exit_code;
+      if (!exit->signaled && exit->exit_code == kWorkerExitResourceLimit) {
+        auto why = resource_limit_reason(proc.log_tail(options_.stderr_tail_bytes));
+        return fail(slot, std::move(reply), ReplyStatus::resource_limit,
+                    make_error(ErrorCode::unavailable,
+                               why.value_or("a worker limit (the worker gave no reason)") +
+                                   "; the worker was replaced"));
+      }
       return fail(slot, std::move(reply), ReplyStatus::crashed,
                   make_error(ErrorCode::unavailable, what + " " + exit->describe()));
     }
@@ -422,6 +461,9 @@ WorkerReply WorkerPool::call(const std::string& type, const json& body, Deadline
       break;
     case ReplyStatus::protocol_error:
       ++stats_.protocol_errors;
+      break;
+    case ReplyStatus::resource_limit:
+      ++stats_.resource_limits;
       break;
     case ReplyStatus::unavailable:
       ++stats_.unavailable;

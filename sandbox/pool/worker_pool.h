@@ -26,6 +26,7 @@
 #include "sandbox/isolation/isolation_report.h"
 #include "sandbox/pool/worker_process.h"
 #include "sandbox/pool/worker_reply.h"
+#include "sandbox/worker/worker_config.h"
 
 namespace pf::sandbox {
 
@@ -48,6 +49,13 @@ struct WorkerPoolOptions {
   std::chrono::seconds start_cooldown{30};  // how long a slot that cannot start rests
   int max_restarts_per_minute = 60;         // per slot; beyond it restarts are spaced out
   size_t stderr_tail_bytes = 4096;
+  //! Passed to every worker (worker_limit_args). The pool itself enforces
+  //! limits.memory_mb on every worker while it handles a request: its
+  //! resident anonymous memory is sampled every `memory_poll` and a worker
+  //! over the limit is killed (the only memory bound of a GPU worker, whose
+  //! CUDA driver rules out RLIMIT_DATA).
+  WorkerLimits limits;
+  std::chrono::milliseconds memory_poll{20};
 };
 
 struct PoolStats {
@@ -57,6 +65,7 @@ struct PoolStats {
   uint64_t timeouts = 0;
   uint64_t crashes = 0;
   uint64_t protocol_errors = 0;
+  uint64_t resource_limits = 0;
   uint64_t unavailable = 0;
   uint64_t restarts = 0;
   uint64_t start_failures = 0;
@@ -97,6 +106,10 @@ class WorkerPool {
   WorkerReply exchange(Slot& slot, const std::string& type, const nlohmann::json& body,
                        Deadline deadline);
   WorkerReply fail(Slot& slot, WorkerReply reply, ReplyStatus status, Error error);
+  //! The reply frame, or: a timeout at `deadline`, an error when the worker
+  //! ended, a resource_limit Error (code unavailable) when it outgrew
+  //! limits.memory_mb (`over_memory` set).
+  Result<nlohmann::json> await_reply(WorkerProcess& proc, Deadline deadline, bool& over_memory);
   Status start_slot(Slot& slot);
   Status spawn_and_hello(Slot& slot);
   Status replace(Slot& slot, const std::string& reason);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <thread>
 
 #include "sandbox/worker/worker_config.h"
@@ -180,6 +181,19 @@ std::optional<ExitInfo> WorkerProcess::kill() {
   }).detach();
   exit_ = ExitInfo{true, SIGKILL, -1};
   return std::nullopt;
+}
+
+std::optional<uint64_t> WorkerProcess::anon_memory_bytes() const {
+  // Read without allocating a stream: called every few milliseconds.
+  Fd status(::open(("/proc/" + std::to_string(pid_) + "/status").c_str(), O_RDONLY | O_CLOEXEC));
+  if (!status.valid()) return std::nullopt;
+  char buf[4096];
+  ssize_t n = ::read(status.get(), buf, sizeof buf - 1);
+  if (n <= 0) return std::nullopt;
+  buf[n] = '\0';
+  const char* line = ::strstr(buf, "\nRssAnon:");
+  if (line == nullptr) return std::nullopt;
+  return static_cast<uint64_t>(std::strtoull(line + 10, nullptr, 10)) << 10;
 }
 
 std::string WorkerProcess::log_tail(size_t max_bytes) const {

@@ -9,6 +9,7 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -56,6 +57,10 @@ class WorkerProcess {
   //! kernel (e.g. a GPU driver call) is left to a background reaper after a
   //! few seconds rather than blocking the caller.
   std::optional<ExitInfo> kill();
+
+  //! The worker's resident anonymous memory (RssAnon), or nullopt once it is
+  //! gone. File-backed pages (the CUDA, NVRTC and cuDNN libraries) do not count.
+  std::optional<uint64_t> anon_memory_bytes() const;
 
   //! The last `max_bytes` of the worker's stdout+stderr since truncate_log().
   std::string log_tail(size_t max_bytes) const;

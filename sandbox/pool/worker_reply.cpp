@@ -14,6 +14,8 @@ const char* reply_status_name(ReplyStatus status) {
       return "crashed";
     case ReplyStatus::protocol_error:
       return "protocol_error";
+    case ReplyStatus::resource_limit:
+      return "resource_limit";
     case ReplyStatus::unavailable:
       return "unavailable";
   }

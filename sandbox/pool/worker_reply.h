@@ -1,6 +1,7 @@
 // The answer to one WorkerPool::call: what the worker's handler said, or how
 // the request failed at the process level. The evaluator maps `timeout` to
-// the timeout class and `crashed` to runtime_fail (with the signal name).
+// the timeout class, `resource_limit` to the resource_limit class and
+// `crashed` to runtime_fail (with the signal name).
 #pragma once
 
 #include <chrono>
@@ -17,6 +18,8 @@ enum class ReplyStatus {
   timeout,         // no reply before the deadline; the worker was killed and replaced
   crashed,         // the worker died (signal or exit) during the request; replaced
   protocol_error,  // the worker sent something that is not a valid reply; replaced
+  resource_limit,  // the request hit a worker limit (memory, compile time, ...); `error`
+                   // names the limit and its value; the worker was replaced
   unavailable,     // no worker could take the request (none starts, all busy until the
                    // deadline, pool closing); nothing was executed
 };

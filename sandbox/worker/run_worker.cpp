@@ -13,6 +13,7 @@
 #include "sandbox/ipc/protocol.h"
 #include "sandbox/isolation/isolation.h"
 #include "sandbox/isolation/rlimits.h"
+#include "sandbox/worker/resource_limit.h"
 
 namespace pf::sandbox {
 namespace {
@@ -120,6 +121,12 @@ Deadline current_request_deadline() {
 }
 
 int run_worker(const WorkerConfig& config, const HandlerTable& handlers) {
+  // Only where RLIMIT_DATA makes allocations fail at the configured limit;
+  // elsewhere a failed allocation stays an error reply (std::bad_alloc).
+  const auto& iso = config.isolation;
+  if (iso.enabled && iso.rlimits && iso.limits.max_data_bytes != 0) {
+    install_memory_limit_handler(config.limits.memory_mb);
+  }
   // Isolation first: nothing has been read from the orchestrator yet.
   const IsolationReport report = apply_isolation(config.isolation);
   if (!config.isolation.enabled) {

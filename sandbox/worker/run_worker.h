@@ -16,6 +16,7 @@ namespace pf::sandbox {
 inline constexpr int kWorkerExitOk = 0;
 inline constexpr int kWorkerExitProtocol = 2;  // the connection broke or carried garbage
 inline constexpr int kWorkerExitPoisoned = 3;  // declared poisoned; exited after replying
+// 4: kWorkerExitResourceLimit (resource_limit.h): a request hit a worker limit.
 inline constexpr int kWorkerExitUsage = 64;
 
 //! Applies config.isolation to this process BEFORE reading anything from the

@@ -359,5 +359,47 @@ TEST_F(SingleDefence, WithoutIsolationTheAttacksSucceed) {
   EXPECT_FALSE(probe.body["complete"].get<bool>());
 }
 
+// Attack (issue 17): a worker that keeps allocating and touching memory.
+// Defence on compile-only workers: RLIMIT_DATA from evaluator.worker_memory_mb;
+// the failed C++ allocation ends the worker with the limit named. Expected:
+// resource_limit within seconds, the worker replaced, the pool usable.
+TEST(WorkerMemoryLimit, CpuWorkerAllocationOverTheLimitIsAResourceLimit) {
+  WorkerPoolOptions options;
+  options.worker_path = PF_TEST_WORKER;
+  options.limits.memory_mb = 256;
+  auto pool = WorkerPool::start(options);
+  ASSERT_TRUE(pool.ok()) << pool.error().message;
+  const auto start = std::chrono::steady_clock::now();
+  auto r = (*pool)->call("alloc", json{{"bytes", uint64_t{1} << 30}}, 30s);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);
+  EXPECT_EQ(r.status, ReplyStatus::resource_limit) << r.describe();
+  EXPECT_NE(r.error.message.find("limit of 256 MiB"), std::string::npos) << r.error.message;
+  EXPECT_TRUE(r.worker_replaced);
+  auto ok = (*pool)->call("alloc", json{{"bytes", uint64_t{64} << 20}}, 10s);
+  EXPECT_TRUE(ok.ok()) << "an allocation under the limit: " << ok.describe();
+  EXPECT_EQ((*pool)->stats().resource_limits, 1u);
+}
+
+// The same bomb touching its pages, on a worker started as a GPU worker (no
+// RLIMIT_DATA: the CUDA driver's mappings would count). Defence: the pool
+// samples the worker's resident anonymous memory and kills it over the limit.
+TEST(WorkerMemoryLimit, GpuStyleWorkerIsWatchedByThePool) {
+  WorkerPoolOptions options;
+  options.worker_path = PF_TEST_WORKER;
+  options.gpu_devices = {"no-such-gpu"};  // a "GPU" slot; pf_test_worker never opens CUDA
+  options.limits.memory_mb = 256;
+  auto pool = WorkerPool::start(options);
+  ASSERT_TRUE(pool.ok()) << pool.error().message;
+  const auto start = std::chrono::steady_clock::now();
+  auto r = (*pool)->call("grow", json{{"bytes", uint64_t{8} << 30}}, 60s);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, 10s);
+  EXPECT_EQ(r.status, ReplyStatus::resource_limit) << r.describe();
+  EXPECT_NE(r.error.message.find("over its limit of 256 MiB"), std::string::npos)
+      << r.error.message;
+  EXPECT_TRUE(r.worker_replaced);
+  auto ok = (*pool)->call("grow", json{{"bytes", uint64_t{64} << 20}}, 10s);
+  EXPECT_TRUE(ok.ok()) << "growth under the limit: " << ok.describe();
+}
+
 }  // namespace
 }  // namespace pf::sandbox

@@ -203,6 +203,23 @@ void register_handlers(pf::sandbox::HandlerTable& t, const pf::sandbox::WorkerCo
     delete[] p;
     return succeeded();
   });
+  // Touches every page, a chunk at a time, like a real memory bomb (plain
+  // malloc, so a failed allocation is a null pointer, not std::bad_alloc).
+  t.add("grow", [](const json& body) -> Result<json> {
+    const uint64_t total = body.value("bytes", uint64_t{0});
+    const uint64_t chunk = 16ull << 20;
+    std::vector<void*> held;
+    uint64_t grown = 0;
+    for (; grown < total; grown += chunk) {
+      void* p = std::malloc(chunk);
+      if (p == nullptr) break;
+      std::memset(p, 1, chunk);
+      held.push_back(p);
+    }
+    for (void* p : held) std::free(p);
+    if (grown < total) return make_error(ErrorCode::unavailable, "malloc failed");
+    return succeeded({{"grown", grown}});
+  });
   t.add("flood", [](const json& body) -> Result<json> {
     std::string chunk(64 * 1024, 'F');
     chunk.back() = '\n';

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+
 #include "tests/unit/passes/pass_test_util.h"
 
 namespace pf::passes::test {
@@ -294,6 +296,42 @@ TEST(Interpreter, LaunchAndAllocationCaps) {
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().message,
             "passes/Fuse.py:6:9: more than 1 allocations in one replacement call");
+}
+
+// The memory bomb of issue 17: a 605-byte replacement doubling a tuple 24
+// times drove a worker to 4.37 GB. It must stop at the value-size cap, long
+// before the memory is used, as resource_limit naming the limit.
+TEST(Interpreter, TupleDoublingBombEndsInResourceLimit) {
+  std::string body = "    t = (1, 2, 3, 4, 5, 6, 7, 8)\n";
+  for (int k = 0; k < 24; ++k) body += "    t = t + t\n";
+  body += "    return x\n";
+  const auto start = std::chrono::steady_clock::now();
+  auto o = run(body);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(2));
+  ASSERT_FALSE(o->run.ok());
+  EXPECT_EQ(o->failure, FailureClass::resource_limit);
+  EXPECT_NE(o->run.error().message.find("4096 items per tuple"), std::string::npos)
+      << o->run.error().message;
+}
+
+// Nesting instead of concatenating: each tuple stays short while the value
+// (copied on every use) doubles; the per-call cell budget stops it.
+TEST(Interpreter, NestedTupleBombEndsInResourceLimit) {
+  std::string body = "    t = (1, 2)\n";
+  for (int k = 0; k < 30; ++k) body += "    t = (t, t)\n";
+  body += "    return x\n";
+  auto o = run(body);
+  ASSERT_FALSE(o->run.ok());
+  EXPECT_EQ(o->failure, FailureClass::resource_limit);
+  EXPECT_NE(o->run.error().message.find("value cells"), std::string::npos)
+      << o->run.error().message;
+}
+
+TEST(Interpreter, AllocationCapIsAResourceLimit) {
+  auto o = run("    a = torch.empty(1048576, 1048576)\n    return x\n");
+  ASSERT_FALSE(o->run.ok());
+  EXPECT_EQ(o->failure, FailureClass::resource_limit);
+  EXPECT_NE(o->run.error().message.find("16384 MiB"), std::string::npos) << o->run.error().message;
 }
 
 }  // namespace

@@ -1,9 +1,14 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <atomic>
+#include <filesystem>
+#include <fstream>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "sandbox/pool/worker_pool.h"
@@ -284,6 +289,71 @@ TEST(WorkerPool, DestructionEndsCallsInFlight) {
   caller.join();
   EXPECT_EQ(reply.status, ReplyStatus::crashed) << reply.describe();
   EXPECT_EQ(::kill(pid, 0), -1);
+}
+
+// Issue 17: kill -9 of the orchestrator left /tmp/passforge-workers-* behind.
+// The next pool started on the machine removes folders whose owner is gone,
+// and a pool removes its own at destruction.
+TEST(WorkerPool, FoldersOfAKilledOwnerAreRemovedAtTheNextStart) {
+  namespace fs = std::filesystem;
+  const fs::path tmp = fs::temp_directory_path() / ("pf_pool_tmp_" + std::to_string(::getpid()));
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  int ready[2];
+  ASSERT_EQ(::pipe(ready), 0);
+  pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::setenv("TMPDIR", tmp.c_str(), 1);
+    auto pool = WorkerPool::start(test_options());
+    char ok = pool.ok() ? '1' : '0';
+    (void)!::write(ready[1], &ok, 1);
+    for (;;) ::pause();
+  }
+  ::close(ready[1]);
+  char ok = 0;
+  ASSERT_EQ(::read(ready[0], &ok, 1), 1);
+  ::close(ready[0]);
+  ASSERT_EQ(ok, '1') << "the child could not start its pool";
+  ::kill(child, SIGKILL);
+  ASSERT_EQ(::waitpid(child, nullptr, 0), child);
+
+  auto folders = [&] {
+    std::set<std::string> names;
+    for (const auto& e : fs::directory_iterator(tmp)) names.insert(e.path().filename().string());
+    return names;
+  };
+  const auto left = folders();
+  ASSERT_EQ(left.size(), 1u) << "the killed owner's folder should be there";
+  EXPECT_EQ(left.begin()->rfind("passforge-workers-", 0), 0u) << *left.begin();
+
+  // A folder whose owner lives (this process) is kept; one naming this pid
+  // with another start time (a reused pid) is not.
+  std::string stat;
+  std::getline(std::ifstream("/proc/self/stat"), stat);
+  std::istringstream after(stat.substr(stat.rfind(')') + 2));
+  std::string field, started;
+  for (int i = 0; i < 20 && after >> field; ++i) started = field;
+  const fs::path live = tmp / "passforge-workers-live00";
+  const fs::path reused = tmp / "passforge-workers-reused";
+  fs::create_directories(live);
+  fs::create_directories(reused);
+  std::ofstream(live / "owner") << ::getpid() << " " << started << "\n";
+  std::ofstream(reused / "owner") << ::getpid() << " 1" << started << "\n";
+  ::setenv("TMPDIR", tmp.c_str(), 1);
+  {
+    auto pool = start_pool(test_options());
+    ::unsetenv("TMPDIR");
+    ASSERT_TRUE(pool);
+    auto now = folders();
+    EXPECT_EQ(now.count(*left.begin()), 0u) << "the stale folder was not removed";
+    EXPECT_EQ(now.count("passforge-workers-reused"), 0u) << "a reused pid is not the owner";
+    EXPECT_EQ(now.size(), 2u);  // the live one and the new pool's
+  }
+  ::unsetenv("TMPDIR");
+  EXPECT_EQ(folders(), (std::set<std::string>{"passforge-workers-live00"}))
+      << "the pool must remove its own folder";
+  fs::remove_all(tmp);
 }
 
 }  // namespace

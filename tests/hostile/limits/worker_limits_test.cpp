@@ -1,0 +1,139 @@
+// Issue 17 measured a 605-byte replacement doubling a tuple 24 times drive a
+// worker to 4.37 GB in 34 s, and a 266-byte kernel with an initialised
+// 128 MiB __device__ array compile for 14.5 s at 1.8 GB and write a 134 MB
+// cubin into the cache. Here both go to sandboxed passforge-worker processes
+// under the limits `passforge run` derives from [evaluator] (worker_limits),
+// with compile_timeout_s = 5 and worker_memory_mb = 1024: the defaults (60 s,
+// 4096 MiB) end the compile bomb at 60 s instead. Each must end as
+// resource_limit within 10 s, the message naming the limit, with the pool
+// still serving and nothing large in the cache.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+
+#include "agent/scheduler/run_setup.h"
+#include "config/config.h"
+#include "sandbox/pool/worker_pool.h"
+#include "tests/support/paths.h"
+#include "tests/unit/passes/pass_test_util.h"
+
+namespace pf::test {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+const char* kReluKernel = R"(extern "C" __global__ void relu_f32(const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = x[i] > 0.f ? x[i] : 0.f;
+}
+)";
+
+std::string relu_pass(const std::string& before_launch) {
+  return "import torch\n\n\ndef pattern(x):\n    return torch.relu(x)\n\n\n"
+         "def replacement(x):\n" +
+         before_launch +
+         "    out = torch.empty_like(x)\n"
+         "    launch(\"relu_f32\", grid=1, block=32, args=(x, out, x.numel()))\n"
+         "    return out\n";
+}
+
+class WorkerLimits : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("pf_worker_limits_" + std::to_string(::getpid()));
+    sandbox::WorkerPoolOptions options;
+    options.worker_path = worker_path();
+    options.cpu_workers = 1;
+    options.cache_dir = dir_ / "cache";
+    EvaluatorConfig evaluator;
+    evaluator.compile_timeout_s = 5;
+    evaluator.worker_memory_mb = 1024;
+    options.limits = agent::worker_limits(evaluator);
+    auto pool = sandbox::WorkerPool::start(options);
+    ASSERT_TRUE(pool.ok()) << pool.error().message;
+    pool_ = std::move(*pool);
+  }
+  void TearDown() override {
+    pool_.reset();
+    std::error_code ec;
+    fs::remove_all(dir_, ec);
+  }
+
+  sandbox::WorkerReply evaluate(const json& files) {
+    json body = {{"task", passes::test::relu_task_json()},
+                 {"files", files},
+                 {"mode", "compile_only"},
+                 {"options", {{"arch", "sm_90"}}}};
+    return pool_->call("evaluate", body, 120s);
+  }
+
+  // The honest control on the same pool: the limits do not get in its way.
+  void expect_honest_pass_evaluates() {
+    auto r = evaluate({{"passes/Relu.py", relu_pass("")}, {"kernels/relu.cu", kReluKernel}});
+    ASSERT_TRUE(r.ok()) << r.describe();
+    EXPECT_TRUE(r.body["failure_class"].is_null()) << r.body.dump(2);
+    ASSERT_EQ(r.body["variants"].size(), 1u);
+    EXPECT_TRUE(r.body["variants"][0]["failure_class"].is_null()) << r.body.dump(2);
+  }
+
+  fs::path dir_;
+  std::unique_ptr<sandbox::WorkerPool> pool_;
+};
+
+TEST_F(WorkerLimits, TupleDoublingBombEndsInResourceLimitWithinSeconds) {
+  std::string bomb = "    t = (1, 2, 3, 4, 5, 6, 7, 8)\n";
+  for (int k = 0; k < 24; ++k) bomb += "    t = t + t\n";
+  const auto start = std::chrono::steady_clock::now();
+  auto r = evaluate({{"passes/Relu.py", relu_pass(bomb)}, {"kernels/relu.cu", kReluKernel}});
+  const auto took = std::chrono::steady_clock::now() - start;
+  ASSERT_TRUE(r.ok()) << r.describe();
+  EXPECT_LT(took, 10s);
+  ASSERT_EQ(r.body["variants"].size(), 1u) << r.body.dump(2);
+  const json& v = r.body["variants"][0];
+  EXPECT_EQ(v["failure_class"], "resource_limit") << v.dump(2);
+  EXPECT_NE(v["message"].get<std::string>().find("limit of 4096 items per tuple"),
+            std::string::npos)
+      << v["message"];
+  expect_honest_pass_evaluates();
+}
+
+TEST_F(WorkerLimits, InitialisedDeviceArrayCompileBombEndsInResourceLimitWithinSeconds) {
+  const std::string bomb = std::string("__device__ char big[1 << 27] = {1};\n") + kReluKernel;
+  const auto start = std::chrono::steady_clock::now();
+  auto r = evaluate({{"passes/Relu.py", relu_pass("")}, {"kernels/relu.cu", bomb}});
+  const auto took = std::chrono::steady_clock::now() - start;
+  EXPECT_LT(took, 10s) << r.describe();
+  // Ended by the worker's limit (the worker was replaced) or by the compiler's
+  // cubin cap (a result): resource_limit either way, naming the limit.
+  std::string message;
+  if (r.status == sandbox::ReplyStatus::resource_limit) {
+    message = r.error.message;
+    EXPECT_TRUE(r.worker_replaced);
+  } else {
+    ASSERT_TRUE(r.ok()) << r.describe();
+    EXPECT_EQ(r.body["failure_class"], "resource_limit") << r.body.dump(2);
+    message = r.body.value("message", "");
+  }
+  EXPECT_TRUE(message.find("evaluator.worker_memory_mb") != std::string::npos ||
+              message.find("evaluator.compile_timeout_s") != std::string::npos ||
+              message.find("evaluator.max_cubin_mb") != std::string::npos)
+      << message;
+  std::printf("[compile bomb] %.1f s: %s\n", std::chrono::duration<double>(took).count(),
+              message.c_str());
+  // Nothing of it reached the cache.
+  uint64_t cached = 0;
+  std::error_code ec;
+  for (fs::recursive_directory_iterator it(dir_ / "cache", ec), end; !ec && it != end;
+       it.increment(ec)) {
+    if (it->is_regular_file(ec)) cached = std::max<uint64_t>(cached, it->file_size(ec));
+  }
+  EXPECT_LT(cached, uint64_t{1} << 20) << "a large cubin was cached";
+  expect_honest_pass_evaluates();
+}
+
+}  // namespace
+}  // namespace pf::test
