@@ -7,6 +7,7 @@
 #include "cli/exit_codes.h"
 #include "common/fs.h"
 #include "trajectories/run_stats.h"
+#include "trajectories/scoring_mode_check.h"
 #include "trajectories/stats_report.h"
 #include "trajectories/trajectory_reader.h"
 
@@ -21,18 +22,30 @@ struct StatsArgs {
 
 int run_stats(const StatsArgs& a) {
   std::vector<traj::RunStats> all;
+  traj::ScoringModeCheck modes;
   for (const auto& dir : a.run_dirs) {
     auto reader = traj::TrajectoryReader::open(dir);
     if (!reader.ok()) {
       std::cerr << "passforge stats: " << reader.error().message << "\n";
       return kExitUsage;
     }
+    auto runs = reader->runs();
+    if (!runs.ok()) {
+      std::cerr << "passforge stats: " << dir << ": " << runs.error().message << "\n";
+      return kExitFailure;
+    }
+    for (const auto& run : *runs) modes.add(run, dir);
     auto stats = traj::compute_stats(*reader, dir);
     if (!stats.ok()) {
       std::cerr << "passforge stats: " << dir << ": " << stats.error().message << "\n";
       return kExitFailure;
     }
     all.push_back(std::move(*stats));
+  }
+  if (auto st = modes.require_one("refusing to show runs scored under different scoring modes");
+      !st.ok()) {
+    std::cerr << "passforge stats: " << st.error().message << "\n";
+    return kExitUsage;
   }
   if (a.json) {
     traj::Json out = traj::Json::array();

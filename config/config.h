@@ -17,7 +17,7 @@ namespace pf {
 
 enum class AgentMode { tools, chat };
 enum class ContextPolicy { keep_all, drop_reasoning, last_n_reports };
-enum class ScoringMode { passnet, graphnet };
+enum class ScoringMode { strict, passnet, graphnet };
 //! Which variants are hidden: as the task file marks them, a deterministic
 //! share of each task's variants (evaluator.hidden_share), or none.
 enum class HiddenVariants { task, share, off };
@@ -86,7 +86,7 @@ struct EvaluatorConfig {
   int remeasure = 1;
   double b = 0.1;
   double p = 0;
-  ScoringMode scoring_mode = ScoringMode::passnet;
+  ScoringMode scoring_mode = ScoringMode::strict;
   int tolerance_min = -10;
   int tolerance_max = 4;
   HiddenVariants hidden_variants = HiddenVariants::task;
@@ -140,7 +140,7 @@ struct EnumNames<ContextPolicy> {
 };
 template <>
 struct EnumNames<ScoringMode> {
-  static constexpr std::array<const char*, 2> kNames = {"passnet", "graphnet"};
+  static constexpr std::array<const char*, 3> kNames = {"strict", "passnet", "graphnet"};
 };
 template <>
 struct EnumNames<HiddenVariants> {

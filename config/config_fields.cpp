@@ -92,8 +92,10 @@ std::vector<Field> describe_fields(Config& c) {
   f.add("b", v.b, "score of a failed variant (PassNet's b)", {0, 1});
   f.add("p", v.p, "slowdown penalty: a speedup s < 1 counts as s^(p+1)", {0, 100});
   f.add_choice("scoring_mode", v.scoring_mode,
-               "passnet: no failure forgiven; graphnet: accuracy forgiven at t >= 1, other "
-               "failures at t >= 3");
+               "strict: no failure forgiven (training data); passnet: PassNet's scorer (accuracy "
+               "forgiven at t >= 1, shape/dtype mismatches at t >= 3, crashes never); graphnet: "
+               "GraphNet's scorer (accuracy at t >= 1, other failures at t >= 3) and its "
+               "aggregate score");
   f.add("tolerance_min", v.tolerance_min, "lowest tolerance level t reported", {-10, 4});
   f.add("tolerance_max", v.tolerance_max, "highest tolerance level t reported", {-10, 4});
   f.add_choice("hidden_variants", v.hidden_variants,

@@ -123,8 +123,21 @@ CREATE TABLE evaluations (
 CREATE INDEX evaluations_by_episode ON evaluations(episode_id, turn);
 )sql";
 
+// Migration 2: scoring mode "passnet" used to mean "nothing forgiven", which
+// is now called "strict" ("passnet" now reproduces PassNet's own scorer). Runs
+// and evaluations recorded before keep their meaning under the new name.
+constexpr const char* kMigration2 = R"sql(
+UPDATE runs SET config_json = json_set(config_json, '$.evaluator.scoring_mode', 'strict')
+  WHERE json_valid(config_json)
+    AND json_extract(config_json, '$.evaluator.scoring_mode') = 'passnet';
+UPDATE evaluations SET result = json_set(result, '$.scoring_mode', 'strict')
+  WHERE json_valid(result) AND json_extract(result, '$.scoring_mode') = 'passnet';
+UPDATE evaluations SET result = json_set(result, '$.options.scoring_mode', 'strict')
+  WHERE json_valid(result) AND json_extract(result, '$.options.scoring_mode') = 'passnet';
+)sql";
+
 const std::vector<Migration>& migrations() {
-  static const std::vector<Migration> kAll = {{1, kMigration1}};
+  static const std::vector<Migration> kAll = {{1, kMigration1}, {2, kMigration2}};
   return kAll;
 }
 

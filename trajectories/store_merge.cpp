@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <set>
 
+#include "trajectories/scoring_mode_check.h"
 #include "trajectories/trajectory_reader.h"
 #include "trajectories/trajectory_store.h"
 
@@ -241,6 +242,7 @@ Result<MergeSummary> merge_stores(const std::vector<std::filesystem::path>& inpu
   // Validate every input before writing anything.
   std::map<std::string, std::string> suite_of;   // suite hash -> where it was seen
   std::map<std::string, std::string> timing_of;  // timing mode -> where it was seen
+  ScoringModeCheck modes;
   std::vector<std::filesystem::path> todo;
   std::set<std::filesystem::path> seen;
   auto note_suites = [&](TrajectoryReader& r, const std::string& where) -> Status {
@@ -248,6 +250,7 @@ Result<MergeSummary> merge_stores(const std::vector<std::filesystem::path>& inpu
     for (const auto& run : runs) {
       suite_of.emplace(run.task_suite_hash, where + " (run " + run.id + ")");
       timing_of.emplace(timing_mode(run), where + " (run " + run.id + ")");
+      modes.add(run, where);
     }
     return ok_status();
   };
@@ -277,6 +280,7 @@ Result<MergeSummary> merge_stores(const std::vector<std::filesystem::path>& inpu
     }
     return make_error(ErrorCode::invalid_argument, msg);
   }
+  PF_TRY(modes.require_one("refusing to merge runs scored under different scoring modes"));
   if (timing_of.size() > 1) {
     // Graph replay removes host launch gaps from both sides, so speedups
     // (and AS) of the two kinds of run are not comparable; merged anyway.

@@ -64,10 +64,6 @@ class Reader {
 
 }  // namespace
 
-const char* scoring_mode_name(ScoringMode mode) {
-  return mode == ScoringMode::graphnet ? "graphnet" : "passnet";
-}
-
 Result<ProtocolOptions> options_from_json(const json& options) {
   ProtocolOptions o;
   if (options.is_null()) return o;
@@ -85,8 +81,9 @@ Result<ProtocolOptions> options_from_json(const json& options) {
   PF_TRY(r.number("p", o.scoring.p, 0, 100));
   std::string mode = scoring_mode_name(o.scoring.mode);
   PF_TRY(r.string("scoring_mode", mode));
-  if (mode != "passnet" && mode != "graphnet") return bad("scoring_mode", "passnet or graphnet");
-  o.scoring.mode = mode == "graphnet" ? ScoringMode::graphnet : ScoringMode::passnet;
+  std::optional<ScoringMode> parsed = parse_scoring_mode(mode);
+  if (!parsed) return bad("scoring_mode", "strict, passnet or graphnet");
+  o.scoring.mode = *parsed;
   PF_TRY(r.integer("tolerance_min", o.tolerance_min, kMinToleranceLevel, kMaxToleranceLevel));
   PF_TRY(r.integer("tolerance_max", o.tolerance_max, kMinToleranceLevel, kMaxToleranceLevel));
   if (o.tolerance_max < o.tolerance_min) {

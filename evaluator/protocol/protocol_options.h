@@ -28,7 +28,7 @@ struct ProtocolOptions {
   bool graph_replay = true;    // time captured CUDA graphs (gpu::TimingOptions::graph_replay)
   double iqr_threshold = 0.2;  // IQR/median above this re-measures, then `unstable`
   int remeasure = 1;
-  ScoringOptions scoring;   // b = 0.1, p = 0, passnet
+  ScoringOptions scoring;   // b = 0.1, p = 0, strict
   int tolerance_min = -10;  // the ES_t curve reported (AS always uses every level)
   int tolerance_max = 4;
   ZeroStdRule std_zero_rule = ZeroStdRule::passforge;
@@ -73,7 +73,5 @@ Result<ProtocolOptions> options_from_json(const nlohmann::json& options);
 
 //! Every key options_from_json reads, with its value.
 nlohmann::json options_to_json(const ProtocolOptions& options);
-
-const char* scoring_mode_name(ScoringMode mode);
 
 }  // namespace pf::protocol

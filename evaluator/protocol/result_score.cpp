@@ -56,6 +56,12 @@ std::vector<VariantOutcome> variant_outcomes(const json& result, bool hidden) {
     // `accuracy` with a level: close above t = -5, scored per level.
     if (o.failure == FailureClass::accuracy && has_level) o.failure = FailureClass::none;
     if (has_level) o.first_passing_level = lvl->get<int>();
+    // Absent in results recorded before it was measured: the mode falls back
+    // to first_passing_level.
+    if (auto rc = v.find("first_passing_level_rtol_candidate"); rc != v.end()) {
+      o.first_passing_level_rtol_candidate =
+          rc->is_number_integer() ? rc->get<int>() : kMaxToleranceLevel + 1;
+    }
     if (v.value("unstable", false)) o.failure = FailureClass::unstable;
     auto s = v.find("speedup");
     if (s != v.end() && s->is_number()) o.speedup = s->get<double>();
@@ -106,28 +112,45 @@ void score_result(json& result, const ProtocolOptions& options) {
   result["unstable"] = unstable;
   result["incomplete"] = incomplete;
 
-  std::array<double, kNumToleranceLevels> all_b;
-  all_b.fill(b);
+  const bool graphnet = options.scoring.mode == ScoringMode::graphnet;
   for (bool hidden : {false, true}) {
     const char* as_key = hidden ? "hidden_as" : "as";
     const char* curve_key = hidden ? "hidden_es_curve" : "es_curve";
     const char* stats_key = hidden ? "hidden_stats" : "stats";
+    const char* graphnet_key = hidden ? "hidden_graphnet_score" : "graphnet_score";
     std::vector<VariantOutcome> outcomes = variant_outcomes(result, hidden);
     if (hidden && hidden_count == 0) {
       result[as_key] = nullptr;
       result[curve_key] = nullptr;
       result[stats_key] = nullptr;
+      if (graphnet) result[graphnet_key] = nullptr;
       continue;
     }
     if (whole_failure) {
-      result[as_key] = b;
-      result[curve_key] = curve(all_b, options);
+      // Every variant fails with the task's class: b everywhere unless the
+      // mode forgives that class (GraphNet: from t = 3).
+      VariantOutcome all;
+      all.failure =
+          parse_failure_class(str(result, "failure_class")).value_or(FailureClass::compile_fail);
+      std::optional<Score> score;
+      if (forgiven_from(all.failure, options.scoring.mode)) {
+        score = score_variants({all}, options.scoring);
+      } else {
+        score.emplace();
+        score->es.fill(b);
+        score->as = b;
+        score->graphnet_score = std::log10(b);
+      }
+      result[as_key] = score->as;
+      result[curve_key] = curve(score->es, options);
       result[stats_key] = nullptr;
+      if (graphnet) result[graphnet_key] = score->graphnet_score;
       continue;
     }
     std::optional<Score> score = score_variants(outcomes, options.scoring);
     result[as_key] = score ? json(score->as) : json(nullptr);
     result[curve_key] = score ? curve(score->es, options) : json(nullptr);
+    if (graphnet) result[graphnet_key] = score ? json(score->graphnet_score) : json(nullptr);
     result[stats_key] = stats_json(outcomes);
     if (!hidden) {
       json st = result[stats_key];

@@ -24,6 +24,8 @@ json output_json(const OutputReport& o) {
             {"shape_ok", c.shape_ok},
             {"dtype_ok", c.dtype_ok},
             {"first_passing_level", level_json(c.first_passing_level)},
+            {"first_passing_level_rtol_candidate",
+             level_json(c.first_passing_level_rtol_candidate)},
             {"max_abs_diff", num(c.max_abs_diff)},
             {"mean_abs_diff", num(c.mean_abs_diff)},
             {"max_rel_diff", num(c.max_rel_diff)},
@@ -65,6 +67,19 @@ const OutputReport* worst_output(const std::vector<OutputReport>& outputs) {
 
 }  // namespace
 
+int VariantRun::first_passing_level_rtol_candidate() const {
+  if (failure != FailureClass::none && failure != FailureClass::accuracy) {
+    return kMaxToleranceLevel + 1;
+  }
+  int level = kMinToleranceLevel;
+  for (const auto* set : {&outputs, &recheck}) {
+    for (const auto& o : *set) {
+      level = std::max(level, o.comparison.first_passing_level_rtol_candidate);
+    }
+  }
+  return level;
+}
+
 void VariantRun::merge_into(json& v) const {
   v["evaluated"] = true;
   if (failure != FailureClass::none) {
@@ -80,6 +95,7 @@ void VariantRun::merge_into(json& v) const {
   if (!inputs_redrawn.empty()) v["inputs_redrawn"] = inputs_redrawn;
   v["correct"] = correct();
   v["first_passing_level"] = level_json(first_passing_level);
+  v["first_passing_level_rtol_candidate"] = level_json(first_passing_level_rtol_candidate());
   // Measured whenever the outputs are close at some level (ES_t uses it there).
   v["speedup"] = speedup > 0 ? json(speedup) : json(nullptr);
   v["unstable"] = unstable;

@@ -74,6 +74,10 @@ struct VariantRun {
   //! in this process.
   bool fatal = false;
 
+  //! first_passing_level with PassNet's allclose operand order (rtol on
+  //! |candidate|), over the same outputs; never where outputs were not compared.
+  int first_passing_level_rtol_candidate() const;
+
   bool correct() const {
     return failure == FailureClass::none && skipped.empty() &&
            first_passing_level <= kBaselineToleranceLevel;

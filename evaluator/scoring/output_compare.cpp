@@ -5,11 +5,24 @@
 namespace pf {
 namespace {
 
-bool close(double c, double e, const Tolerance& tol) {
+// `relative_to` is the operand rtol scales: e (ours, GraphNet) or c (PassNet).
+bool close(double c, double e, const Tolerance& tol, double relative_to) {
   if (std::isnan(c) || std::isnan(e)) return false;
   if (c == e) return true;
   if (tol.exact) return false;
-  return std::fabs(c - e) <= tol.atol + tol.rtol * std::fabs(e);
+  return std::fabs(c - e) <= tol.atol + tol.rtol * std::fabs(relative_to);
+}
+
+bool close(double c, double e, const Tolerance& tol) {
+  return close(c, e, tol, e);
+}
+
+// Raises `level` until the element is close there (kMaxToleranceLevel + 1: nowhere).
+void raise_level(int& level, double c, double e, double relative_to,
+                 const std::array<Tolerance, kNumToleranceLevels>& tols) {
+  while (level <= kMaxToleranceLevel && !close(c, e, tols[level_index(level)], relative_to)) {
+    ++level;
+  }
 }
 
 }  // namespace
@@ -30,6 +43,7 @@ OutputComparison compare_output(const Tensor& candidate, const Tensor& expected)
   r.dtype_ok = candidate.dtype() == expected.dtype();
   if (!r.shape_ok || !r.dtype_ok) {
     r.first_passing_level = kMaxToleranceLevel + 1;
+    r.first_passing_level_rtol_candidate = kMaxToleranceLevel + 1;
     return r;
   }
   const DType dtype = expected.dtype();
@@ -43,6 +57,7 @@ OutputComparison compare_output(const Tensor& candidate, const Tensor& expected)
   // The verdict level only ever rises, so each element costs one check in the
   // common case: amortised linear in the number of elements.
   int level = kMinToleranceLevel;
+  int level_rtol_candidate = kMinToleranceLevel;
   double sum_abs = 0;
   int64_t finite_count = 0;
   for (size_t i = 0; i < c.size(); ++i) {
@@ -50,6 +65,7 @@ OutputComparison compare_output(const Tensor& candidate, const Tensor& expected)
     if (std::isnan(ci) || std::isnan(ei)) {
       ++r.nan_mismatches;
       level = kMaxToleranceLevel + 1;
+      level_rtol_candidate = kMaxToleranceLevel + 1;
     } else {
       double diff = ci == ei ? 0.0 : std::fabs(ci - ei);
       if (std::isfinite(diff)) {
@@ -60,7 +76,8 @@ OutputComparison compare_output(const Tensor& candidate, const Tensor& expected)
       } else {
         r.max_abs_diff = INFINITY;
       }
-      while (level <= kMaxToleranceLevel && !close(ci, ei, tols[level_index(level)])) ++level;
+      raise_level(level, ci, ei, ei, tols);
+      raise_level(level_rtol_candidate, ci, ei, ci, tols);
     }
     if (r.first_mismatch < 0 && !close(ci, ei, baseline)) {
       r.first_mismatch = static_cast<int64_t>(i);
@@ -70,6 +87,7 @@ OutputComparison compare_output(const Tensor& candidate, const Tensor& expected)
   }
   r.mean_abs_diff = finite_count ? sum_abs / static_cast<double>(finite_count) : 0;
   r.first_passing_level = level;
+  r.first_passing_level_rtol_candidate = level_rtol_candidate;
   return r;
 }
 

@@ -17,6 +17,9 @@ struct OutputComparison {
   //! Lowest level t at which every element is close; kMaxToleranceLevel + 1
   //! when even t = 4 fails (or shape/dtype differ).
   int first_passing_level = kMinToleranceLevel;
+  //! The same with rtol relative to |candidate|, as PassNet's
+  //! torch.allclose(expected, compiled) measures it (scoring_mode.h).
+  int first_passing_level_rtol_candidate = kMinToleranceLevel;
   double max_abs_diff = 0;
   double mean_abs_diff = 0;
   double max_rel_diff = 0;   // |c - e| / |e| over elements with e != 0
@@ -32,7 +35,8 @@ struct OutputComparison {
 };
 
 //! allclose per docs/design.md: |c - e| <= atol + rtol * |e| elementwise, exact
-//! equality passes (so inf == inf), NaN never equals anything.
+//! equality passes (so inf == inf), NaN never equals anything; also the level
+//! with rtol * |c| in place of rtol * |e|.
 OutputComparison compare_output(const Tensor& candidate, const Tensor& expected);
 
 //! "[2, 0, 5]" index of a row-major element in a shape (for feedback).

@@ -1,23 +1,52 @@
 #include "evaluator/scoring/score.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace pf {
 namespace {
 
-// The class a failed variant counts as for forgiveness at level t >= 1.
-bool forgiven(FailureClass c, int t, ScoringMode mode) {
-  if (mode == ScoringMode::passnet) return false;
-  switch (c) {
-    case FailureClass::accuracy: return t >= 1;
-    case FailureClass::runtime_fail:
-    case FailureClass::timeout:
-    case FailureClass::resource_limit:
-    case FailureClass::shape_mismatch:
-    case FailureClass::dtype_mismatch:
-    case FailureClass::compile_fail: return t >= 3;
-    default: return false;  // pass_miss and integrity are never forgiven
+// One variant as the mode sees it.
+struct Judged {
+  FailureClass failure = FailureClass::none;
+  int level = kMaxToleranceLevel + 1;  // first passing level under the mode's allclose
+  double speedup = 0;
+};
+
+std::optional<Judged> judge(const VariantOutcome& v, ScoringMode mode) {
+  Judged j{v.failure, v.first_passing_level, v.speedup};
+  if (rtol_on_candidate(mode) && v.first_passing_level_rtol_candidate) {
+    j.level = *v.first_passing_level_rtol_candidate;
   }
+  if (j.failure == FailureClass::unstable) {
+    switch (unstable_rule(mode)) {
+      case UnstableRule::excluded:
+        return std::nullopt;
+      case UnstableRule::failed:
+        return j;
+      case UnstableRule::scored:
+        j.failure = FailureClass::none;
+        break;
+    }
+  }
+  // Close somewhere but never timed (e.g. close only under the other operand
+  // order): nothing to score it by, so it counts as not close.
+  if (j.failure == FailureClass::none && j.speedup <= 0) j.level = kMaxToleranceLevel + 1;
+  return j;
+}
+
+double weighted_log10(const std::array<double, kNumToleranceLevels>& es,
+                      const std::array<double, kNumToleranceLevels>& w) {
+  double sum = 0;
+  for (int i = 0; i < kNumToleranceLevels; ++i) sum += w[i] * std::log10(es[i]);
+  return sum;
+}
+
+std::array<double, kNumToleranceLevels> normalised(std::array<double, kNumToleranceLevels> raw) {
+  double sum = 0;
+  for (double w : raw) sum += w;
+  for (double& w : raw) w /= sum;
+  return raw;
 }
 
 }  // namespace
@@ -25,40 +54,43 @@ bool forgiven(FailureClass c, int t, ScoringMode mode) {
 double rectified_speedup(double s, double p) { return s >= 1 ? s : std::pow(s, p + 1); }
 
 const std::array<double, kNumToleranceLevels>& as_weights() {
-  static const std::array<double, kNumToleranceLevels> weights = [] {
-    std::array<double, kNumToleranceLevels> raw = {
-        0.001, 0.001, 0.001, 0.001, 0.001,  // t = -10 ... -6
-        1, 1, 1,                            // -5, -4, -3
-        0.8, 0.64, 0.512, 0.4096, 0.32768, 0.262144,  // -2 ... 3
-        0.001};                             // 4
-    double sum = 0;
-    for (double w : raw) sum += w;
-    for (double& w : raw) w /= sum;
-    return raw;
-  }();
+  static const std::array<double, kNumToleranceLevels> weights =
+      normalised({0.001, 0.001, 0.001, 0.001, 0.001,            // t = -10 ... -6
+                  1, 1, 1,                                      // -5, -4, -3
+                  0.8, 0.64, 0.512, 0.4096, 0.32768, 0.262144,  // -2 ... 3
+                  0.001});                                      // 4
+  return weights;
+}
+
+const std::array<double, kNumToleranceLevels>& graphnet_weights() {
+  static const std::array<double, kNumToleranceLevels> weights =
+      normalised({0.001, 0.001, 0.001, 0.13, 0.40,                       // t = -10 ... -6
+                  0.48, 0.48, 0.48, 0.48, 0.48, 0.48, 0.48, 0.48, 0.48,  // -5 ... 3
+                  0.48});                                                // 4
   return weights;
 }
 
 std::optional<Score> score_variants(const std::vector<VariantOutcome>& variants,
                                     const ScoringOptions& options) {
-  std::vector<const VariantOutcome*> scored;
+  std::vector<Judged> scored;
   for (const auto& v : variants) {
-    if (v.failure != FailureClass::unstable) scored.push_back(&v);
+    if (auto j = judge(v, options.mode)) scored.push_back(*j);
   }
   if (scored.empty()) return std::nullopt;
   Score score;
   score.variants = static_cast<int>(scored.size());
   for (int t = kMinToleranceLevel; t <= kMaxToleranceLevel; ++t) {
     double log_sum = 0;
-    for (const VariantOutcome* v : scored) {
+    for (const Judged& v : scored) {
       // t >= 1 judges every variant by its t = 1 status.
-      int judged_at = std::min(t, 1);
+      const int judged_at = std::min(t, 1);
       double s_hat;
-      if (v->correct_at(judged_at)) {
-        s_hat = rectified_speedup(v->speedup, options.p);
+      if (v.failure == FailureClass::none && judged_at >= v.level) {
+        s_hat = rectified_speedup(v.speedup, options.p);
       } else if (t >= 1) {
-        FailureClass cls = v->failure == FailureClass::none ? FailureClass::accuracy : v->failure;
-        s_hat = forgiven(cls, t, options.mode) ? 1.0 : options.b;
+        FailureClass cls = v.failure == FailureClass::none ? FailureClass::accuracy : v.failure;
+        std::optional<int> from = forgiven_from(cls, options.mode);
+        s_hat = from && t >= *from ? 1.0 : options.b;
       } else {
         s_hat = options.b;
       }
@@ -66,10 +98,8 @@ std::optional<Score> score_variants(const std::vector<VariantOutcome>& variants,
     }
     score.es[level_index(t)] = std::exp(log_sum / static_cast<double>(scored.size()));
   }
-  double log_as = 0;
-  const auto& w = as_weights();
-  for (int i = 0; i < kNumToleranceLevels; ++i) log_as += w[i] * std::log(score.es[i]);
-  score.as = std::exp(log_as);
+  score.as = std::pow(10.0, weighted_log10(score.es, as_weights()));
+  score.graphnet_score = weighted_log10(score.es, graphnet_weights());
   return score;
 }
 

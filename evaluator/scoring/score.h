@@ -1,5 +1,6 @@
-// ES_t and AS exactly as PassNet/GraphNet define them (docs/design.md "Scoring"),
-// plus the task- and run-level statistics reported beside them.
+// ES_t and AS as PassNet/GraphNet define them (docs/design.md "Scoring"), under
+// the forgiveness rules of a scoring mode (scoring_mode.h), GraphNet's
+// aggregate score, and the task- and run-level statistics reported beside them.
 #pragma once
 
 #include <array>
@@ -8,19 +9,15 @@
 #include <vector>
 
 #include "evaluator/scoring/failure_class.h"
+#include "evaluator/scoring/scoring_mode.h"
 #include "evaluator/scoring/tolerance.h"
 
 namespace pf {
 
-enum class ScoringMode {
-  passnet,   // no candidate-side failure is ever forgiven (PassNet's harness)
-  graphnet,  // accuracy forgiven at t >= 1; runtime/shape/dtype/compile at t >= 3
-};
-
 struct ScoringOptions {
   double b = 0.1;  // the score of a failed variant
   double p = 0;    // slowdown penalty exponent: rect(s) = s^(p+1) for s < 1
-  ScoringMode mode = ScoringMode::passnet;
+  ScoringMode mode = ScoringMode::strict;
 };
 
 //! What scoring needs to know about one evaluated variant.
@@ -33,6 +30,9 @@ struct VariantOutcome {
   //! Lowest tolerance level at which all outputs are close (meaningful when
   //! failure == none); above kMaxToleranceLevel means never.
   int first_passing_level = kMaxToleranceLevel + 1;
+  //! The same with rtol relative to |candidate| (PassNet's operand order);
+  //! nullopt for results recorded before it was measured.
+  std::optional<int> first_passing_level_rtol_candidate;
   double speedup = 0;  // median(eager e2e) / median(candidate e2e)
 
   bool correct_at(int level) const {
@@ -43,15 +43,21 @@ struct VariantOutcome {
 struct Score {
   std::array<double, kNumToleranceLevels> es{};  // ES_t, index level_index(t)
   double as = 0;
-  int variants = 0;  // variants scored (unstable ones excluded)
+  //! GraphNet's aggregate score: sum_t w_t log10 ES_t with graphnet_weights()
+  //! (a logarithm: 0 is eager's speed, log10 b everywhere failed).
+  double graphnet_score = 0;
+  int variants = 0;  // variants scored (strict: unstable ones excluded)
 };
 
 double rectified_speedup(double s, double p);
 
-//! Normalised AS weights (t = -10 ... 4).
+//! Normalised AS weights (t = -10 ... 4), PassNet's aggregate_es_scores.py.
 const std::array<double, kNumToleranceLevels>& as_weights();
+//! Normalised weights of GraphNet's aggregate_es_scores.py (t = -10 ... 4).
+const std::array<double, kNumToleranceLevels>& graphnet_weights();
 
-//! Scores a set of variants; nullopt when none is scorable (all unstable or empty).
+//! Scores a set of variants; nullopt when none is scorable (empty, or strict
+//! with every variant unstable).
 std::optional<Score> score_variants(const std::vector<VariantOutcome>& variants,
                                     const ScoringOptions& options);
 

@@ -162,6 +162,28 @@ TEST_F(CliTest, StatsPrintsTableJsonAndSvg) {
   EXPECT_NE(content->find("<polyline"), std::string::npos);
 }
 
+TEST_F(CliTest, StatsRefusesRunsOfDifferentScoringModes) {
+  auto other = dir_.path() / "runs" / "graphnet";
+  {
+    auto s = TrajectoryStore::open(other, TrajectoryStore::OpenMode::create);
+    ASSERT_TRUE(s.ok());
+    RunRecord run = testing::make_run("20250101T000000Z-0000beef");
+    run.config_json["evaluator"] = {{"scoring_mode", "graphnet"}};
+    ASSERT_TRUE((*s)->create_run(run).ok());
+  }
+  auto mixed = passforge("stats " + run_dir_.string() + " " + other.string());
+  EXPECT_EQ(mixed.rc, 2) << mixed.out;
+  EXPECT_NE(mixed.out.find("refusing to show runs scored under different scoring modes"),
+            std::string::npos)
+      << mixed.out;
+  EXPECT_NE(mixed.out.find("scoring_mode 'graphnet' in " + other.string()), std::string::npos)
+      << mixed.out;
+  EXPECT_NE(mixed.out.find("scoring_mode 'strict' in " + run_dir_.string()), std::string::npos)
+      << mixed.out;
+  EXPECT_EQ(mixed.out.find("mean best AS"), std::string::npos) << mixed.out;
+  EXPECT_EQ(passforge("stats " + other.string()).rc, 0);
+}
+
 TEST_F(CliTest, MergeTwiceIsANoOp) {
   auto merged = dir_.path() / "runs" / "merged";
   auto first = passforge("merge " + run_dir_.string() + " --out " + merged.string());

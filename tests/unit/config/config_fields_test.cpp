@@ -44,6 +44,7 @@ TEST(ConfigFields, ChoicesAreTheEnumNames) {
   }
   EXPECT_STREQ(to_string(CompileOnly::auto_detect), "auto");
   EXPECT_STREQ(to_string(ScoringMode::graphnet), "graphnet");
+  EXPECT_STREQ(to_string(Config{}.evaluator.scoring_mode), "strict");
 }
 
 TEST(ConfigJson, RoundTripKeepsEveryValue) {

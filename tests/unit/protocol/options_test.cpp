@@ -68,7 +68,7 @@ TEST(ProtocolOptions, NamesTheBadKey) {
   const Case cases[] = {
       {{{"trials", 0}}, "options.trials must be an integer in [1, 1000000]"},
       {{{"trials", "many"}}, "options.trials must be an integer"},
-      {{{"scoring_mode", "best"}}, "options.scoring_mode must be passnet or graphnet"},
+      {{{"scoring_mode", "best"}}, "options.scoring_mode must be strict, passnet or graphnet"},
       {{{"tolerance_min", 2}, {"tolerance_max", 1}}, "options.tolerance_max must be at least"},
       {{{"l2_flush", 1}}, "options.l2_flush must be true or false"},
       {{{"recheck_cycle", 1}}, "options.recheck_cycle must be an integer in [2, 1000]"},

@@ -140,5 +140,71 @@ TEST(ResultScore, GraphnetModeForgivesAccuracyFromTOne) {
   EXPECT_EQ(r["scoring_mode"], "graphnet");
 }
 
+// The real result h11_return_input (every variant returns its input, an
+// output of the wrong shape): 0.1 strict, 0.1107 in PassNet's and GraphNet's
+// scorers, which forgive shape mismatches from t = 3:
+// 0.1^(1 - (0.262144 + 0.001) / 5.957424) = 0.11070590055298139.
+TEST(ResultScore, H11ReturnInputInEveryMode) {
+  json r = {{"variants",
+             {variant("h11_return_input_v0", false, "shape_mismatch", nullptr, nullptr),
+              variant("h11_return_input_v1", false, "shape_mismatch", nullptr, nullptr)}}};
+  ProtocolOptions o;
+  json strict = r;
+  score_result(strict, o);
+  EXPECT_NEAR(strict["as"].get<double>(), 0.1, 1e-15);
+  EXPECT_EQ(strict["scoring_mode"], "strict");
+  EXPECT_FALSE(strict.contains("graphnet_score"));
+  o.scoring.mode = ScoringMode::passnet;
+  json passnet = r;
+  score_result(passnet, o);
+  EXPECT_NEAR(passnet["as"].get<double>(), 0.11070590055298139, 1e-14);
+  EXPECT_NEAR(es_at(passnet["es_curve"], 2), 0.1, 1e-15);
+  EXPECT_NEAR(es_at(passnet["es_curve"], 3), 1.0, 1e-15);
+  o.scoring.mode = ScoringMode::graphnet;
+  json graphnet = r;
+  score_result(graphnet, o);
+  EXPECT_NEAR(graphnet["as"].get<double>(), 0.11070590055298139, 1e-14);
+  // log10(0.1) * (1 - (0.48 + 0.48) / 5.333)
+  EXPECT_NEAR(graphnet["graphnet_score"].get<double>(), -0.8199887492968307, 1e-14);
+  EXPECT_TRUE(graphnet["hidden_graphnet_score"].is_null());
+}
+
+TEST(ResultScore, WholeFailureForgivenFromThreeOnlyInGraphnetMode) {
+  json r = {{"failure_class", "compile_fail"},
+            {"variants", {{{"name", "a"}, {"hidden", false}, {"evaluated", false}}}}};
+  ProtocolOptions o;
+  o.scoring.mode = ScoringMode::passnet;
+  json passnet = r;
+  score_result(passnet, o);
+  EXPECT_DOUBLE_EQ(passnet["as"].get<double>(), 0.1);
+  o.scoring.mode = ScoringMode::graphnet;
+  score_result(r, o);
+  EXPECT_NEAR(r["as"].get<double>(), 0.11070590055298139, 1e-14);
+  EXPECT_NEAR(es_at(r["es_curve"], 3), 1.0, 1e-15);
+}
+
+TEST(ResultScore, PassnetModeReadsTheCandidateRelativeLevel) {
+  // Close from t = 0 with rtol on |expected|, from t = -2 with rtol on |candidate|.
+  json v = variant("a", false, nullptr, 0, 2.0);
+  v["first_passing_level_rtol_candidate"] = -2;
+  json never = variant("b", false, "accuracy", nullptr, nullptr);
+  never["first_passing_level_rtol_candidate"] = nullptr;
+  json r = {{"variants", {v, never}}};
+  auto outcomes = variant_outcomes(r, false);
+  ASSERT_EQ(outcomes.size(), 2u);
+  EXPECT_EQ(outcomes[0].first_passing_level, 0);
+  EXPECT_EQ(outcomes[0].first_passing_level_rtol_candidate, -2);
+  EXPECT_EQ(outcomes[1].first_passing_level_rtol_candidate, kMaxToleranceLevel + 1);
+  ProtocolOptions o;
+  o.scoring.mode = ScoringMode::passnet;
+  score_result(r, o);
+  EXPECT_NEAR(es_at(r["es_curve"], -2), std::sqrt(2.0 * 0.1), 1e-12);
+  EXPECT_NEAR(es_at(r["es_curve"], -3), 0.1, 1e-12);
+  o.scoring.mode = ScoringMode::strict;
+  score_result(r, o);
+  EXPECT_NEAR(es_at(r["es_curve"], -2), 0.1, 1e-12);
+  EXPECT_NEAR(es_at(r["es_curve"], 0), std::sqrt(2.0 * 0.1), 1e-12);
+}
+
 }  // namespace
 }  // namespace pf::protocol

@@ -64,12 +64,12 @@ TEST(Score, SlowdownPenaltyExponent) {
   EXPECT_NEAR(s->as, 0.25, 1e-12);
 }
 
-TEST(Score, AccuracyFailureJudgedAtLevelOneAndForgivenOnlyInGraphnetMode) {
+TEST(Score, AccuracyFailureJudgedAtLevelOneAndForgivenOnlyOutsideStrictMode) {
   // Outputs close only from t = 2: a failure at t = 1, so every t >= 1 uses that status.
   VariantOutcome v = correct(1.5, 2);
-  auto passnet = score_variants({v}, ScoringOptions{});
-  EXPECT_DOUBLE_EQ(passnet->es[level_index(3)], 0.1);
-  EXPECT_NEAR(passnet->as, 0.1, 1e-15);
+  auto strict = score_variants({v}, ScoringOptions{});
+  EXPECT_DOUBLE_EQ(strict->es[level_index(3)], 0.1);
+  EXPECT_NEAR(strict->as, 0.1, 1e-15);
   ScoringOptions graphnet;
   graphnet.mode = ScoringMode::graphnet;
   auto g = score_variants({v}, graphnet);
@@ -85,11 +85,11 @@ TEST(Score, GraphnetForgivesRuntimeFailuresFromLevelThree) {
   auto g = score_variants({failed(FailureClass::runtime_fail)}, graphnet);
   EXPECT_DOUBLE_EQ(g->es[level_index(2)], 0.1);
   EXPECT_DOUBLE_EQ(g->es[level_index(3)], 1.0);
-  auto miss = score_variants({failed(FailureClass::pass_miss)}, graphnet);
-  EXPECT_DOUBLE_EQ(miss->es[level_index(4)], 0.1);
+  auto cheat = score_variants({failed(FailureClass::integrity)}, graphnet);
+  EXPECT_DOUBLE_EQ(cheat->es[level_index(4)], 0.1);
 }
 
-TEST(Score, UnstableVariantsAreExcluded) {
+TEST(Score, UnstableVariantsAreExcludedInStrictMode) {
   auto s = score_variants({correct(2.0), failed(FailureClass::unstable)}, ScoringOptions{});
   EXPECT_EQ(s->variants, 1);
   EXPECT_FALSE(score_variants({failed(FailureClass::unstable)}, ScoringOptions{}));

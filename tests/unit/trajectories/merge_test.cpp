@@ -176,6 +176,29 @@ TEST(Merge, NotesRunsTimedDifferently) {
       << text;
 }
 
+TEST(Merge, RefusesRunsScoredUnderDifferentModesBeforeWriting) {
+  testing::TempDir dir;
+  auto s1 = dir.path() / "s1", s2 = dir.path() / "s2", s3 = dir.path() / "s3",
+       out = dir.path() / "out";
+  write_shard(s1, "20250101T000000Z-00000001", 1, "suite-A", {{"scoring_mode", "passnet"}});
+  write_shard(s2, "20250101T000000Z-00000002", 1, "suite-A", {{"scoring_mode", "passnet"}});
+  write_shard(s3, "20250101T000000Z-00000003", 1, "suite-A");  // no key: strict
+  ASSERT_TRUE(merge_stores({s1, s2}, dir.path() / "same").ok());
+  auto m = merge_stores({s1, s3}, out);
+  ASSERT_FALSE(m.ok());
+  const std::string& msg = m.error().message;
+  EXPECT_NE(msg.find("refusing to merge runs scored under different scoring modes"),
+            std::string::npos)
+      << msg;
+  EXPECT_NE(msg.find("scoring_mode 'passnet' in " + s1.string()), std::string::npos) << msg;
+  EXPECT_NE(msg.find("scoring_mode 'strict' in " + s3.string()), std::string::npos) << msg;
+  EXPECT_FALSE(std::filesystem::exists(out));
+  // Merging into an output that already holds the other mode is refused too.
+  auto into = merge_stores({s3}, dir.path() / "same");
+  ASSERT_FALSE(into.ok());
+  EXPECT_NE(into.error().message.find("different scoring modes"), std::string::npos);
+}
+
 TEST(Merge, RefusesNewerSchemasAndDivergedHistories) {
   testing::TempDir dir;
   auto s1 = dir.path() / "s1", out = dir.path() / "out";

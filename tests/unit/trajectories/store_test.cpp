@@ -62,10 +62,48 @@ TEST(TrajectoryStore, RefusesNewerSchemaWithBothVersions) {
   auto s = TrajectoryStore::open(dir.path(), TrajectoryStore::OpenMode::existing);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.error().message.find("schema version 99"), std::string::npos) << s.error().message;
-  EXPECT_NE(s.error().message.find("up to 1"), std::string::npos);
+  EXPECT_NE(s.error().message.find("up to " + std::to_string(kSchemaVersion)), std::string::npos);
   auto r = TrajectoryReader::open(dir.path());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::unsupported);
+}
+
+// A store written before the scoring modes were renamed: its "passnet" meant
+// "nothing forgiven", today's strict. Opening it migrates the meaning; a store
+// written since keeps its "passnet".
+TEST(TrajectoryStore, OldPassnetScoringModeReadsAsStrict) {
+  TempDir dir;
+  for (const char* name : {"old", "new"}) {
+    auto store = open_store(dir.path() / name);
+    ASSERT_TRUE(store);
+    RunRecord run = testing::make_run("20250101T000000Z-00000001");
+    run.config_json["evaluator"] = {{"scoring_mode", "passnet"}, {"b", 0.1}};
+    ASSERT_TRUE(store->create_run(run).ok());
+    ASSERT_TRUE(store->upsert_task(testing::make_task("task_a")).ok());
+    EpisodeSpec spec{run.id, "task_a", 0};
+    TurnSpec turn;
+    turn.result = testing::make_result(0.5, good_variants(2.0));
+    (*turn.result)["scoring_mode"] = "passnet";
+    (*turn.result)["options"] = {{"scoring_mode", "passnet"}, {"b", 0.1}};
+    spec.turns = {turn};
+    testing::write_episode(*store, spec);
+  }
+  raw_sql(dir.path() / "old" / "passforge.db", "DELETE FROM schema_version WHERE version >= 2");
+  for (const auto& [name, want] : {std::pair{"old", "strict"}, std::pair{"new", "passnet"}}) {
+    SCOPED_TRACE(name);
+    auto reader = TrajectoryReader::open(dir.path() / name);
+    ASSERT_TRUE(reader.ok()) << reader.error().message;
+    EXPECT_EQ(*reader->schema_version(), kSchemaVersion);
+    auto runs = reader->runs();
+    ASSERT_EQ(runs->size(), 1u);
+    EXPECT_EQ((*runs)[0].config_json["evaluator"]["scoring_mode"], want);
+    EXPECT_EQ((*runs)[0].config_json["evaluator"]["b"], 0.1);
+    auto evaluations = reader->evaluations("");
+    ASSERT_EQ(evaluations->size(), 1u);
+    EXPECT_EQ((*evaluations)[0].result["scoring_mode"], want);
+    EXPECT_EQ((*evaluations)[0].result["options"]["scoring_mode"], want);
+    EXPECT_EQ((*evaluations)[0].result["as"], 0.5);
+  }
 }
 
 TEST(TrajectoryStore, RefusesForeignDatabaseAndMissingStore) {
