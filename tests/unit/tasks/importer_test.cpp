@@ -2,7 +2,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "evaluator/ops/op_registry.h"
@@ -35,6 +37,31 @@ TEST(WeightMeta, ReadsGraphNetClasses) {
   EXPECT_FALSE((*metas)[1].mean);
   EXPECT_EQ(*(*metas)[1].max_val, 999);
   EXPECT_EQ(*(*metas)[1].data, (std::vector<double>{3, 4}));
+}
+
+// GraphNet prints stored values with "%f": a mask's -inf arrives as a bare name.
+TEST(WeightMeta, KeepsNonFiniteStoredValues) {
+  const char* src =
+      "class A:\n    name = \"in_0\"\n    shape = [2, 2]\n    dtype = \"torch.float32\"\n"
+      "    min_val = -inf\n    max_val = float('inf')\n    data = [[0.000000, -inf], [inf, nan]]\n";
+  auto metas = parse_weight_meta(src, "weight_meta.py");
+  ASSERT_TRUE(metas.ok()) << metas.error().message;
+  const auto& d = *(*metas)[0].data;
+  ASSERT_EQ(d.size(), 4u);
+  EXPECT_EQ(d[0], 0.0);
+  EXPECT_EQ(d[1], -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(d[2], std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isnan(d[3]));
+  EXPECT_EQ(*(*metas)[0].min_val, -std::numeric_limits<double>::infinity());
+  // Only those names: any other bare name is still not a value.
+  EXPECT_FALSE(parse_weight_meta("class A:\n    name = \"x\"\n    shape = [1]\n"
+                                 "    dtype = \"torch.float32\"\n    data = [infinity]\n",
+                                 "wm.py")
+                   .ok());
+  EXPECT_FALSE(parse_weight_meta("class A:\n    name = inf\n    shape = [1]\n"
+                                 "    dtype = \"torch.float32\"\n",
+                                 "wm.py")
+                   .ok());
 }
 
 TEST(WeightMeta, ErrorsNameFileAndLine) {
