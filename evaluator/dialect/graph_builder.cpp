@@ -276,6 +276,8 @@ void GraphBuilder::unbind(const std::string& name) {
 Result<Arg> GraphBuilder::lookup(const Expr& e) {
   auto it = scope_.find(e.text);
   if (it == scope_.end()) {
+    // Python's builtin constants that dynamo writes by name (`x[Ellipsis, 0]`).
+    if (auto c = named_constant(e.text)) return *c;
     std::vector<std::string> names;
     for (const auto& [n, a] : scope_) names.push_back(n);
     std::string hint = closest_match(e.text, names);

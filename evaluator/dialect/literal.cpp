@@ -86,8 +86,15 @@ std::optional<Arg> float_call(const Expr& e) {
 std::optional<Arg> named_constant(std::string_view path) {
   if (path == "math.pi") return Arg::make_real(M_PI);
   if (path == "math.e") return Arg::make_real(M_E);
-  if (path == "math.inf") return Arg::make_real(std::numeric_limits<double>::infinity());
-  if (path == "math.nan") return Arg::make_real(std::numeric_limits<double>::quiet_NaN());
+  if (path == "math.inf" || path == "torch.inf") {
+    return Arg::make_real(std::numeric_limits<double>::infinity());
+  }
+  if (path == "math.nan" || path == "torch.nan") {
+    return Arg::make_real(std::numeric_limits<double>::quiet_NaN());
+  }
+  if (path == "torch.pi") return Arg::make_real(M_PI);
+  if (path == "torch.e") return Arg::make_real(M_E);
+  if (path == "Ellipsis") return Arg::make_ellipsis();
   if (path == "torch.contiguous_format" || path == "torch.preserve_format" ||
       path == "torch.channels_last" || path == "torch.strided") {
     return Arg::make_string(std::string(path.substr(6)));

@@ -55,15 +55,47 @@ bool is_inplace_spelling(std::string_view spelling) {
          last.front() != '_';
 }
 
+namespace {
+
+// `x.__eq__(y)` is `x == y`: a dunder method is looked up as the operator it
+// implements ("operator.eq", "operator.and_"), else as the plain method
+// ("__abs__" -> "Tensor.abs"). In-place (`__iadd__`) and reflected (`__radd__`)
+// forms are left unknown: neither is the same call with the same operands.
+const OpInfo* find_dunder(const OpRegistry& registry, std::string_view spelling,
+                          std::string& alias) {
+  static constexpr std::string_view kPrefix = "Tensor.__";
+  if (!starts_with(spelling, kPrefix) || !ends_with(spelling, "__")) return nullptr;
+  std::string_view name = spelling.substr(kPrefix.size());
+  if (name.size() <= 2) return nullptr;
+  name = name.substr(0, name.size() - 2);
+  auto is_operator = [&](std::string_view n) {
+    return registry.find_alias("operator." + std::string(n)) != nullptr ||
+           registry.find_alias("operator." + std::string(n) + "_") != nullptr;
+  };
+  if ((name.front() == 'r' || name.front() == 'i') && is_operator(name.substr(1))) return nullptr;
+  for (std::string candidate :
+       {"operator." + std::string(name), "operator." + std::string(name) + "_",
+        "Tensor." + std::string(name)}) {
+    if (const OpInfo* op = registry.find_alias(candidate)) {
+      alias = std::move(candidate);
+      return op;
+    }
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 const OpInfo* find_op(const OpRegistry& registry, std::string_view spelling,
                       std::string* found_alias) {
-  std::string_view alias = spelling;
+  std::string alias(spelling);
   const OpInfo* op = registry.find_alias(alias);
   if (op == nullptr && is_inplace_spelling(spelling)) {
     alias = spelling.substr(0, spelling.size() - 1);
     op = registry.find_alias(alias);
   }
-  if (op != nullptr && found_alias != nullptr) *found_alias = std::string(alias);
+  if (op == nullptr) op = find_dunder(registry, spelling, alias);
+  if (op != nullptr && found_alias != nullptr) *found_alias = alias;
   return op;
 }
 

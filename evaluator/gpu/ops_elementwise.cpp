@@ -1,5 +1,6 @@
 // Elementwise ops: arithmetic, math, activations, rounding, comparisons,
-// logical and bitwise ops (kernels ew_arith.cu, ew_math.cu, ew_logic.cu).
+// logical and bitwise ops, addcmul/addcdiv, outer (kernels ew_arith.cu,
+// ew_math.cu, ew_logic.cu).
 // Each op is one kernel launch, as in PyTorch eager. The compute dtype is the
 // output dtype, except for predicates (bool out), which compute in the
 // operands' result type; operands of other dtypes convert on load.
@@ -61,11 +62,11 @@ Binder reals(std::vector<std::pair<size_t, size_t>> slots) {
   };
 }
 
-// alpha * sign for add/sub/rsub (param 2).
-Binder alpha(double sign) {
-  return [sign](const GpuArgs& a, DType, EwLaunch& l) -> Status {
-    const Arg& arg = a.arg(2);
-    PF_ASSIGN(double v, a.real(2));
+// alpha * sign for add/sub/rsub (param 2), addcmul's value (param 3).
+Binder alpha(double sign, size_t param = 2) {
+  return [sign, param](const GpuArgs& a, DType, EwLaunch& l) -> Status {
+    const Arg& arg = a.arg(param);
+    PF_ASSIGN(double v, a.real(param));
     int64_t vi = arg.kind == Arg::Kind::integer   ? arg.i
                  : arg.kind == Arg::Kind::boolean ? (arg.b ? 1 : 0)
                                                   : 0;
@@ -201,6 +202,15 @@ void add_arith(GpuOpRegistry& r) {
   add(r, {"sub", kArith, fixed("add"), {0, 1}, Compute::output, alpha(-1), all_dtypes()});
   add(r, {"rsub", kArith, fixed("add"), {1, 0}, Compute::output, alpha(-1), all_dtypes()});
   add(r, {"mul", kArith, fixed("mul"), {0, 1}, Compute::output, no_params(), all_dtypes()});
+  add(r,
+      {"addcmul", kArith, fixed("addcmul"), {0, 1, 2}, Compute::output, alpha(1, 3), all_dtypes()});
+  add(r, {"addcdiv",
+          kArith,
+          fixed("addcdiv"),
+          {0, 1, 2},
+          Compute::output,
+          alpha(1, 3),
+          float_dtypes()});
   add(r, {"div",
           kArith,
           [](const GpuArgs& a) -> Result<std::string> {
@@ -365,9 +375,23 @@ Result<std::vector<DeviceTensor>> run_prelu(const GpuArgs& a, const std::vector<
   return std::vector<DeviceTensor>{y};
 }
 
+// outer(x, y) as PyTorch computes it: x viewed as [n, 1] times y, one mul.
+Result<std::vector<DeviceTensor>> run_outer(const GpuArgs& a, const std::vector<TensorType>& out,
+                                            PlanBuilder& b) {
+  const DeviceTensor& x = a.tensor(0);
+  const DeviceTensor& y = a.tensor(1);
+  DeviceTensor column =
+      DeviceTensor::view_of(x, {x.shape()[0], 1}, {x.strides()[0], 0}, x.offset());
+  EwLaunch l{kArith, "mul", out[0].dtype, out[0].dtype, {EwOperand::of(column), EwOperand::of(y)},
+             0,      {},    {},           out[0].shape};
+  PF_ASSIGN(DeviceTensor result, launch_elementwise(b, l));
+  return std::vector<DeviceTensor>{result};
+}
+
 }  // namespace
 
 void register_gpu_elementwise_ops(GpuOpRegistry& r) {
+  r.add(GpuOpInfo{"outer", run_outer, all_dtypes()});
   add_math(r);
   add_arith(r);
   add_logic(r);

@@ -1,5 +1,5 @@
 // Arithmetic: add, sub, mul, div (rounding modes), floor_divide, remainder,
-// fmod, pow, rsub, neg, positive, abs, reciprocal. Broadcasting and type
+// fmod, pow, rsub, neg, positive, abs, reciprocal, addcmul, addcdiv. Broadcasting and type
 // promotion with Python numbers as PyTorch (elementwise.h); integers are exact
 // 64-bit and wrap like PyTorch's; integer division by zero is an error.
 #include <cmath>
@@ -305,9 +305,66 @@ OpInfo positive_op() {
   return op;
 }
 
+// addcmul(input, tensor1, tensor2, *, value=1) = input + value * tensor1 * tensor2
+// and addcdiv (the quotient instead), broadcast and promoted over all three,
+// as PyTorch: integer addcmul is exact and wraps, its value must be an integer;
+// integer addcdiv is refused (PyTorch removed it).
+OpInfo addc_op(bool divide) {
+  OpInfo op;
+  op.name = divide ? "addcdiv" : "addcmul";
+  op.aliases = {"torch." + op.name, "Tensor." + op.name, "Tensor." + op.name + "_"};
+  op.params = {tensor_param("input"), tensor_param("tensor1"), tensor_param("tensor2"),
+               kwarg("value", ParamKind::scalar, Arg::make_int(1)), ignored_param("out")};
+  op.infer = [divide](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    PF_ASSIGN(DType t, promote_params(a, {0, 1, 2}));
+    PF_ASSIGN(Shape shape, broadcast_params(a, {0, 1, 2}));
+    PF_TRY(a.real(3));
+    if (!is_floating(t)) {
+      if (divide) {
+        return a.error(1,
+                       "integer division with addcdiv is not supported (as in PyTorch); "
+                       "use a floating dtype");
+      }
+      if (a.arg(3).kind == Arg::Kind::real) {
+        return a.error(3,
+                       std::string("a float value cannot multiply ") + dtype_name(t) + " tensors");
+      }
+    }
+    return std::vector<TensorType>{{t, shape}};
+  };
+  op.cpu = [divide](const BoundArgs<Tensor>& a,
+                    const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    const Shape& shape = out[0].shape;
+    DType t = out[0].dtype;
+    Operand x(a, 0, shape), p(a, 1, shape), q(a, 2, shape);
+    PF_ASSIGN(double value, a.real(3));
+    Tensor result = Tensor::zeros(t, shape);
+    if (!is_floating(t)) {
+      const Arg& v = a.arg(3);
+      int64_t vi = v.kind == Arg::Kind::boolean ? (v.b ? 1 : 0) : v.i;
+      for (int64_t i = 0, n = result.numel(); i < n; ++i) {
+        int64_t prod = wrap_mul(vi, wrap_mul(p.integer(i, t), q.integer(i, t)));
+        result.set_int(i, wrap_add(x.integer(i, t), prod));
+      }
+      return std::vector<Tensor>{result};
+    }
+    double v = round_to_dtype(value, opmath_type(t));
+    for (int64_t i = 0, n = result.numel(); i < n; ++i) {
+      double r = divide ? p.real(i, t) / q.real(i, t) : p.real(i, t) * q.real(i, t);
+      result.set(i, x.real(i, t) + v * r);
+    }
+    return std::vector<Tensor>{result};
+  };
+  op.doc = divide ? "input + value * tensor1 / tensor2, broadcasting"
+                  : "input + value * tensor1 * tensor2, broadcasting";
+  return op;
+}
+
 }  // namespace
 
 void register_arithmetic_ops(OpRegistry& r) {
+  r.add(addc_op(false));
+  r.add(addc_op(true));
   r.add(add_op());
   r.add(sub_op());
   r.add(rsub_op());

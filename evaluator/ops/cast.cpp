@@ -13,10 +13,49 @@ Tensor convert(const Tensor& x, DType dtype, bool copy) {
   return x.to_dtype(dtype);
 }
 
+// The legacy type names `x.type('torch.cuda.FloatTensor')` accepts.
+std::optional<DType> legacy_tensor_type(std::string_view name) {
+  static const std::pair<std::string_view, DType> kTypes[] = {
+      {"FloatTensor", DType::float32}, {"DoubleTensor", DType::float64},
+      {"HalfTensor", DType::float16},  {"BFloat16Tensor", DType::bfloat16},
+      {"LongTensor", DType::int64},    {"IntTensor", DType::int32},
+      {"ShortTensor", DType::int16},   {"CharTensor", DType::int8},
+      {"ByteTensor", DType::uint8},    {"BoolTensor", DType::boolean}};
+  for (std::string_view prefix : {"torch.cuda.", "torch."}) {
+    if (name.substr(0, prefix.size()) != prefix) continue;
+    for (const auto& [type, dt] : kTypes) {
+      if (name.substr(prefix.size()) == type) return dt;
+    }
+  }
+  return std::nullopt;
+}
+
+// x.type(dtype) converts like x.to(dtype); x.type() returns a string, which no
+// graph can hold, so a call without a type gets an argument normalize rejects.
+void type_overload(std::vector<Arg>& positional,
+                   std::vector<std::pair<std::string, Arg>>& keywords) {
+  Arg* type = positional.size() >= 2 ? &positional[1] : nullptr;
+  for (auto& [key, value] : keywords) {
+    if (key == "dtype") type = &value;
+  }
+  if (type == nullptr || type->is_none()) {
+    keywords.emplace_back("dtype (Tensor.type() without a type returns a string)",
+                          Arg::make_none());
+    return;
+  }
+  if (type->kind == Arg::Kind::string) {
+    if (auto dt = legacy_tensor_type(type->s)) *type = Arg::make_dtype(*dt);
+  }
+}
+
 // x.to('cuda'), x.to(device, dtype), x.to(other): devices are dropped and a
 // tensor argument makes the call type_as.
-std::string to_overload(std::string_view, std::vector<Arg>& positional,
+std::string to_overload(std::string_view spelling, std::vector<Arg>& positional,
                         std::vector<std::pair<std::string, Arg>>& keywords) {
+  if (spelling == "Tensor.type") {
+    type_overload(positional, keywords);
+    return "";
+  }
   if (positional.size() >= 2) {
     Arg::Kind k = positional[1].kind;
     if (k == Arg::Kind::device || k == Arg::Kind::string) {
@@ -33,7 +72,7 @@ std::string to_overload(std::string_view, std::vector<Arg>& positional,
 OpInfo to_op() {
   OpInfo op;
   op.name = "to";
-  op.aliases = {"Tensor.to"};
+  op.aliases = {"Tensor.to", "Tensor.type"};
   op.params = {tensor_param("input"),
                param("dtype", ParamKind::optional_dtype, Arg::make_none()),
                ParamDef{"non_blocking", ParamKind::ignored, Arg::make_bool(false)},

@@ -225,7 +225,7 @@ void register_dim_ops(OpRegistry& r) {
                 {param_tensor("input"), param_ints("source"), param_ints("destination")},
                 movedim_geometry, "moves dims to new positions (a view)"));
   r.add(view_op(
-      "expand", {"Tensor.expand"},
+      "expand", {"Tensor.expand", "torch.broadcast_to", "Tensor.broadcast_to"},
       {param_tensor("input"), param_ints("size", std::nullopt, true),
        param_ignored("implicit", Arg::make_bool(false))},
       [](const Geometry& in, const ArgReader& a) -> Result<Geometry> {

@@ -1,11 +1,14 @@
 // Matrix products: linear, matmul (every PyTorch rank case, broadcasting batch
 // dims), mm, bmm, addmm, baddbmm. Sums run in float64 and round once to the
 // output dtype. Operands must share one floating dtype (PyTorch does not
-// promote here either).
+// promote here either). Also outer, which PyTorch computes as a broadcast mul
+// and so promotes like mul.
+#include "evaluator/ops/elementwise.h"
 #include "evaluator/ops/gemm.h"
 #include "evaluator/ops/layout_util.h"
 #include "evaluator/ops/op_families.h"
 #include "evaluator/ops/op_registry.h"
+#include "evaluator/ops/op_util.h"
 
 namespace pf {
 namespace {
@@ -244,9 +247,50 @@ OpInfo linear_op() {
   return op;
 }
 
+// outer(input, vec2): [n] x [m] -> [n, m], each product rounded once like mul
+// (PyTorch computes it as input[:, None] * vec2 and promotes the same way).
+OpInfo outer_op() {
+  OpInfo op;
+  op.name = "outer";
+  op.aliases = {"torch.outer", "Tensor.outer", "torch.ger", "Tensor.ger"};
+  op.params = {tensor_param("input"), tensor_param("vec2"), ignored_param("out")};
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    for (size_t i = 0; i < 2; ++i) {
+      if (a.tensor(i).shape.size() != 1) {
+        return a.error(i, "expects a 1-d tensor, got shape " + shape_str(a.tensor(i).shape));
+      }
+    }
+    PF_ASSIGN(DType t, promote_params(a, {0, 1}));
+    return std::vector<TensorType>{{t, {a.tensor(0).shape[0], a.tensor(1).shape[0]}}};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    DType t = out[0].dtype;
+    const Shape& shape = out[0].shape;
+    // As [n, 1] * [1, m]: the operands broadcast to the output.
+    Tensor col = Tensor::view_of(a.tensor(0), {shape[0], 1}, {a.tensor(0).strides()[0], 0},
+                                 a.tensor(0).offset());
+    Tensor result = Tensor::zeros(t, shape);
+    Tensor x = broadcast_to(col, shape), y = broadcast_to(a.tensor(1), shape);
+    for (int64_t i = 0, n = result.numel(); i < n; ++i) {
+      if (is_floating(t)) {
+        double p = round_to_dtype(x.get(i), t) * round_to_dtype(y.get(i), t);
+        result.set(i, p);
+      } else {
+        result.set_int(i, static_cast<int64_t>(static_cast<uint64_t>(x.get_int(i)) *
+                                               static_cast<uint64_t>(y.get_int(i))));
+      }
+    }
+    return std::vector<Tensor>{result};
+  };
+  op.doc = "outer product of two 1-d tensors";
+  return op;
+}
+
 }  // namespace
 
 void register_linalg_ops(OpRegistry& r) {
+  r.add(outer_op());
   r.add(linear_op());
   r.add(product_op("matmul", {"torch.matmul", "Tensor.matmul", "operator.matmul"}, 0,
                    "matrix product with PyTorch's rank rules (1-d operands, broadcast batch dims)"));

@@ -104,6 +104,12 @@ Result<std::vector<Arg>> OpRegistry::normalize(
     for (size_t q = 0; q < params.size(); ++q) {
       if (params[q].name == key) idx = q;
     }
+    // PyTorch's argument parser takes NumPy's names for these everywhere
+    // (`torch.cat(xs, axis=1)`, `x.sum(axis=0, keepdims=True)`).
+    std::string_view numpy_name = key == "axis" ? "dim" : key == "keepdims" ? "keepdim" : "";
+    for (size_t q = 0; idx == params.size() && !numpy_name.empty() && q < params.size(); ++q) {
+      if (params[q].name == numpy_name) idx = q;
+    }
     if (idx == params.size()) {
       std::vector<std::string> names;
       for (const auto& prm : params) names.push_back(prm.name);

@@ -196,13 +196,45 @@ OpInfo normalize_op() {
   return op;
 }
 
+// torch.linalg.norm is vector_norm when ord is None (2-norm of the flattened
+// input or over `dim`; over two dims that is Frobenius) or when `dim` names one
+// dim. A given ord over a whole matrix or two dims is a matrix norm (singular
+// values, max row sums), which vector_norm does not compute: such calls get an
+// argument normalize rejects, naming what is missing.
+std::string linalg_norm_overload(std::string_view spelling, std::vector<Arg>& positional,
+                                 std::vector<std::pair<std::string, Arg>>& keywords) {
+  if (spelling != "torch.linalg.norm") return "";
+  Arg* ord = positional.size() >= 2 ? &positional[1] : nullptr;
+  const Arg* dim = positional.size() >= 3 ? &positional[2] : nullptr;
+  for (auto& [key, value] : keywords) {
+    if (key == "ord") ord = &value;
+    if (key == "dim") dim = &value;
+  }
+  if (ord == nullptr) return "";
+  if (ord->is_none() || (ord->kind == Arg::Kind::string && ord->s == "fro")) {
+    *ord = Arg::make_real(2.0);
+    return "";
+  }
+  bool one_dim = dim != nullptr && (dim->kind == Arg::Kind::integer ||
+                                    (dim->is_sequence() && dim->items.size() == 1));
+  if (!one_dim) {
+    keywords.emplace_back("matrix ord (linalg.norm with ord over a matrix is not supported)",
+                          Arg::make_none());
+  }
+  return "";
+}
+
 }  // namespace
 
 void register_statistics_ops(OpRegistry& r) {
   r.add(variance_op("var", false));
   r.add(variance_op("std", true));
-  r.add(norm_op("norm", {"torch.norm", "Tensor.norm"}, "p", Arg::make_string("fro"), true));
-  r.add(norm_op("vector_norm", {"torch.linalg.vector_norm"}, "ord", Arg::make_real(2.0), false));
+  r.add(norm_op("norm", {"torch.norm", "Tensor.norm", "torch.functional.norm"}, "p",
+                Arg::make_string("fro"), true));
+  OpInfo vector_norm = norm_op("vector_norm", {"torch.linalg.vector_norm", "torch.linalg.norm"},
+                               "ord", Arg::make_real(2.0), false);
+  vector_norm.overload = linalg_norm_overload;
+  r.add(std::move(vector_norm));
   r.add(normalize_op());
 }
 

@@ -1,6 +1,9 @@
 #include "evaluator/tasks/task.h"
 
+#include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "common/fs.h"
 
@@ -18,13 +21,37 @@ std::vector<const TaskVariant*> Task::visible_variants() const {
 
 namespace {
 
+// JSON has no literal for infinities or NaN (nlohmann writes them as null, which
+// then reads back as a missing value), so they are stored as the strings
+// Python's float() accepts: "inf", "-inf", "nan".
+json number_to_json(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  return v;
+}
+
+std::optional<double> number_from_json(const json& v) {
+  if (v.is_number()) return v.get<double>();
+  if (v.is_boolean()) return v.get<bool>() ? 1.0 : 0.0;
+  if (!v.is_string()) return std::nullopt;
+  const auto& s = v.get_ref<const std::string&>();
+  if (s == "inf") return std::numeric_limits<double>::infinity();
+  if (s == "-inf") return -std::numeric_limits<double>::infinity();
+  if (s == "nan") return std::numeric_limits<double>::quiet_NaN();
+  return std::nullopt;
+}
+
 json input_to_json(const InputMeta& in) {
   json j = {{"name", in.name}, {"dtype", dtype_name(in.dtype)}, {"shape", in.shape}};
-  if (in.mean) j["mean"] = *in.mean;
-  if (in.std) j["std"] = *in.std;
-  if (in.min_val) j["min_val"] = *in.min_val;
-  if (in.max_val) j["max_val"] = *in.max_val;
-  if (in.data) j["data"] = *in.data;
+  if (in.mean) j["mean"] = number_to_json(*in.mean);
+  if (in.std) j["std"] = number_to_json(*in.std);
+  if (in.min_val) j["min_val"] = number_to_json(*in.min_val);
+  if (in.max_val) j["max_val"] = number_to_json(*in.max_val);
+  if (in.data) {
+    json data = json::array();
+    for (double v : *in.data) data.push_back(number_to_json(v));
+    j["data"] = std::move(data);
+  }
   if (!in.original_name.empty() && in.original_name != in.name) {
     j["original_name"] = in.original_name;
   }
@@ -55,8 +82,9 @@ class Reader {
                                        const std::string& path) const {
     auto it = j.find(key);
     if (it == j.end() || it->is_null()) return std::optional<double>();
-    if (!it->is_number()) return error(path + key, "expected a number or null");
-    return std::optional<double>(it->get<double>());
+    auto v = it->is_boolean() ? std::nullopt : number_from_json(*it);
+    if (!v) return error(path + key, "expected a number, \"inf\", \"-inf\", \"nan\" or null");
+    return v;
   }
 
  private:
@@ -89,8 +117,14 @@ Result<InputMeta> input_from_json(const json& j, const Reader& rd, const std::st
     std::vector<double> values;
     values.reserve(d->size());
     for (const auto& v : *d) {
-      if (!v.is_number() && !v.is_boolean()) return rd.error(path + ".data", "expected numbers");
-      values.push_back(v.is_boolean() ? (v.get<bool>() ? 1.0 : 0.0) : v.get<double>());
+      auto x = number_from_json(v);
+      if (!x) {
+        return rd.error(path + ".data",
+                        "expected numbers (\"inf\", \"-inf\", \"nan\" for "
+                        "non-finite values), got " +
+                            v.dump());
+      }
+      values.push_back(*x);
     }
     if (static_cast<int64_t>(values.size()) != shape_numel(in.shape)) {
       return rd.error(path + ".data", std::to_string(values.size()) + " values for shape " +

@@ -1,5 +1,7 @@
 #include "evaluator/tasks/weight_meta.h"
 
+#include <limits>
+
 #include "evaluator/dialect/literal.h"
 #include "evaluator/dialect/parser.h"
 
@@ -31,6 +33,34 @@ Status flatten_numbers(const Arg& a, std::vector<double>& out, const std::string
   return ok_status();
 }
 
+// GraphNet writes each stored value with Python's "%f" formatting, which spells
+// the non-finite ones as bare `inf`, `-inf` and `nan` (an attention mask holds
+// -inf); elsewhere those names are not literals.
+Result<Arg> data_value(const dialect::Expr& e, const std::string& file) {
+  using Kind = dialect::Expr::Kind;
+  if (e.kind == Kind::name && (e.text == "inf" || e.text == "nan")) {
+    return Arg::make_real(e.text == "inf" ? std::numeric_limits<double>::infinity()
+                                          : std::numeric_limits<double>::quiet_NaN());
+  }
+  if (e.kind == Kind::unary && (e.op == dialect::Operator::neg || e.op == dialect::Operator::pos) &&
+      e.children[0].kind == Kind::name) {
+    PF_ASSIGN(Arg v, data_value(e.children[0], file));
+    if (e.op == dialect::Operator::neg) v.f = -v.f;
+    return v;
+  }
+  if (e.kind == Kind::list || e.kind == Kind::tuple) {
+    std::vector<Arg> items;
+    items.reserve(e.children.size());
+    for (const auto& c : e.children) {
+      PF_ASSIGN(Arg item, data_value(c, file));
+      items.push_back(std::move(item));
+    }
+    return e.kind == Kind::tuple ? Arg::make_tuple(std::move(items))
+                                 : Arg::make_list(std::move(items));
+  }
+  return dialect::literal_value(e, file);
+}
+
 }  // namespace
 
 Result<std::vector<InputMeta>> parse_weight_meta(std::string_view source, const std::string& file) {
@@ -41,8 +71,11 @@ Result<std::vector<InputMeta>> parse_weight_meta(std::string_view source, const 
     bool has_shape = false, has_dtype = false;
     for (const auto& attr : cls.attributes) {
       std::string at = where(file, attr.loc);
-      PF_ASSIGN(Arg v, dialect::literal_value(attr.value, file));
       const std::string& key = attr.name;
+      bool numeric =
+          key == "data" || key == "mean" || key == "std" || key == "min_val" || key == "max_val";
+      PF_ASSIGN(Arg v,
+                numeric ? data_value(attr.value, file) : dialect::literal_value(attr.value, file));
       if (key == "name" || key == "original_name") {
         if (v.kind != Arg::Kind::string) {
           return make_error(ErrorCode::invalid_argument, at + ": '" + key + "' must be a string");

@@ -342,6 +342,35 @@ struct op_clamp {
   }
 };
 
+// addcmul(input, t1, t2, value = p0) and addcdiv (floating only), in opmath as
+// PyTorch's CUDA kernels: input + value * t1 * t2.
+struct op_addcmul {
+  typedef scalar_t out_t;
+  enum { nin = 3, bool_args = 0 };
+  template <class T>
+  static __device__ T apply(const PfElementwiseParams& p, const T* v) {
+    if constexpr (PF_IS_INT) {
+      long long product = pf_wmul(pf_i64(v[1]), pf_i64(v[2]));
+      return pf_cast<T>(pf_wadd(pf_i64(v[0]), pf_wmul(p.si[0], product)));
+    } else {
+      return v[0] + pf_param<T>(p, 0) * v[1] * v[2];
+    }
+  }
+};
+
+struct op_addcdiv {
+  typedef scalar_t out_t;
+  enum { nin = 3, bool_args = 0 };
+  template <class T>
+  static __device__ T apply(const PfElementwiseParams& p, const T* v) {
+    if constexpr (PF_IS_INT) {
+      return v[0];
+    } else {
+      return v[0] + pf_param<T>(p, 0) * v[1] / v[2];
+    }
+  }
+};
+
 // where(condition, input, other).
 struct op_where {
   typedef scalar_t out_t;
@@ -381,5 +410,7 @@ PF_ELEMENTWISE(rounding, op_rounding)
 PF_ELEMENTWISE(round_decimals, op_round_decimals)
 PF_ELEMENTWISE(nan_to_num, op_nan_to_num)
 PF_ELEMENTWISE(clamp, op_clamp)
+PF_ELEMENTWISE(addcmul, op_addcmul)
+PF_ELEMENTWISE(addcdiv, op_addcdiv)
 PF_ELEMENTWISE(where, op_where)
 PF_ELEMENTWISE(masked_fill, op_masked_fill)

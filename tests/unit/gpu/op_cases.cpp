@@ -186,6 +186,23 @@ void add_logic_cases(std::vector<OpCase>& c) {
                "torch.clamp(x, y, z)",
                {in({37, 65}), in({65}, -1, 0), in({37, 1}, 0, 1)},
                kFloat});
+  c.push_back({"addcmul",
+               "x, y, z",
+               "torch.addcmul(x, y, z, value=0.5)",
+               {in({37, 65}), in({65}), in({37, 1})},
+               kFloat});
+  c.push_back({"addcmul",
+               "x, y, z",
+               "x.addcmul(y, z, value=-2)",
+               {in({37, 65}), in({37, 65}), in({65})},
+               kNum});
+  c.push_back({"addcdiv",
+               "x, y, z",
+               "torch.addcdiv(x, y, z, value=-0.5)",
+               {in({37, 65}), in({37, 65}), in({65}, 0.5, 2)},
+               kFloat});
+  c.push_back({"outer", "x, y", "torch.outer(x, y)", {in({37}), in({65})}, kAll});
+  c.push_back({"outer", "x, y", "x.outer(y)", {in({37}), typed('f', {65})}, kNum});
   c.push_back({"clamp_min", "x", "torch.clamp_min(x, 0.25)", {in({37, 65})}, kFloat});
   c.push_back({"clamp_max", "x", "x.clamp_max(0.25)", {in({37, 65})}, kFloat});
 }

@@ -75,6 +75,54 @@ TEST(Linalg, ZeroInFeaturesGiveBias) {
   EXPECT_EQ(r->outputs[0].to_doubles(), (std::vector<double>{0, 1, 2, 0, 1, 2}));
 }
 
+std::vector<double> values_of(const Tensor& t) {
+  std::vector<double> out;
+  for (int64_t i = 0; i < t.numel(); ++i) out.push_back(t.get(i));
+  return out;
+}
+
+TEST(Linalg, OuterProductValuesAndPromotion) {
+  Tensor x = Tensor::from_doubles(DType::float32, {3}, {1, -2, 0.5});
+  Tensor y = Tensor::from_doubles(DType::int64, {2}, {3, 4});
+  auto r = run("torch.outer", {x, y}, {v(0), v(1)});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->types[0].dtype, DType::float32);
+  EXPECT_EQ(r->types[0].shape, (Shape{3, 2}));
+  EXPECT_EQ(values_of(r->outputs[0]), (std::vector<double>{3, 4, -6, -8, 1.5, 2}));
+  // Integers stay exact and wrap as PyTorch's int64 mul does.
+  Tensor big = Tensor::from_doubles(DType::int64, {1}, {4611686018427387904.0});  // 2^62
+  auto w = run("Tensor.ger", {big, Tensor::from_doubles(DType::int64, {1}, {4})}, {v(0), v(1)});
+  ASSERT_TRUE(w.ok()) << w.error().message;
+  EXPECT_EQ(w->outputs[0].get_int(0), 0);
+  EXPECT_NE(error_of("torch.outer", {iota({2, 2}), iota({2})}, {v(0), v(1)}).find("1-d"),
+            std::string::npos);
+}
+
+TEST(Arithmetic, AddcmulAndAddcdiv) {
+  Tensor x = Tensor::from_doubles(DType::float32, {2, 2}, {1, 2, 3, 4});
+  Tensor a = Tensor::from_doubles(DType::float32, {2}, {2, -1});
+  Tensor b = Tensor::from_doubles(DType::float32, {2, 1}, {0.5, 4});
+  auto m = run("torch.addcmul", {x, a, b}, {v(0), v(1), v(2)}, {{"value", Arg::make_real(0.5)}});
+  ASSERT_TRUE(m.ok()) << m.error().message;
+  // x + 0.5 * a * b: [[1 + 0.5, 2 - 0.25], [3 + 4, 4 - 2]]
+  EXPECT_EQ(values_of(m->outputs[0]), (std::vector<double>{1.5, 1.75, 7, 2}));
+  auto d = run("Tensor.addcdiv", {x, a, b}, {v(0), v(1), v(2)}, {{"value", Arg::make_int(-2)}});
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  // x - 2 * a / b: [[1 - 8, 2 + 4], [3 - 1, 4 + 0.5]]
+  EXPECT_EQ(values_of(d->outputs[0]), (std::vector<double>{-7, 6, 2, 4.5}));
+  Tensor i = Tensor::from_doubles(DType::int64, {2}, {5, 6});
+  auto im = run("torch.addcmul", {i, i, i}, {v(0), v(1), v(2)}, {{"value", Arg::make_int(3)}});
+  ASSERT_TRUE(im.ok()) << im.error().message;
+  EXPECT_EQ(im->types[0].dtype, DType::int64);
+  EXPECT_EQ(values_of(im->outputs[0]), (std::vector<double>{80, 114}));
+  EXPECT_NE(error_of("torch.addcdiv", {i, i, i}, {v(0), v(1), v(2)}).find("integer division"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of("torch.addcmul", {i, i, i}, {v(0), v(1), v(2)}, {{"value", Arg::make_real(0.5)}})
+          .find("float value"),
+      std::string::npos);
+}
+
 TEST(Conv, OutputShapes) {
   Tensor x = iota({1, 2, 5, 6});
   EXPECT_EQ(out_shape("torch.conv2d", {x, iota({3, 2, 4, 2})}, {v(0), v(1)},

@@ -3,9 +3,12 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <cmath>
 #include <filesystem>
+#include <limits>
 #include <nlohmann/json.hpp>
 
+#include "evaluator/ops/cpu_executor.h"
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/tasks/task_suite.h"
 #include "evaluator/tasks/weight_meta.h"
@@ -49,6 +52,31 @@ TEST(WeightMeta, ReadsGraphNetClasses) {
   EXPECT_EQ(*(*metas)[1].data, (std::vector<double>{3, 4}));
 }
 
+// GraphNet prints stored values with "%f": a mask's -inf arrives as a bare name.
+TEST(WeightMeta, KeepsNonFiniteStoredValues) {
+  const char* src =
+      "class A:\n    name = \"in_0\"\n    shape = [2, 2]\n    dtype = \"torch.float32\"\n"
+      "    min_val = -inf\n    max_val = float('inf')\n    data = [[0.000000, -inf], [inf, nan]]\n";
+  auto metas = parse_weight_meta(src, "weight_meta.py");
+  ASSERT_TRUE(metas.ok()) << metas.error().message;
+  const auto& d = *(*metas)[0].data;
+  ASSERT_EQ(d.size(), 4u);
+  EXPECT_EQ(d[0], 0.0);
+  EXPECT_EQ(d[1], -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(d[2], std::numeric_limits<double>::infinity());
+  EXPECT_TRUE(std::isnan(d[3]));
+  EXPECT_EQ(*(*metas)[0].min_val, -std::numeric_limits<double>::infinity());
+  // Only those names: any other bare name is still not a value.
+  EXPECT_FALSE(parse_weight_meta("class A:\n    name = \"x\"\n    shape = [1]\n"
+                                 "    dtype = \"torch.float32\"\n    data = [infinity]\n",
+                                 "wm.py")
+                   .ok());
+  EXPECT_FALSE(parse_weight_meta("class A:\n    name = inf\n    shape = [1]\n"
+                                 "    dtype = \"torch.float32\"\n",
+                                 "wm.py")
+                   .ok());
+}
+
 TEST(WeightMeta, ErrorsNameFileAndLine) {
   auto r = parse_weight_meta("class A:\n    name = \"x\"\n    shape = [2]\n    dtype = \"torch.float99\"\n",
                              "wm.py");
@@ -88,6 +116,85 @@ TEST(Importer, VariantFromFilesInParameterOrderWithVarianceBound) {
                                 "    dtype = \"torch.float32\"\n", "weight_meta.py", OpRegistry::builtin());
   ASSERT_FALSE(missing.ok());
   EXPECT_EQ(missing.error().message, "weight_meta.py: no metadata for forward parameter 'rv'");
+}
+
+// Spellings unseen GraphNet graphs use for ops the registry has under other
+// names (issue: Ellipsis, Tensor.__eq__, torch.functional.norm, linalg.norm,
+// broadcast_to, Tensor.type, cat(axis=)); values checked by hand.
+TEST(Importer, GraphNetSpellingsImportAndComputeAsPyTorch) {
+  const char* model =
+      "import torch\nclass GraphModule(torch.nn.Module):\n"
+      "    def forward(self, in_0, in_1):\n"
+      "        a = in_0[(Ellipsis, 1)]\n"
+      "        b = in_0.__eq__(in_1)\n"
+      "        c = torch.functional.norm(in_0, dim=1)\n"
+      "        d = torch.linalg.norm(in_0)\n"
+      "        e = torch.linalg.norm(in_0, float('inf'), -1)\n"
+      "        f = torch.broadcast_to(in_0[0], (3, 2))\n"
+      "        g = in_0.type(torch.int64)\n"
+      "        h = torch.cat([in_0, in_1], axis=1)\n"
+      "        i = in_0.sum(axis=0, keepdims=True)\n"
+      "        j = in_0.__abs__()\n"
+      "        return (a, b, c, d, e, f, g, h, i, j)\n";
+  const char* meta =
+      "class A:\n    name = \"in_0\"\n    shape = [2, 2]\n    dtype = \"torch.float32\"\n"
+      "class B:\n    name = \"in_1\"\n    shape = [2, 2]\n    dtype = \"torch.float32\"\n";
+  const auto& reg = OpRegistry::builtin();
+  auto v = import_variant("v", model, "model.py", meta, "weight_meta.py", reg);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  auto graph = typed_variant_graph(*v, reg);
+  ASSERT_TRUE(graph.ok()) << graph.error().message;
+  Tensor x = Tensor::from_doubles(DType::float32, {2, 2}, {3, -4, 1.5, 2});
+  Tensor y = Tensor::from_doubles(DType::float32, {2, 2}, {3, 0, 1.5, 7});
+  auto out = run_graph_cpu(*graph, {x, y}, reg);
+  ASSERT_TRUE(out.ok()) << out.error().message;
+  auto values = [](const Tensor& t) {
+    std::vector<double> r;
+    for (int64_t k = 0; k < shape_numel(t.shape()); ++k) r.push_back(t.get(k));
+    return r;
+  };
+  const auto& o = *out;
+  EXPECT_EQ(values(o[0]), (std::vector<double>{-4, 2}));
+  EXPECT_EQ(o[1].dtype(), DType::boolean);
+  EXPECT_EQ(values(o[1]), (std::vector<double>{1, 0, 1, 0}));
+  EXPECT_EQ(values(o[2]), (std::vector<double>{5, 2.5}));
+  EXPECT_NEAR(values(o[3])[0], std::sqrt(9 + 16 + 2.25 + 4), 1e-6);
+  EXPECT_EQ(values(o[4]), (std::vector<double>{4, 2}));
+  EXPECT_EQ(o[5].shape(), (Shape{3, 2}));
+  EXPECT_EQ(values(o[5]), (std::vector<double>{3, -4, 3, -4, 3, -4}));
+  EXPECT_EQ(o[6].dtype(), DType::int64);
+  EXPECT_EQ(values(o[6]), (std::vector<double>{3, -4, 1, 2}));
+  EXPECT_EQ(values(o[7]), (std::vector<double>{3, -4, 3, 0, 1.5, 2, 1.5, 7}));
+  EXPECT_EQ(o[8].shape(), (Shape{1, 2}));
+  EXPECT_EQ(values(o[8]), (std::vector<double>{4.5, -2}));
+  EXPECT_EQ(values(o[9]), (std::vector<double>{3, 4, 1.5, 2}));
+}
+
+TEST(Importer, GraphNetSpellingsWithoutAnEquivalentAreRefused) {
+  const auto& reg = OpRegistry::builtin();
+  const char* meta =
+      "class A:\n    name = \"in_0\"\n    shape = [2, 2]\n    dtype = \"torch.float32\"\n";
+  auto import_line = [&](const std::string& line) {
+    std::string model =
+        "import torch\nclass GraphModule(torch.nn.Module):\n"
+        "    def forward(self, in_0):\n        a = " +
+        line + "\n        return (a,)\n";
+    return import_variant("v", model, "model.py", meta, "weight_meta.py", reg);
+  };
+  // A matrix norm (largest singular value) is not the vector 2-norm.
+  auto matrix = import_line("torch.linalg.norm(in_0, 2)");
+  ASSERT_FALSE(matrix.ok());
+  EXPECT_NE(matrix.error().message.find("matrix"), std::string::npos) << matrix.error().message;
+  // x.type() is the type's name, a string.
+  auto name = import_line("in_0.type()");
+  ASSERT_FALSE(name.ok());
+  EXPECT_NE(name.error().message.find("returns a string"), std::string::npos)
+      << name.error().message;
+  // Reflected and in-place dunders are other calls.
+  EXPECT_FALSE(import_line("in_0.__rsub__(1)").ok());
+  EXPECT_FALSE(import_line("in_0.__iadd__(1)").ok());
+  // `axis` names dim only where the op has a dim.
+  EXPECT_FALSE(import_line("torch.relu(in_0, axis=1)").ok());
 }
 
 TEST(Importer, PassBenchCorpusImportsCompletely) {

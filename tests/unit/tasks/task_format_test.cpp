@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "common/fs.h"
@@ -61,6 +63,43 @@ TEST(TaskFormat, ErrorsNameTheField) {
   r = task_from_json(j, "t.json");
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().message.find("duplicate variant"), std::string::npos);
+}
+
+// A stored input holding -inf (an attention mask) was written as null and the
+// whole suite was then rejected: non-finite values must survive a file.
+TEST(TaskFormat, NonFiniteInputValuesSurviveAFile) {
+  Task t = sample_task();
+  double inf = std::numeric_limits<double>::infinity();
+  auto& in = t.variants[0].inputs[2];
+  in.data = std::vector<double>{-inf, std::numeric_limits<double>::quiet_NaN()};
+  in.min_val = -inf;
+  in.max_val = inf;
+  auto path = std::filesystem::temp_directory_path() / "pf_nonfinite_task.json";
+  ASSERT_TRUE(save_task_file(t, path).ok());
+  auto text = read_file(path);
+  ASSERT_TRUE(text.ok());
+  EXPECT_EQ(text->find("null"), std::string::npos) << *text;
+  auto back = load_task_file(path);
+  ASSERT_TRUE(back.ok()) << back.error().message;
+  const auto& got = back->variants[0].inputs[2];
+  ASSERT_TRUE(got.data.has_value());
+  EXPECT_EQ((*got.data)[0], -inf);
+  EXPECT_TRUE(std::isnan((*got.data)[1]));
+  EXPECT_EQ(*got.min_val, -inf);
+  EXPECT_EQ(*got.max_val, inf);
+}
+
+TEST(TaskFormat, RejectsOtherStringsAndNullInData) {
+  auto j = task_to_json(sample_task());
+  j["variants"][0]["inputs"][2]["data"] = {"-Infinity", 1.0};
+  auto r = task_from_json(j, "t.json");
+  ASSERT_FALSE(r.ok());
+  EXPECT_NE(r.error().message.find("variants[0].inputs[2].data"), std::string::npos);
+  j["variants"][0]["inputs"][2]["data"] = {nullptr, 1.0};
+  EXPECT_FALSE(task_from_json(j, "t.json").ok());
+  j = task_to_json(sample_task());
+  j["variants"][0]["inputs"][0]["mean"] = "0.5";
+  EXPECT_FALSE(task_from_json(j, "t.json").ok());
 }
 
 TEST(TaskFormat, LoadReportsJsonSyntaxErrorsWithPosition) {
