@@ -72,8 +72,8 @@ Result<SessionOutcome> run_arm_session(const SessionRequest& request,
   const Config& shared = request.arms.front().config;
   SessionOutcome outcome;
 
-  PF_ASSIGN(auto gpus, agent::plan_evaluation(shared.evaluator));
-  outcome.mode = gpus.mode;
+  PF_ASSIGN(auto gpus, protocol::plan_evaluation(shared.evaluator));
+  outcome.mode = agent::to_record_mode(gpus.mode);
 
   PF_ASSIGN(auto store, traj::TrajectoryStore::open(request.store_dir,
                                                     traj::TrajectoryStore::OpenMode::create));
@@ -145,7 +145,8 @@ Result<SessionOutcome> run_arm_session(const SessionRequest& request,
     arm->services.cancel = &cancel;
     arm->services.run_id = plan.run_id;
     arm->services.model = llm.model;
-    PF_ASSIGN(arm->services.system_prompt, agent::render_system_prompt(arm->prompts, c, gpus.mode));
+    PF_ASSIGN(arm->services.system_prompt,
+              agent::render_system_prompt(arm->prompts, c, outcome.mode));
     arms.push_back(std::move(arm));
   }
   for (const auto& [id, ctx] : arms.front()->contexts) PF_TRY(store->upsert_task(ctx->record));
@@ -178,11 +179,12 @@ Result<SessionOutcome> run_arm_session(const SessionRequest& request,
     }
   }
 
-  PF_ASSIGN(auto pool, agent::start_worker_pool(shared, gpus));
-  agent::EvaluatorClient evaluator(*pool, agent::evaluation_settings(shared, gpus));
+  PF_ASSIGN(auto service,
+            protocol::EvaluationService::start(protocol::service_options(shared, gpus)));
+  agent::EvaluatorClient evaluator(*service);
   for (auto& arm : arms) arm->services.evaluator = &evaluator;
 
-  agent::ProgressTracker progress(total, done, gpus.mode);
+  agent::ProgressTracker progress(total, done, outcome.mode);
   std::vector<std::optional<agent::EpisodeResult>> results(jobs.size());
   {
     agent::ProgressPrinter printer(progress, request.terminal,

@@ -19,7 +19,7 @@ class Episode {
       : spec_(spec),
         sv_(services),
         settings_(settings),
-        executor_(*services.prompts, *services.evaluator, spec.task->task_json,
+        executor_(*services.prompts, *services.evaluator, spec.task->task,
                   settings.feedback_max_chars, settings.limits) {
     state_.id = traj::episode_id(services.run_id, spec.task->task.id, spec.sample);
   }
@@ -54,6 +54,7 @@ class Episode {
   EpisodeState state_;
   EpisodeTimings timings_;
   Clock::time_point started_ = Clock::now();
+  bool uncharged_turn_ = false;  // the turn being taken asked an evaluator that could not run
 };
 
 Status Episode::start() {
@@ -83,7 +84,7 @@ Status Episode::start() {
 std::optional<ExitReason> Episode::stop_reason() const {
   if (state_.submitted) return ExitReason::submitted;
   if (sv_.cancel != nullptr && sv_.cancel->cancelled()) return ExitReason::interrupted;
-  if (state_.turn >= settings_.max_steps) return ExitReason::max_steps;
+  if (state_.charged_turns() >= settings_.max_steps) return ExitReason::max_steps;
   if (settings_.max_total_tokens > 0 && state_.tokens >= settings_.max_total_tokens) {
     return ExitReason::token_budget;
   }
@@ -132,6 +133,7 @@ void Episode::answer_tools(const llm::ChatMessage& answer, const std::string& fi
     added.push_back({std::move(refused), false});
   }
   if (result.evaluation) turn.evaluations.push_back(std::move(*result.evaluation));
+  uncharged_turn_ = result.uncharged;
   state_.submitted = result.submitted;
 }
 
@@ -178,12 +180,13 @@ void Episode::answer_chat(const llm::ChatMessage& answer, const std::string& fin
     return;
   }
   EvaluationOutcome out =
-      sv_.evaluator->evaluate(spec_.task->task_json, state_.workspace, traj::EvalKind::evaluate);
+      sv_.evaluator->evaluate(spec_.task->task, state_.workspace, traj::EvalKind::evaluate);
   timings_.eval_s += out.seconds;
   if (!out.evaluated) {
     added.push_back({llm::ChatMessage::user(
                          prompt_message("evaluator_unavailable", {{"reason", out.unavailable}})),
                      false});
+    uncharged_turn_ = true;
     return;
   }
   auto report = render_feedback(out.record.result, *sv_.prompts, settings_.feedback_max_chars);
@@ -195,6 +198,7 @@ Status Episode::take_turn(llm::ChatResponse& response) {
   traj::TurnRecord turn;
   turn.episode_id = state_.id;
   turn.turn = state_.turn + 1;
+  uncharged_turn_ = false;
   llm::ChatMessage answer = response.message;
   answer.role = "assistant";
   turn.messages.push_back(to_record(answer, response.usage.to_json(), response.latency_s * 1000.0));
@@ -205,8 +209,12 @@ Status Episode::take_turn(llm::ChatResponse& response) {
   } else {
     answer_chat(answer, response.finish_reason, turn, added);
   }
+  // A turn whose evaluation could not run is free, up to max_steps of them
+  // (an evaluator that stays down must not keep an episode alive for ever).
+  const bool uncharged = uncharged_turn_ && state_.uncharged_turns < settings_.max_steps;
   if (!state_.submitted && !added.empty()) {
-    added.back().message.content += steps_line(settings_.max_steps - turn.turn);
+    const int64_t charged = turn.turn - state_.uncharged_turns - (uncharged ? 1 : 0);
+    added.back().message.content += steps_line(settings_.max_steps - charged);
   }
   for (const auto& entry : added) turn.messages.push_back(to_record(entry.message));
 
@@ -229,6 +237,7 @@ Status Episode::take_turn(llm::ChatResponse& response) {
     if (!committed.ok()) return committed.error();
   }
   state_.turn += 1;
+  state_.uncharged_turns += uncharged ? 1 : 0;
   state_.prompt_tokens += response.usage.prompt_tokens;
   state_.completion_tokens += response.usage.completion_tokens;
   state_.tokens += response.usage.prompt_tokens + response.usage.completion_tokens;

@@ -176,9 +176,9 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
   }
 
   // Evaluation mode.
-  PF_ASSIGN(auto gpus, plan_evaluation(config.evaluator));
-  outcome.mode = gpus.mode;
-  if (gpus.mode == traj::EvalMode::full) {
+  PF_ASSIGN(auto gpus, protocol::plan_evaluation(config.evaluator));
+  outcome.mode = to_record_mode(gpus.mode);
+  if (gpus.mode == protocol::EvalMode::full) {
     request.notice("evaluation: FULL on the GPU (" + gpus.reason + ")");
   } else {
     request.notice("evaluation: COMPILE-ONLY (" + gpus.reason +
@@ -220,7 +220,8 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
   }
   PF_ASSIGN(auto client, llm::LlmClient::create(llm_options));
 
-  PF_ASSIGN(auto pool, start_worker_pool(config, gpus));
+  PF_ASSIGN(auto service,
+            protocol::EvaluationService::start(protocol::service_options(config, gpus)));
 
   if (!resuming) {
     PF_ASSIGN(store, traj::TrajectoryStore::open(outcome.run_dir,
@@ -250,7 +251,7 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
                    std::to_string(plan.total) + " episodes (" + std::to_string(plan.already_done) +
                    " ended earlier)");
   }
-  EvaluatorClient evaluator(*pool, evaluation_settings(config, gpus));
+  EvaluatorClient evaluator(*service);
 
   EpisodeServices services;
   services.llm = client.get();
@@ -260,9 +261,9 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
   services.cancel = &cancel;
   services.run_id = outcome.run_id;
   services.model = llm_options.model;
-  PF_ASSIGN(services.system_prompt, render_system_prompt(prompts, config, gpus.mode));
+  PF_ASSIGN(services.system_prompt, render_system_prompt(prompts, config, outcome.mode));
 
-  ProgressTracker progress(plan.total, plan.already_done, gpus.mode);
+  ProgressTracker progress(plan.total, plan.already_done, outcome.mode);
   std::vector<std::optional<EpisodeResult>> results;
   {
     ProgressPrinter printer(progress, request.terminal,
@@ -288,6 +289,17 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
     request.notice(
         "evaluation: the workers could not evaluate on the GPU, so this run FELL "
         "BACK TO COMPILE-ONLY (see the log above)");
+  }
+  outcome.evaluations = service->stats();
+  if (outcome.evaluations.unavailable + outcome.evaluations.infra_retries +
+          outcome.evaluations.worker_faults >
+      0) {
+    request.notice(evaluation_faults_line(outcome.evaluations));
+  }
+  outcome.evaluations = service->stats();
+  const auto& ev = outcome.evaluations;
+  if (ev.unavailable + ev.infra_retries + ev.worker_faults > 0) {
+    request.notice(evaluation_faults_line(ev));
   }
   PF_ASSIGN(auto reader, store->reader());
   PF_ASSIGN(outcome.summary, summarize_run(reader, outcome.run_id, outcome.mode));

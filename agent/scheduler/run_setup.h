@@ -1,9 +1,8 @@
-// How a run (or an experiment's session) is set up from its configuration:
-// the evaluation mode (full on the GPUs of evaluator.gpus, compile-only when
-// evaluator.compile_only says so or no GPU is usable), the shared worker
-// pool, and the settings every episode gets. `passforge run` and the
-// experiment commands (ab, improve) use these so that they evaluate and
-// prompt exactly alike.
+// How a run (or an experiment's session) is set up from its configuration,
+// beside its EvaluationService (evaluator/protocol/evaluation_service.h,
+// planned with protocol::plan_evaluation): the settings every episode gets
+// and the system prompt. `passforge run` and the experiment commands (ab,
+// improve) use these so that they evaluate and prompt exactly alike.
 #pragma once
 
 #include <memory>
@@ -11,34 +10,16 @@
 #include <vector>
 
 #include "agent/loop/episode.h"
-#include "agent/loop/evaluator_client.h"
 #include "common/result.h"
 #include "config/config.h"
+#include "evaluator/protocol/evaluation_service.h"
 #include "prompts/prompt_variant.h"
-#include "sandbox/pool/worker_pool.h"
 
 namespace pf::agent {
 
-struct EvaluationPlan {
-  traj::EvalMode mode = traj::EvalMode::compile_only;
-  std::vector<std::string> devices;  // CUDA ordinals for the GPU workers (full mode)
-  std::string reason;                // why this mode, in words, for the user
-  std::string gpu_name, driver_version;
-};
-
-//! Errors: evaluator.compile_only = false without a usable GPU, a GPU index
-//! in evaluator.gpus this machine does not have.
-Result<EvaluationPlan> plan_evaluation(const EvaluatorConfig& evaluator);
-
-//! Full mode: one GPU worker per planned device (each also answers the
-//! compile-only requests of `compile`); compile-only: min(run.concurrency,
-//! cores) CPU workers. Both with the configured NVRTC cache.
-Result<std::unique_ptr<sandbox::WorkerPool>> start_worker_pool(const Config& config,
-                                                               const EvaluationPlan& plan);
-
-//! The EvaluatorClient settings: the plan's mode, worker timeout, the whole
-//! [evaluator] section as request options, b, the compile-only arch.
-EvaluationSettings evaluation_settings(const Config& config, const EvaluationPlan& plan);
+//! One line for the user about this session's evaluation faults: infrastructure
+//! retries, worker faults, evaluations that could not run.
+std::string evaluation_faults_line(const protocol::ServiceStats& stats);
 
 //! The [agent] section (and feedback_max_chars) as episode settings.
 EpisodeSettings episode_settings(const Config& config);

@@ -68,13 +68,13 @@ const OutputReport* worst_output(const std::vector<OutputReport>& outputs) {
 void VariantRun::merge_into(json& v) const {
   v["evaluated"] = true;
   if (failure != FailureClass::none) {
-    v["failure_class"] = failure_class_name(failure);
+    v[kFailureClassField] = failure_class_name(failure);
     v["message"] = message;
   } else if (skipped.empty() && first_passing_level > kBaselineToleranceLevel) {
-    v["failure_class"] = failure_class_name(FailureClass::accuracy);
+    v[kFailureClassField] = failure_class_name(FailureClass::accuracy);
     v["message"] = message;
   } else if (unstable) {
-    v["failure_class"] = failure_class_name(FailureClass::unstable);
+    v[kFailureClassField] = failure_class_name(FailureClass::unstable);
   }
   if (!skipped.empty()) v["skipped"] = skipped;
   v["correct"] = correct();
