@@ -157,16 +157,5 @@ TEST(EvalCli, CompileOnlyTableAndJson) {
   EXPECT_EQ(bad.exit_code, 2) << bad.err;
 }
 
-TEST(EvalCli, RefusesAGpuIndexTheMachineLacks) {
-  if (std::string why = pf::test::gpu_unavailable_reason(); !why.empty()) GTEST_SKIP() << why;
-  if (passes::test::corpus_task_dir(kRope).empty()) GTEST_SKIP() << "corpus not present";
-  std::string pass = (pf::test::source_dir() / "examples" / "passes" / kRope).string();
-  auto r = testing_util::run_passforge(
-      {"eval", "--task", kRope, "--pass", pass, "--set", "evaluator.gpus=[4096]"});
-  EXPECT_EQ(r.exit_code, 2) << r.err << r.out;
-  EXPECT_NE(r.err.find("evaluator.gpus lists GPU 4096, but this machine has"), std::string::npos)
-      << r.err;
-}
-
 }  // namespace
 }  // namespace pf::protocol
