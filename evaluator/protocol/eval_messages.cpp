@@ -94,6 +94,15 @@ Result<VariantReport> parse_variant(const json& v, size_t index) {
     r.first_passing_level = l->get<int>();
   }
   if (auto t = v.find("timing"); t != v.end()) PF_TRY(collect_timing(*t, r.timing_ms, where));
+  if (auto f = v.find("flags"); f != v.end() && !f->is_null()) {
+    if (!f->is_array()) return bad_reply(where + "flags must be an array");
+    for (const auto& flag : *f) {
+      if (!flag.is_object() || !flag.contains("flag") || !flag["flag"].is_string()) {
+        return bad_reply(where + "flags[] must be objects with a \"flag\" name");
+      }
+      r.flags.push_back(flag["flag"].get<std::string>());
+    }
+  }
   return r;
 }
 

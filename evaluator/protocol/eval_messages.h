@@ -74,7 +74,8 @@ struct VariantReport {
   std::optional<double> speedup;
   std::optional<int> first_passing_level;
   std::optional<double> max_abs_diff, max_rel_diff;
-  std::vector<double> timing_ms;  // every *_median_ms / *_iqr_ms the reply gives
+  std::vector<double> timing_ms;   // every *_median_ms / *_iqr_ms the reply gives
+  std::vector<std::string> flags;  // integrity flag names (docs/evaluation.md)
 };
 
 struct EvalReply {

@@ -114,6 +114,14 @@ TEST(ReplyChecks, NumbersOutsidePhysicalLimitsAreRefused) {
   EXPECT_NE(with("speedup", -2.0).find("not a positive finite number"), std::string::npos);
   EXPECT_NE(with("speedup", 0.0).find("not a positive finite number"), std::string::npos);
   EXPECT_NE(with("speedup", 1e6).find("outside"), std::string::npos);
+  // A do-nothing candidate can be that fast: the worker's roofline check
+  // flags it (excluded from successes), and then the reply is consistent.
+  json flagged = honest_full(req);
+  flagged[field::kVariants][0]["speedup"] = 1e6;
+  flagged[field::kVariants][0]["flags"] = {
+      {{"flag", "implausible_speedup"}, {"evidence", "below the roofline"}}};
+  score_result(flagged, ProtocolOptions{});
+  EXPECT_TRUE(check(req, flagged).ok()) << why(check(req, flagged));
   EXPECT_NE(with("max_abs_diff", -1.0).find("max_abs_diff"), std::string::npos);
   EXPECT_NE(with("first_passing_level", 40).find("tolerance scale"), std::string::npos);
   EXPECT_NE(with("speedup", "fast").find("must be a number"), std::string::npos);
