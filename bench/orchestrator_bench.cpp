@@ -107,16 +107,16 @@ int run(const Options& o) {
   const fs::path dir =
       fs::temp_directory_path() / ("pf_orchestrator_bench." + std::to_string(::getpid()));
   fs::create_directories(dir);
-  sandbox::WorkerPoolOptions po;
-  po.worker_path = (executable_dir() / "passforge-worker").string();
-  if (!fs::exists(po.worker_path)) {
-    po.worker_path = (executable_dir().parent_path() / "passforge-worker").string();
+  protocol::ServiceOptions so;
+  so.pool.worker_path = (executable_dir() / "passforge-worker").string();
+  if (!fs::exists(so.pool.worker_path)) {
+    so.pool.worker_path = (executable_dir().parent_path() / "passforge-worker").string();
   }
-  po.cpu_workers = o.workers;
-  po.work_dir = dir / "workers";
-  auto pool = sandbox::WorkerPool::start(po);
-  if (!pool.ok()) return fail(pool.error());
-  EvaluatorClient evaluator(**pool, EvaluationSettings{});
+  so.pool.cpu_workers = o.workers;
+  so.pool.work_dir = dir / "workers";
+  auto service = protocol::EvaluationService::start(std::move(so));
+  if (!service.ok()) return fail(service.error());
+  EvaluatorClient evaluator(**service);
   DelayedReplay server(*script, o.delay_ms, o.concurrency + 8);
   llm::LlmOptions lo;
   lo.base_url = server.base_url();

@@ -16,13 +16,10 @@
 #include "agent/scheduler/run_setup.h"
 #include "cli/config_options.h"
 #include "cli/exit_codes.h"
-#include "config/config_json.h"
 #include "evaluator/passes/workspace.h"
-#include "evaluator/protocol/pool_client.h"
+#include "evaluator/protocol/evaluation_service.h"
 #include "evaluator/tasks/task_suite.h"
 #include "prompts/prompt_variant.h"
-#include "sandbox/cuda/cuda_driver.h"
-#include "sandbox/nvrtc/compile_cache.h"
 #include "trajectories/stats_report.h"
 
 namespace pf::cli {
@@ -43,21 +40,6 @@ struct EvalArgs {
   std::optional<uint64_t> seed;  // input synthesis seed; unset: a fresh one per evaluation
 };
 
-// The GPU the worker gets ("" when none), or why there is none.
-std::string pick_gpu(const EvaluatorConfig& ev, std::string& why_not) {
-  auto driver = cuda::CudaDriver::load();
-  if (!driver.ok()) {
-    why_not = driver.error().message;
-    return "";
-  }
-  if ((*driver)->device_count() == 0) {
-    why_not = "no CUDA device";
-    return "";
-  }
-  int ordinal = ev.gpus.all || ev.gpus.indices.empty() ? 0 : ev.gpus.indices.front();
-  return std::to_string(ordinal);
-}
-
 std::string num(const json& j, const char* fmt) {
   if (!j.is_number()) return "-";
   char buf[32];
@@ -68,8 +50,8 @@ std::string num(const json& j, const char* fmt) {
 std::string status_of(const json& v, bool compile_only) {
   if (v.contains("skipped")) return "skipped";
   if (!v.value("evaluated", true)) return "not run";
-  if (v.contains("failure_class") && v["failure_class"].is_string()) {
-    return v["failure_class"].get<std::string>();
+  if (auto f = v.find(protocol::field::kFailureClass); f != v.end() && f->is_string()) {
+    return f->get<std::string>();
   }
   if (compile_only) return "ok";
   return v.value("correct", false) ? "correct" : "wrong";
@@ -159,48 +141,36 @@ int run_eval(const EvalArgs& a) {
     std::cerr << "passforge eval: " << ws.error().message << "\n";
     return kExitUsage;
   }
-  std::string why_not = "--compile-only";
-  std::string gpu;
-  if (!a.compile_only && config.evaluator.compile_only != CompileOnly::yes) {
-    gpu = pick_gpu(config.evaluator, why_not);
-  } else if (config.evaluator.compile_only == CompileOnly::yes) {
-    why_not = "evaluator.compile_only = true";
+  // One worker: the first GPU of the plan (every index of evaluator.gpus
+  // checked to exist), or compile-only.
+  protocol::EvaluationPlan plan;
+  plan.reason = "--compile-only";
+  if (!a.compile_only) {
+    auto planned = protocol::plan_evaluation(config.evaluator);
+    if (!planned.ok()) {
+      std::cerr << "passforge eval: " << planned.error().message << "\n";
+      return kExitUsage;
+    }
+    plan = protocol::first_gpu_only(std::move(planned).value());
   }
-  if (!a.compile_only && gpu.empty() && config.evaluator.compile_only == CompileOnly::no) {
-    std::cerr << "passforge eval: evaluator.compile_only = false, but no GPU is usable here ("
-              << why_not << ")\n";
-    return kExitUsage;
-  }
-  if (gpu.empty()) {
-    std::cerr << "passforge eval: COMPILE-ONLY evaluation (" << why_not
+  if (plan.mode == protocol::EvalMode::compile_only) {
+    std::cerr << "passforge eval: COMPILE-ONLY evaluation (" << plan.reason
               << "): no kernel runs, nothing is checked for correctness or timed\n";
   }
-  sandbox::WorkerPoolOptions po;
-  if (!gpu.empty()) po.gpu_devices = {gpu};
-  po.cpu_workers = 1;
-  po.cache_dir = config.evaluator.nvrtc_cache_dir.empty()
-                     ? nvrtc::CompileCache::default_dir()
-                     : fs::path(config.evaluator.nvrtc_cache_dir);
-  po.limits = agent::worker_limits(config.evaluator);
-  auto pool = sandbox::WorkerPool::start(std::move(po));
-  if (!pool.ok()) {
-    std::cerr << "passforge eval: starting the worker: " << pool.error().message << "\n";
+  protocol::ServiceOptions so = protocol::service_options(config, plan);
+  so.pool.cpu_workers = 1;
+  if (a.seed) so.options["seed"] = *a.seed;
+  auto service = protocol::EvaluationService::start(std::move(so));
+  if (!service.ok()) {
+    std::cerr << "passforge eval: " << service.error().message << "\n";
     return kExitFailure;
   }
-  protocol::PoolRequest req;
-  req.task = task_to_json(*task);
-  req.files = ws->files();
-  req.full = !gpu.empty();
-  req.options = config_to_json(config)["evaluator"];
-  if (!req.full) req.options["arch"] = config.evaluator.gpu_arch;
-  if (a.seed) req.options["seed"] = *a.seed;
-  req.timeout =
-      std::chrono::milliseconds(static_cast<int64_t>(config.evaluator.worker_timeout_s * 1e3));
-  auto evaluated = protocol::evaluate_through_pool(**pool, req);
+  auto evaluated = (*service)->evaluate(*task, ws->files(), plan.mode);
   if (!evaluated.ok()) {
     std::cerr << "passforge eval: " << evaluated.error().message << "\n";
     return kExitFailure;
   }
+  const bool compile_only = evaluated->mode == protocol::EvalMode::compile_only;
   const json& r = evaluated->result;
   if (a.json) {
     std::cout << r.dump(2, ' ', false, json::error_handler_t::replace) << "\n";
@@ -217,9 +187,9 @@ int run_eval(const EvalArgs& a) {
     }
     std::cout << *text << "\n";
   } else {
-    print_table(r, !req.full);
+    print_table(r, compile_only);
     const json seed = r.contains("options") ? r["options"].value("seed", json()) : json();
-    if (req.full && seed.is_number_integer()) {
+    if (!compile_only && seed.is_number_integer()) {
       std::printf("inputs synthesised with seed %s (--seed %s reproduces them)\n",
                   seed.dump().c_str(), seed.dump().c_str());
     }

@@ -52,7 +52,7 @@ Result<SessionOutcome> run_arm_session(const SessionRequest& request,
   PF_CHECK(!request.arms.empty());
   const Config& shared = request.arms.front().config;
 
-  PF_ASSIGN(auto gpus, agent::plan_evaluation(shared.evaluator));
+  PF_ASSIGN(auto gpus, protocol::plan_evaluation(shared.evaluator));
   PF_ASSIGN(auto store, traj::TrajectoryStore::open(request.store_dir,
                                                     traj::TrajectoryStore::OpenMode::create));
   PF_ASSIGN(auto reader, store->reader());
@@ -108,14 +108,14 @@ Result<SessionOutcome> run_arm_session(const SessionRequest& request,
     run.services.prompts = &arm.prompts;
     run.services.run_id = plan.run_id;
     run.services.model = llm.model;
-    PF_ASSIGN(run.services.system_prompt, agent::render_system_prompt(arm.prompts, c, gpus.mode));
+    PF_ASSIGN(run.services.system_prompt, agent::render_system_prompt(arm.prompts, c, agent::to_record_mode(gpus.mode)));
   }
   for (const auto& ctx : runs.front().tasks) PF_TRY(store->upsert_task(ctx->record));
 
-  PF_ASSIGN(auto pool, agent::start_worker_pool(shared, gpus));
+  PF_ASSIGN(auto service,
+            protocol::EvaluationService::start(protocol::service_options(shared, gpus)));
   agent::SessionContext session{.config = shared,
-                                .gpus = gpus,
-                                .pool = *pool,
+                                .service = *service,
                                 .store = *store,
                                 .terminal = request.terminal,
                                 .notice = request.notice};

@@ -6,6 +6,10 @@
 namespace pf::traj {
 namespace {
 
+// The store reads results without depending on the evaluator that writes
+// them; this is its one copy of evaluator/scoring/failure_class.h's name.
+constexpr const char* kFailureClassField = "failure_class";
+
 Error field_error(const std::string& field, const std::string& expected) {
   return make_error(ErrorCode::invalid_argument,
                     "evaluation result: field '" + field + "' must be " + expected);
@@ -49,7 +53,7 @@ Status check_variants(const Json& result) {
     if (auto s = v.find("speedup"); s != v.end() && !s->is_null() && !s->is_number()) {
       return field_error("variants[].speedup", "a number or null");
     }
-    if (auto f = v.find("failure_class"); f != v.end() && !f->is_null() && !f->is_string()) {
+    if (auto f = v.find(kFailureClassField); f != v.end() && !f->is_null() && !f->is_string()) {
       return field_error("variants[].failure_class", "a string or null");
     }
   }
@@ -70,7 +74,7 @@ std::vector<VariantOutcome> variant_outcomes(const Json& result) {
     o.hidden = field_or(v, "hidden", false);
     o.correct = field_or(v, "correct", false);
     if (auto s = v.find("speedup"); s != v.end() && s->is_number()) o.speedup = s->get<double>();
-    if (auto f = v.find("failure_class"); f != v.end() && f->is_string()) {
+    if (auto f = v.find(kFailureClassField); f != v.end() && f->is_string()) {
       o.failure_class = f->get<std::string>();
     }
     o.unstable = field_or(v, "unstable", false);
@@ -115,7 +119,7 @@ Result<EvaluationRecord> evaluation_from_result(EvalKind kind, const Json& resul
   if (auto it = result.find("hack_flags"); it != result.end()) e.hack_flags = *it;
 
   std::set<std::string> classes;
-  if (auto it = result.find("failure_class"); it != result.end() && it->is_string()) {
+  if (auto it = result.find(kFailureClassField); it != result.end() && it->is_string()) {
     classes.insert(it->get<std::string>());
   }
   int visible = 0, correct = 0;

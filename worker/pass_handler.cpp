@@ -7,6 +7,7 @@
 #include "evaluator/gpu/gpu_runtime.h"
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/passes/compile_only.h"
+#include "evaluator/protocol/eval_messages.h"
 #include "evaluator/protocol/full_evaluation.h"
 #include "evaluator/protocol/protocol_options.h"
 #include "evaluator/protocol/result_score.h"
@@ -23,6 +24,7 @@ Error bad(const std::string& message) {
   return make_error(ErrorCode::invalid_argument, "evaluate: " + message);
 }
 
+// The typed request (eval_messages.h) and what its options mean here.
 struct Request {
   Task task;
   std::map<std::string, std::string> files;
@@ -33,65 +35,37 @@ struct Request {
   std::set<std::string> only;  // full: the variants to evaluate (empty: all)
 };
 
-Status parse_full(const json& body, Request& r) {
-  auto o = body.find("options");
-  auto parsed = protocol::options_from_json(o == body.end() ? json(nullptr) : *o);
-  if (!parsed.ok()) return bad(parsed.error().message);
-  r.protocol = std::move(*parsed);
-  if (auto v = body.find("variants"); v != body.end() && !v->is_null()) {
-    if (!v->is_array()) return bad("\"variants\" must be an array of variant names");
-    for (const auto& name : *v) {
-      if (!name.is_string()) return bad("\"variants\" must be an array of variant names");
-      bool known = false;
-      for (const auto& tv : r.task.variants) known = known || tv.name == name.get<std::string>();
-      if (!known) return bad("the task has no variant '" + name.get<std::string>() + "'");
-      r.only.insert(name.get<std::string>());
+Status parse_options(const json& o, Request& r) {
+  if (auto a = o.find("arch"); a != o.end() && !a->is_null()) {
+    if (!a->is_string()) return bad("options.arch must be a string or null");
+    r.arch = a->get<std::string>();
+  }
+  if (auto p = o.find("include_rewritten"); p != o.end() && !p->is_null()) {
+    if (!p->is_boolean()) return bad("options.include_rewritten must be a boolean");
+    r.options.include_rewritten = p->get<bool>();
+  }
+  if (auto s = o.find("max_match_steps"); s != o.end() && !s->is_null()) {
+    if (!s->is_number_unsigned() || s->get<uint64_t>() == 0) {
+      return bad("options.max_match_steps must be a positive integer");
     }
-    if (r.only.empty()) return bad("\"variants\" names no variant");
+    r.options.match.max_steps = s->get<size_t>();
   }
   return ok_status();
 }
 
 Result<Request> parse_request(const json& body) {
-  if (!body.is_object()) return bad("the body must be an object");
+  PF_ASSIGN(protocol::EvalRequest typed, protocol::parse_eval_request(body));
   Request r;
-  auto task = body.find("task");
-  if (task == body.end() || !task->is_object()) {
-    return bad("\"task\" must be a task object (docs/tasks.md)");
+  r.task = std::move(typed.task);
+  r.files = std::move(typed.files);
+  r.full = typed.mode == protocol::EvalMode::full;
+  if (r.full) {
+    auto parsed = protocol::options_from_json(typed.options);
+    if (!parsed.ok()) return bad(parsed.error().message);
+    r.protocol = std::move(*parsed);
+    if (typed.variants) r.only.insert(typed.variants->begin(), typed.variants->end());
   }
-  auto parsed = task_from_json(*task, "evaluate request");
-  if (!parsed.ok()) return parsed.error().with_context("evaluate");
-  r.task = std::move(*parsed);
-  auto files = parse_files(body);
-  if (!files.ok()) return bad(files.error().message);
-  r.files = std::move(*files);
-  std::string mode = "compile_only";
-  if (auto m = body.find("mode"); m != body.end() && !m->is_null()) {
-    if (!m->is_string()) return bad("\"mode\" must be a string");
-    mode = m->get<std::string>();
-  }
-  if (mode != "compile_only" && mode != "full") {
-    return bad("\"mode\" must be \"compile_only\" or \"full\", not '" + mode + "'");
-  }
-  r.full = mode == "full";
-  if (r.full) PF_TRY(parse_full(body, r));
-  if (auto o = body.find("options"); o != body.end() && !o->is_null()) {
-    if (!o->is_object()) return bad("\"options\" must be an object");
-    if (auto a = o->find("arch"); a != o->end() && !a->is_null()) {
-      if (!a->is_string()) return bad("options.arch must be a string or null");
-      r.arch = a->get<std::string>();
-    }
-    if (auto p = o->find("include_rewritten"); p != o->end() && !p->is_null()) {
-      if (!p->is_boolean()) return bad("options.include_rewritten must be a boolean");
-      r.options.include_rewritten = p->get<bool>();
-    }
-    if (auto s = o->find("max_match_steps"); s != o->end() && !s->is_null()) {
-      if (!s->is_number_unsigned() || s->get<uint64_t>() == 0) {
-        return bad("options.max_match_steps must be a positive integer");
-      }
-      r.options.match.max_steps = s->get<size_t>();
-    }
-  }
+  PF_TRY(parse_options(typed.options, r));
   return r;
 }
 
@@ -142,8 +116,10 @@ Result<json> handle_full(Request& req, const passes::PassWorkspace& workspace,
 
 }  // namespace
 
-Result<json> handle_evaluate(const json& body, CompileService& compile,
-                             const PassServiceOptions& options) {
+namespace {
+
+Result<json> evaluate_request(const json& body, CompileService& compile,
+                              const PassServiceOptions& options) {
   PF_ASSIGN(Request req, parse_request(body));
   if (req.full && compile.context() == nullptr) {
     return make_error(ErrorCode::unsupported,
@@ -178,9 +154,18 @@ Result<json> handle_evaluate(const json& body, CompileService& compile,
   return result.to_json();
 }
 
+}  // namespace
+
+Result<json> handle_evaluate(const json& body, CompileService& compile,
+                             const PassServiceOptions& options) {
+  PF_ASSIGN(json reply, evaluate_request(body, compile, options));
+  protocol::stamp_reply(reply);
+  return reply;
+}
+
 void register_pass_handler(sandbox::HandlerTable& table, std::shared_ptr<CompileService> compile,
                            PassServiceOptions options) {
-  table.add("evaluate", [compile, options](const json& body) {
+  table.add(protocol::kEvaluateRequestType, [compile, options](const json& body) {
     return handle_evaluate(body, *compile, options);
   });
 }

@@ -1,17 +1,17 @@
 // The worker's `evaluate` request: evaluates a pass workspace on a task.
-// Request body:
-//   {"task": <task JSON, docs/tasks.md>,
-//    "files": {"passes/X.py": "...", "kernels/k.cu": "...", ...},
-//    "mode": "compile_only" | "full",
-//    "options": {"arch": "sm_90" | null, "include_rewritten": true, "max_match_steps": 2000000,
-//                ... the [evaluator] keys and protocol details (full: protocol_options.h)},
-//    "variants": ["name", ...] | null   (full only: evaluate just these; the rest
-//                                        come back with "evaluated": false)}
+// The request and the checked parts of the reply are typed in
+// evaluator/protocol/eval_messages.h (both carry "protocol_version"; a request
+// of another version is refused). Request options: "arch" (NVRTC target,
+// null: the worker's GPU), "include_rewritten", "max_match_steps", and in
+// full mode the [evaluator] keys and protocol details (protocol_options.h);
+// "variants" (full only) evaluates just those, the rest come back with
+// "evaluated": false.
 // Reply body: the compile-only result (docs/result-fields.md, "Compile-only
 // evaluation") or the full result (docs/evaluation.md). Everything the
 // workspace gets wrong (file layout, Python, CUDA, matching, dry-run, wrong
 // outputs, integrity findings) is in the reply; an `error` reply means the
-// request itself is malformed or the worker cannot compile at all. "full" on
+// request itself is malformed, or the worker's own machinery failed (NVRTC,
+// the CUDA context, memory): the orchestrator retries those on a fresh worker. "full" on
 // a worker without a GPU is an `unsupported` error (callers fall back to
 // compile-only). A sticky CUDA error during a full evaluation is reported in
 // the reply ("fatal", the variant runtime_fail, the rest "evaluated": false)

@@ -19,7 +19,7 @@ class Episode {
       : spec_(spec),
         sv_(services),
         settings_(settings),
-        executor_(*services.prompts, *services.evaluator, spec.task->task_json,
+        executor_(*services.prompts, *services.evaluator, spec.task->task,
                   settings.feedback_max_chars, settings.limits) {
     state_.id = traj::episode_id(services.run_id, spec.task->task.id, spec.sample);
   }
@@ -54,6 +54,7 @@ class Episode {
   EpisodeState state_;
   EpisodeTimings timings_;
   Clock::time_point started_ = Clock::now();
+  bool uncharged_turn_ = false;  // the turn being taken asked an evaluator that could not run
 };
 
 Status Episode::start() {
@@ -83,7 +84,7 @@ Status Episode::start() {
 std::optional<ExitReason> Episode::stop_reason() const {
   if (state_.submitted) return ExitReason::submitted;
   if (sv_.cancel != nullptr && sv_.cancel->cancelled()) return ExitReason::interrupted;
-  if (state_.turn >= settings_.max_steps) return ExitReason::max_steps;
+  if (state_.charged_turns() >= settings_.max_steps) return ExitReason::max_steps;
   if (settings_.max_total_tokens > 0 && state_.tokens >= settings_.max_total_tokens) {
     return ExitReason::token_budget;
   }
@@ -126,6 +127,7 @@ void Episode::answer_tools(const llm::ChatMessage& answer, const std::string& fi
   // runs in order until one ends the episode.
   std::string executed, ended_by;
   size_t runs = 0;
+  uncharged_turn_ = false;
   for (const auto& call : answer.tool_calls) {
     std::string refusal;
     if (!ended_by.empty()) {
@@ -147,6 +149,8 @@ void Episode::answer_tools(const llm::ChatMessage& answer, const std::string& fi
     reply.name = call.name;
     added.push_back({std::move(reply), result.report});
     if (result.evaluation) turn.evaluations.push_back(std::move(*result.evaluation));
+    // An evaluation the harness could not run leaves the turn unpaid.
+    uncharged_turn_ = uncharged_turn_ || result.uncharged;
     ++runs;
     if (executed.empty()) executed = call.name;
     if (result.submitted) {
@@ -206,12 +210,13 @@ void Episode::answer_chat(const llm::ChatMessage& answer, const std::string& fin
     return;
   }
   EvaluationOutcome out =
-      sv_.evaluator->evaluate(spec_.task->task_json, state_.workspace, traj::EvalKind::evaluate);
+      sv_.evaluator->evaluate(spec_.task->task, state_.workspace, traj::EvalKind::evaluate);
   timings_.eval_s += out.seconds;
   if (!out.evaluated) {
     added.push_back({llm::ChatMessage::user(prompt_message("evaluator_unavailable_chat",
                                                            {{"reason", out.unavailable}})),
                      false});
+    uncharged_turn_ = true;
     return;
   }
   FeedbackSituation situation;
@@ -227,6 +232,7 @@ Status Episode::take_turn(llm::ChatResponse& response) {
   traj::TurnRecord turn;
   turn.episode_id = state_.id;
   turn.turn = state_.turn + 1;
+  uncharged_turn_ = false;
   llm::ChatMessage answer = response.message;
   answer.role = "assistant";
   turn.messages.push_back(to_record(answer, response.usage.to_json(), response.latency_s * 1000.0));
@@ -237,8 +243,12 @@ Status Episode::take_turn(llm::ChatResponse& response) {
   } else {
     answer_chat(answer, response.finish_reason, turn, added);
   }
+  // A turn whose evaluation could not run is free, up to max_steps of them
+  // (an evaluator that stays down must not keep an episode alive for ever).
+  const bool uncharged = uncharged_turn_ && state_.uncharged_turns < settings_.max_steps;
   if (!state_.submitted && !added.empty()) {
-    added.back().message.content += steps_line(settings_.max_steps - turn.turn);
+    const int64_t charged = turn.turn - state_.uncharged_turns - (uncharged ? 1 : 0);
+    added.back().message.content += steps_line(settings_.max_steps - charged);
   }
   for (const auto& entry : added) turn.messages.push_back(to_record(entry.message));
 
@@ -261,6 +271,7 @@ Status Episode::take_turn(llm::ChatResponse& response) {
     if (!committed.ok()) return committed.error();
   }
   state_.turn += 1;
+  state_.uncharged_turns += uncharged ? 1 : 0;
   state_.prompt_tokens += response.usage.prompt_tokens;
   state_.completion_tokens += response.usage.completion_tokens;
   state_.tokens += response.usage.prompt_tokens + response.usage.completion_tokens;

@@ -3,6 +3,7 @@
 
 #include "agent/loop/chat_answer.h"
 #include "agent/loop/episode_state.h"
+#include "evaluator/scoring/failure_class.h"
 #include "trajectories/result_summary.h"
 #include "trajectories/trajectory_reader.h"
 
@@ -10,13 +11,13 @@ namespace pf::agent {
 
 double compile_share(const nlohmann::json& result) {
   if (!result.is_object()) return 0;
-  if (result.contains("failure_class") && result["failure_class"].is_string()) return 0;
+  if (result.contains(kFailureClassField) && result[kFailureClassField].is_string()) return 0;
   if (!result.contains("variants") || !result["variants"].is_array()) return 0;
   size_t total = 0, ok = 0;
   for (const auto& v : result["variants"]) {
     if (!v.is_object()) continue;
     ++total;
-    if (!v.contains("failure_class") || v["failure_class"].is_null()) ++ok;
+    if (!v.contains(kFailureClassField) || v[kFailureClassField].is_null()) ++ok;
   }
   return total == 0 ? 0 : static_cast<double>(ok) / static_cast<double>(total);
 }

@@ -18,6 +18,9 @@ struct EpisodeState {
   Conversation conversation;
   traj::Workspace workspace;
   int64_t turn = 0;  // last committed turn
+  //! Turns whose evaluation could not run (not charged to max_steps). Kept in
+  //! memory only: a resumed episode charges the ones before the resume.
+  int64_t uncharged_turns = 0;
   int64_t tokens = 0;
   double previous_wall_s = 0;  // before this process took the episode over
   bool submitted = false;
@@ -30,6 +33,8 @@ struct EpisodeState {
   //! Takes an evaluation into the best-so-far (full: counts_as_success and
   //! highest AS; compile-only: highest share of variants without failure).
   void note(const traj::EvaluationRecord& evaluation);
+  //! The turns that count against agent.max_steps.
+  int64_t charged_turns() const { return turn - uncharged_turns; }
 };
 
 //! Share of a compile-only result's variants without a failure class (0 when

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/strings.h"
+#include "evaluator/scoring/failure_class.h"
 
 namespace pf::agent {
 namespace {
@@ -57,8 +58,8 @@ std::optional<double> number(const Json& obj, const char* key) {
 }
 
 std::string failure_of(const Json& v) {
-  if (v.contains("failure_class") && v["failure_class"].is_string()) {
-    return v["failure_class"].get<std::string>();
+  if (v.contains(kFailureClassField) && v[kFailureClassField].is_string()) {
+    return v[kFailureClassField].get<std::string>();
   }
   return "";
 }

@@ -51,10 +51,10 @@ std::optional<Json> tool_arguments(const llm::ToolCall& call) {
 }
 
 ToolExecutor::ToolExecutor(const prompts::PromptVariant& prompts, EvaluatorClient& evaluator,
-                           const Json& task_json, size_t feedback_max_chars, WorkspaceLimits limits)
+                           const Task& task, size_t feedback_max_chars, WorkspaceLimits limits)
     : prompts_(prompts),
       evaluator_(evaluator),
-      task_json_(task_json),
+      task_(task),
       feedback_max_chars_(feedback_max_chars),
       limits_(limits) {
   offered_ = join(prompts.tool_names(), ", ");
@@ -229,10 +229,11 @@ ToolResult ToolExecutor::run_evaluation(traj::Workspace& workspace, traj::EvalKi
     record = *last_evaluation_;
     record.kind = kind;
   } else {
-    EvaluationOutcome out = evaluator_.evaluate(task_json_, workspace, kind);
+    EvaluationOutcome out = evaluator_.evaluate(task_, workspace, kind);
     r.evaluation_seconds = out.seconds;
     if (!out.evaluated) {
       r.content = message("evaluator_unavailable", {{"reason", out.unavailable}});
+      r.uncharged = true;
       if (kind == traj::EvalKind::submit) r.submitted = true;
       return r;
     }

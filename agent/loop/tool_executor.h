@@ -36,15 +36,18 @@ struct ToolResult {
   std::string content;  // the tool message
   std::optional<traj::EvaluationRecord> evaluation;
   bool submitted = false;
-  bool report = false;            // content is an evaluation report
+  bool report = false;  // content is an evaluation report
+  //! The evaluation could not run (not the model's doing): the turn does not
+  //! count against the step budget.
+  bool uncharged = false;
   double evaluation_seconds = 0;  // time spent waiting for the evaluator
 };
 
 class ToolExecutor {
  public:
   //! `offered`: the tool names the model was offered (tools.json).
-  ToolExecutor(const prompts::PromptVariant& prompts, EvaluatorClient& evaluator,
-               const nlohmann::json& task_json, size_t feedback_max_chars, WorkspaceLimits limits);
+  ToolExecutor(const prompts::PromptVariant& prompts, EvaluatorClient& evaluator, const Task& task,
+               size_t feedback_max_chars, WorkspaceLimits limits);
 
   //! Executes `call` on `workspace`.
   ToolResult execute(const llm::ToolCall& call, traj::Workspace& workspace);
@@ -65,7 +68,7 @@ class ToolExecutor {
 
   const prompts::PromptVariant& prompts_;
   EvaluatorClient& evaluator_;
-  const nlohmann::json& task_json_;
+  const Task& task_;
   size_t feedback_max_chars_;
   WorkspaceLimits limits_;
   std::string offered_;  // "list_files, read_file, ..." for messages

@@ -156,9 +156,9 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
   }
 
   // Evaluation mode.
-  PF_ASSIGN(auto gpus, plan_evaluation(config.evaluator));
-  outcome.mode = gpus.mode;
-  if (gpus.mode == traj::EvalMode::full) {
+  PF_ASSIGN(auto gpus, protocol::plan_evaluation(config.evaluator));
+  outcome.mode = to_record_mode(gpus.mode);
+  if (gpus.mode == protocol::EvalMode::full) {
     request.notice("evaluation: FULL on the GPU (" + gpus.reason + ")");
   } else {
     request.notice("evaluation: COMPILE-ONLY (" + gpus.reason +
@@ -193,7 +193,8 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
   }
   PF_ASSIGN(auto client, llm::LlmClient::create(llm_options));
 
-  PF_ASSIGN(auto pool, start_worker_pool(config, gpus));
+  PF_ASSIGN(auto service,
+            protocol::EvaluationService::start(protocol::service_options(config, gpus)));
 
   if (!resuming) {
     PF_ASSIGN(store, traj::TrajectoryStore::open(outcome.run_dir,
@@ -224,10 +225,9 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
   runs[0].services.prompts = &prompts;
   runs[0].services.run_id = outcome.run_id;
   runs[0].services.model = llm_options.model;
-  PF_ASSIGN(runs[0].services.system_prompt, render_system_prompt(prompts, config, gpus.mode));
+  PF_ASSIGN(runs[0].services.system_prompt, render_system_prompt(prompts, config, outcome.mode));
   SessionContext session{.config = config,
-                         .gpus = gpus,
-                         .pool = *pool,
+                         .service = *service,
                          .store = *store,
                          .shard = request.shard,
                          .terminal = request.terminal,
@@ -236,6 +236,10 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
   outcome.mode = ran.mode;
   outcome.interrupted = ran.interrupted;
   outcome.failed_episodes = ran.failed_episodes;
+  outcome.evaluations = service->stats();
+  if (const auto& ev = outcome.evaluations; ev.unavailable + ev.infra_retries + ev.worker_faults > 0) {
+    request.notice(evaluation_faults_line(ev));
+  }
   PF_ASSIGN(auto reader, store->reader());
   PF_ASSIGN(outcome.summary, summarize_run(reader, outcome.run_id, outcome.mode));
   outcome.episodes = outcome.summary.total.episodes;

@@ -15,6 +15,7 @@
 #include "agent/scheduler/shard.h"
 #include "common/result.h"
 #include "config/config.h"
+#include "evaluator/protocol/evaluation_service.h"
 
 namespace pf::agent {
 
@@ -37,6 +38,9 @@ struct RunOutcome {
   int64_t episodes = 0;         // of the whole run (all sessions)
   int64_t failed_episodes = 0;  // endpoint or store failures
   RunSummary summary;
+  //! This session's evaluations: infrastructure retries, worker faults and
+  //! evaluations that could not run (none of them charged to a model).
+  protocol::ServiceStats evaluations;
 };
 
 //! The configuration and config text a stored run was started with.

@@ -66,8 +66,8 @@ Result<SessionOutcome> run_session(std::vector<SessionRun>& runs, const SessionC
                                    const llm::CancelToken& cancel) {
   PF_CHECK(!runs.empty());
   SessionOutcome outcome;
-  outcome.mode = context.gpus.mode;
-  EvaluatorClient evaluator(context.pool, evaluation_settings(context.config, context.gpus));
+  EvaluatorClient evaluator(context.service);
+  outcome.mode = evaluator.mode();
   for (auto& run : runs) {
     run.services.evaluator = &evaluator;
     run.services.store = &context.store;
@@ -85,7 +85,7 @@ Result<SessionOutcome> run_session(std::vector<SessionRun>& runs, const SessionC
                    " ended earlier)");
   }
 
-  ProgressTracker progress(plan.total, plan.already_done, context.gpus.mode);
+  ProgressTracker progress(plan.total, plan.already_done, outcome.mode);
   std::vector<std::optional<EpisodeResult>> results;
   {
     ProgressPrinter printer(progress, context.terminal,

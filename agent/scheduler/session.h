@@ -1,5 +1,5 @@
 // A session runs the episodes of one or more runs that share one store, one
-// worker pool, the [run] settings (concurrency, samples per task, seed) and
+// evaluation service, the [run] settings (concurrency, samples per task, seed) and
 // the [evaluator] section: `passforge run` is a session of one run, an
 // experiment's arms are the runs of one session. Each run has its own run
 // record, tasks as its episodes see them (its prompts), endpoint and agent
@@ -21,7 +21,7 @@
 #include "agent/scheduler/shard.h"
 #include "common/result.h"
 #include "config/config.h"
-#include "sandbox/pool/worker_pool.h"
+#include "evaluator/protocol/evaluation_service.h"
 #include "trajectories/trajectory_store.h"
 
 namespace pf::agent {
@@ -38,8 +38,7 @@ struct SessionRun {
 
 struct SessionContext {
   const Config& config;  // [run] and [evaluator], shared by every run
-  const EvaluationPlan& gpus;
-  sandbox::WorkerPool& pool;
+  protocol::EvaluationService& service;  // the session's workers and their plan
   traj::TrajectoryStore& store;
   Shard shard;            // the (task, sample) episodes this process runs (run --shard)
   bool terminal = false;  // progress as a live line (else periodic log lines)

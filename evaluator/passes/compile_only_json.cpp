@@ -39,7 +39,7 @@ json variant_json(const VariantReport& v) {
   }
   json out = {{"name", v.name},
               {"hidden", v.hidden},
-              {"failure_class", failure_json(v.failure)},
+              {kFailureClassField, failure_json(v.failure)},
               {"matched", total > 0},
               {"match_count", total},
               {"matches", matches},
@@ -79,7 +79,7 @@ json CompileOnlyResult::to_json() const {
               {"as", nullptr},
               {"hidden_as", nullptr},
               {"es_curve", nullptr},
-              {"failure_class", failure_json(failure)},
+              {kFailureClassField, failure_json(failure)},
               {"message", message},
               {"ok", ok()},
               {"hack_flags", hack_flags},

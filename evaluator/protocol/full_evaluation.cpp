@@ -93,7 +93,7 @@ Result<FullEvaluation> evaluate_full(const Task& task, const passes::PassWorkspa
     auto made = passes::GpuReplacements::create(
         co.passes, co.compile.value_or(nvrtc::CompileOutcome{}), runtime.driver_ptr());
     if (!made.ok()) {
-      result["failure_class"] = failure_class_name(FailureClass::compile_fail);
+      result[kFailureClassField] = failure_class_name(FailureClass::compile_fail);
       result["message"] = "loading the compiled kernels: " + made.error().message;
       result["ok"] = false;
     } else {

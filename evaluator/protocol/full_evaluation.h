@@ -10,7 +10,7 @@
 // variant makes it runtime_fail and stops the evaluation there: the result
 // says `fatal` (the worker must then declare itself poisoned) and the client
 // re-issues the variants not yet evaluated to a fresh worker
-// (pool_client.h).
+// (evaluation_service.h).
 #pragma once
 
 #include <nlohmann/json.hpp>

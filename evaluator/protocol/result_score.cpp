@@ -50,7 +50,7 @@ std::vector<VariantOutcome> variant_outcomes(const json& result, bool hidden) {
     VariantOutcome o;
     o.name = str(v, "name");
     o.hidden = hidden;
-    if (auto c = parse_failure_class(str(v, "failure_class"))) o.failure = *c;
+    if (auto c = parse_failure_class(str(v, kFailureClassField))) o.failure = *c;
     auto lvl = v.find("first_passing_level");
     const bool has_level = lvl != v.end() && lvl->is_number_integer();
     // `accuracy` with a level: close above t = -5, scored per level.
@@ -79,7 +79,7 @@ void score_result(json& result, const ProtocolOptions& options) {
   result["b"] = b;
   result["scoring_mode"] = scoring_mode_name(options.scoring.mode);
   const bool whole_failure =
-      result.contains("failure_class") && result["failure_class"].is_string();
+      result.contains(kFailureClassField) && result[kFailureClassField].is_string();
 
   // Flags: static ones stay; variant flags are added once per name.
   std::set<std::string> hack, task;

@@ -3,7 +3,7 @@
 // score_stats, hack_flags (static flags plus every model-blaming variant flag),
 // task_flags (weak_task), the detailed `flags` list with evidence, `unstable`
 // and `incomplete`. Used by the worker after evaluating, and by the client
-// after merging the replies of a resumed evaluation (pool_client.h).
+// after merging the replies of a resumed evaluation (evaluation_service.h).
 #pragma once
 
 #include <nlohmann/json.hpp>

@@ -83,13 +83,13 @@ int VariantRun::first_passing_level_rtol_candidate() const {
 void VariantRun::merge_into(json& v) const {
   v["evaluated"] = true;
   if (failure != FailureClass::none) {
-    v["failure_class"] = failure_class_name(failure);
+    v[kFailureClassField] = failure_class_name(failure);
     v["message"] = message;
   } else if (skipped.empty() && first_passing_level > kBaselineToleranceLevel) {
-    v["failure_class"] = failure_class_name(FailureClass::accuracy);
+    v[kFailureClassField] = failure_class_name(FailureClass::accuracy);
     v["message"] = message;
   } else if (unstable) {
-    v["failure_class"] = failure_class_name(FailureClass::unstable);
+    v[kFailureClassField] = failure_class_name(FailureClass::unstable);
   }
   if (!skipped.empty()) v["skipped"] = skipped;
   if (!inputs_redrawn.empty()) v["inputs_redrawn"] = inputs_redrawn;

@@ -22,6 +22,10 @@ enum class FailureClass {
   unstable,        // timing too noisy: excluded from scores, not blamed on the model
 };
 
+//! The result field (whole evaluation and each variant) that holds a class:
+//! the one spelling every reader and writer of results uses.
+inline constexpr const char* kFailureClassField = "failure_class";
+
 const char* failure_class_name(FailureClass c);
 std::optional<FailureClass> parse_failure_class(std::string_view name);
 

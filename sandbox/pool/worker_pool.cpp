@@ -394,6 +394,11 @@ WorkerReply WorkerPool::exchange(Slot& slot, const std::string& type, const json
 }
 
 WorkerReply WorkerPool::call(const std::string& type, const json& body, Deadline deadline) {
+  return call(type, body, deadline, RetireCheck());
+}
+
+WorkerReply WorkerPool::call(const std::string& type, const json& body, Deadline deadline,
+                             const RetireCheck& retire_if) {
   const auto started = Clock::now();
   Slot* slot = nullptr;
   WorkerReply reply;
@@ -438,7 +443,16 @@ WorkerReply WorkerPool::call(const std::string& type, const json& body, Deadline
       }
     }
   }
-  if (slot != nullptr) reply = exchange(*slot, type, body, deadline);
+  if (slot != nullptr) {
+    reply = exchange(*slot, type, body, deadline);
+    const bool answered = reply.status == ReplyStatus::ok || reply.status == ReplyStatus::error;
+    if (retire_if && answered) {
+      if (std::string why = retire_if(reply); !why.empty() && !reply.worker_replaced) {
+        (void)replace(*slot, why);
+        reply.worker_replaced = true;
+      }
+    }
+  }
   reply.elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(Clock::now() - started);
 
   std::lock_guard lock(mu_);

@@ -15,6 +15,7 @@
 #include <condition_variable>
 #include <deque>
 #include <filesystem>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <nlohmann/json.hpp>
@@ -85,6 +86,14 @@ class WorkerPool {
   //! Sends one request to an idle worker and waits for its reply until
   //! `deadline` (waiting for an idle worker counts against it).
   WorkerReply call(const std::string& type, const nlohmann::json& body, Deadline deadline);
+  //! Judges a reply (ok or error) while its worker is still reserved for the
+  //! caller: a non-empty reason replaces that worker before anyone else gets
+  //! it (the caller found the reply to be a worker fault or an infrastructure
+  //! failure, e.g. a broken NVRTC); "" keeps it. Called for every answered
+  //! reply, also one whose worker the pool already replaced (poisoned).
+  using RetireCheck = std::function<std::string(const WorkerReply&)>;
+  WorkerReply call(const std::string& type, const nlohmann::json& body, Deadline deadline,
+                   const RetireCheck& retire_if);
   WorkerReply call(const std::string& type, const nlohmann::json& body,
                    std::chrono::milliseconds timeout) {
     return call(type, body, deadline_in(timeout));

@@ -13,7 +13,7 @@
 #include <chrono>
 #include <filesystem>
 
-#include "agent/scheduler/run_setup.h"
+#include "evaluator/protocol/evaluation_service.h"
 #include "config/config.h"
 #include "sandbox/pool/worker_pool.h"
 #include "tests/support/paths.h"
@@ -52,7 +52,7 @@ class WorkerLimits : public ::testing::Test {
     EvaluatorConfig evaluator;
     evaluator.compile_timeout_s = 5;
     evaluator.worker_memory_mb = 1024;
-    options.limits = agent::worker_limits(evaluator);
+    options.limits = protocol::worker_limits(evaluator);
     auto pool = sandbox::WorkerPool::start(options);
     ASSERT_TRUE(pool.ok()) << pool.error().message;
     pool_ = std::move(*pool);

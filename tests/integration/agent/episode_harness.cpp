@@ -90,24 +90,28 @@ llm::LlmOptions fast_llm_options(const std::string& base_url) {
 }
 
 EpisodeHarness::EpisodeHarness(const std::string& base_url, AgentMode mode, llm::LlmOptions options,
-                               const std::string& task_id) {
+                               const std::string& task_id, HarnessWorkers workers) {
   dir = make_temp_dir("pf_agent_it");
   auto prompts = prompts::PromptVariant::load(std::string(PF_SOURCE_DIR) + "/prompts", "default");
   EXPECT_TRUE(prompts.ok()) << prompts.error().message;
   prompts_ = std::make_unique<prompts::PromptVariant>(std::move(prompts).value());
 
-  sandbox::WorkerPoolOptions po;
-  po.worker_path = std::string(PF_BINARY_DIR) + "/passforge-worker";
-  po.cpu_workers = 1;
-  po.work_dir = dir / "workers";
-  po.cache_dir = dir / "nvrtc-cache";
-  auto pool = sandbox::WorkerPool::start(po);
-  EXPECT_TRUE(pool.ok()) << pool.error().message;
-  pool_ = std::move(pool).value();
-  agent::EvaluationSettings es;
-  es.mode = traj::EvalMode::compile_only;
-  es.timeout = std::chrono::seconds(60);
-  evaluator_ = std::make_unique<agent::EvaluatorClient>(*pool_, es);
+  protocol::ServiceOptions so;
+  so.plan.mode = workers.mode;
+  so.plan.reason = "test workers";
+  so.pool.worker_path = workers.worker.empty()
+                            ? std::filesystem::path(PF_BINARY_DIR) / "passforge-worker"
+                            : workers.worker;
+  so.pool.cpu_workers = 1;
+  so.pool.work_dir = dir / "workers";
+  so.pool.cache_dir = dir / "nvrtc-cache";
+  so.pool.extra_env = workers.env;
+  so.pool.isolation = workers.isolation;
+  so.timeout = std::chrono::seconds(60);
+  auto service = protocol::EvaluationService::start(std::move(so));
+  EXPECT_TRUE(service.ok()) << service.error().message;
+  service_ = std::move(service).value();
+  evaluator_ = std::make_unique<agent::EvaluatorClient>(*service_);
 
   if (options.base_url.empty()) options = fast_llm_options(base_url);
   auto client = llm::LlmClient::create(options);
@@ -136,11 +140,12 @@ EpisodeHarness::EpisodeHarness(const std::string& base_url, AgentMode mode, llm:
   services_.cancel = cancel_.get();
   services_.run_id = run.id;
   services_.model = options.model;
-  auto system = prompts_->render(prompts::kSystemFile, {{"tools_mode", mode == AgentMode::tools},
-                                                        {"chat_mode", mode == AgentMode::chat},
-                                                        {"compile_only", true},
-                                                        {"gpu_arch", "sm_90"},
-                                                        {"b", 0.1}});
+  auto system = prompts_->render(
+      prompts::kSystemFile, {{"tools_mode", mode == AgentMode::tools},
+                             {"chat_mode", mode == AgentMode::chat},
+                             {"compile_only", workers.mode == protocol::EvalMode::compile_only},
+                             {"gpu_arch", "sm_90"},
+                             {"b", 0.1}});
   EXPECT_TRUE(system.ok());
   services_.system_prompt = *system;
 }
@@ -148,7 +153,7 @@ EpisodeHarness::EpisodeHarness(const std::string& base_url, AgentMode mode, llm:
 EpisodeHarness::~EpisodeHarness() {
   store.reset();
   evaluator_.reset();
-  pool_.reset();
+  service_.reset();
   std::error_code ec;
   std::filesystem::remove_all(dir, ec);
 }

@@ -12,7 +12,7 @@
 
 #include "agent/llm/llm_client.h"
 #include "agent/loop/episode.h"
-#include "sandbox/pool/worker_pool.h"
+#include "evaluator/protocol/evaluation_service.h"
 #include "trajectories/trajectory_reader.h"
 #include "trajectories/trajectory_store.h"
 
@@ -39,14 +39,24 @@ std::filesystem::path make_temp_dir(const std::string& prefix);
 //! LlmOptions for fast tests: short timeouts and backoff.
 llm::LlmOptions fast_llm_options(const std::string& base_url);
 
+//! The evaluation workers of a harness: real passforge-worker processes in
+//! compile-only mode unless a test asks for another worker binary or mode.
+struct HarnessWorkers {
+  std::filesystem::path worker;  // empty: passforge-worker of this build
+  protocol::EvalMode mode = protocol::EvalMode::compile_only;
+  std::vector<std::string> env;  // "NAME=value" for the workers
+  bool isolation = true;
+};
+
 class EpisodeHarness {
  public:
   EpisodeHarness(const std::string& base_url, AgentMode mode, llm::LlmOptions options = {},
-                 const std::string& task_id = "add-relu-test");
+                 const std::string& task_id = "add-relu-test", HarnessWorkers workers = {});
   ~EpisodeHarness();
 
   agent::EpisodeResult run(int64_t sample = 0, bool resume = false);
   llm::CancelToken& cancel() { return *cancel_; }
+  protocol::EvaluationService& service() { return *service_; }
   //! A fresh (unset) cancel token for the next run.
   void reset_cancel();
 
@@ -65,7 +75,7 @@ class EpisodeHarness {
 
  private:
   std::unique_ptr<prompts::PromptVariant> prompts_;
-  std::unique_ptr<sandbox::WorkerPool> pool_;
+  std::unique_ptr<protocol::EvaluationService> service_;
   std::unique_ptr<agent::EvaluatorClient> evaluator_;
   std::unique_ptr<llm::LlmClient> llm_;
   std::unique_ptr<llm::CancelToken> cancel_ = std::make_unique<llm::CancelToken>();

@@ -1,4 +1,4 @@
-// EvaluatorClient against real passforge-worker processes: `compile` is
+// EvaluatorClient over an EvaluationService of real passforge-worker processes: `compile` is
 // always compile-only; a run in full mode gets full evaluations where the
 // workers can run them, otherwise it falls back to compile-only once for the
 // rest of the run, and every record names the mode the worker really ran.
@@ -7,7 +7,6 @@
 #include <gtest/gtest.h>
 
 #include "evaluator/tasks/task.h"
-#include "sandbox/pool/worker_pool.h"
 #include "tests/integration/agent/episode_harness.h"
 
 namespace pf::testing {
@@ -27,40 +26,40 @@ const traj::Workspace kWorkspace = {
      "{\n  long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x;\n"
      "  if (i < n) out[i] = fmaxf(a[i] + b[i], 0.f);\n}\n"}};
 
-struct PoolFixture {
+struct ServiceFixture {
   fs::path dir = make_temp_dir("pf_eval_client");
-  std::unique_ptr<sandbox::WorkerPool> pool;
-  PoolFixture() {
-    sandbox::WorkerPoolOptions po;
-    po.worker_path = std::string(PF_BINARY_DIR) + "/passforge-worker";
-    po.cpu_workers = 1;
-    po.work_dir = dir / "workers";
-    po.cache_dir = dir / "nvrtc-cache";
-    auto p = sandbox::WorkerPool::start(po);
-    EXPECT_TRUE(p.ok()) << p.error().message;
-    if (p.ok()) pool = std::move(p).value();
+  std::unique_ptr<protocol::EvaluationService> service;
+  explicit ServiceFixture(protocol::EvalMode mode) {
+    protocol::ServiceOptions so;
+    so.plan.mode = mode;
+    so.pool.worker_path = std::string(PF_BINARY_DIR) + "/passforge-worker";
+    so.pool.cpu_workers = 1;
+    so.pool.work_dir = dir / "workers";
+    so.pool.cache_dir = dir / "nvrtc-cache";
+    so.timeout = std::chrono::seconds(120);
+    auto s = protocol::EvaluationService::start(std::move(so));
+    EXPECT_TRUE(s.ok()) << s.error().message;
+    if (s.ok()) service = std::move(s).value();
   }
-  ~PoolFixture() {
-    pool.reset();
+  ~ServiceFixture() {
+    service.reset();
     std::error_code ec;
     fs::remove_all(dir, ec);
   }
 };
 
 TEST(EvaluatorClient, CompileOnlyRunRecordsCompileOnlyForEveryKind) {
-  PoolFixture f;
-  ASSERT_TRUE(f.pool);
-  agent::EvaluationSettings es;
-  es.mode = traj::EvalMode::compile_only;
-  es.timeout = std::chrono::seconds(60);
-  agent::EvaluatorClient client(*f.pool, es);
-  const auto task = task_to_json(tiny_task());
+  ServiceFixture f(protocol::EvalMode::compile_only);
+  ASSERT_TRUE(f.service);
+  agent::EvaluatorClient client(*f.service);
+  const Task task = tiny_task();
   for (auto kind : {traj::EvalKind::compile, traj::EvalKind::evaluate, traj::EvalKind::submit}) {
     auto out = client.evaluate(task, kWorkspace, kind);
     ASSERT_TRUE(out.evaluated) << out.unavailable;
     EXPECT_EQ(out.record.mode, traj::EvalMode::compile_only);
     EXPECT_EQ(out.record.kind, kind);
     EXPECT_EQ(out.record.result["mode"], "compile_only");
+    EXPECT_EQ(out.record.result["protocol_version"], protocol::kEvalProtocolVersion);
     EXPECT_EQ(out.record.workspace, kWorkspace);
     EXPECT_EQ(out.record.failure_classes, nlohmann::json::array())
         << out.record.result.dump().substr(0, 2000);
@@ -69,13 +68,10 @@ TEST(EvaluatorClient, CompileOnlyRunRecordsCompileOnlyForEveryKind) {
 }
 
 TEST(EvaluatorClient, FullRunUsesWhatTheWorkersCanDoAndRecordsIt) {
-  PoolFixture f;
-  ASSERT_TRUE(f.pool);
-  agent::EvaluationSettings es;
-  es.mode = traj::EvalMode::full;
-  es.timeout = std::chrono::seconds(120);
-  agent::EvaluatorClient client(*f.pool, es);
-  const auto task = task_to_json(tiny_task());
+  ServiceFixture f(protocol::EvalMode::full);
+  ASSERT_TRUE(f.service);
+  agent::EvaluatorClient client(*f.service);
+  const Task task = tiny_task();
 
   auto compiled = client.evaluate(task, kWorkspace, traj::EvalKind::compile);
   ASSERT_TRUE(compiled.evaluated) << compiled.unavailable;
@@ -85,7 +81,7 @@ TEST(EvaluatorClient, FullRunUsesWhatTheWorkersCanDoAndRecordsIt) {
   auto evaluated = client.evaluate(task, kWorkspace, traj::EvalKind::evaluate);
   ASSERT_TRUE(evaluated.evaluated) << evaluated.unavailable;
   // CPU-only workers (this pool has no GPU worker) cannot run `full`: the
-  // client falls back and the record says so; a worker that runs it records full.
+  // service falls back and the record says so; a worker that runs it records full.
   const traj::EvalMode ran = evaluated.record.mode;
   EXPECT_EQ(evaluated.record.result["mode"], traj::to_string(ran));
   EXPECT_EQ(client.fell_back(), ran == traj::EvalMode::compile_only);

@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "evaluator/passes/workspace.h"
+#include "evaluator/protocol/eval_messages.h"
 #include "evaluator/tasks/task.h"
 #include "sandbox/pool/worker_pool.h"
 #include "tests/support/paths.h"
@@ -21,6 +22,12 @@ using nlohmann::json;
 namespace fs = std::filesystem;
 
 const char* kRope = "neg-cat-mul-add-6a5c9e";
+
+// An `evaluate` body of this protocol version with `fields`.
+json versioned(json fields) {
+  fields[protocol::field::kProtocolVersion] = protocol::kEvalProtocolVersion;
+  return fields;
+}
 
 struct Fixture {
   json task;
@@ -40,22 +47,24 @@ Result<Fixture> rope_fixture() {
 TEST(EvaluateRequest, MalformedRequestsAreErrors) {
   CompileService service({});
   EXPECT_FALSE(handle_evaluate(json::array(), service).ok());
-  EXPECT_FALSE(handle_evaluate(json{{"files", json::object()}}, service).ok());
+  EXPECT_FALSE(handle_evaluate(versioned({{"files", json::object()}}), service).ok());
   json empty = {{"format", "passforge-task/1"}, {"id", "t"}, {"variants", json::array()}};
-  auto no_variants = handle_evaluate(json{{"task", empty}, {"files", json::object()}}, service);
+  auto no_variants =
+      handle_evaluate(versioned({{"task", empty}, {"files", json::object()}}), service);
   ASSERT_FALSE(no_variants.ok());
   EXPECT_EQ(no_variants.error().message,
             "evaluate: evaluate request: variants: expected a non-empty list");
   json task = passes::test::relu_task_json();
-  auto no_files = handle_evaluate(json{{"task", task}}, service);
+  auto no_files = handle_evaluate(versioned({{"task", task}}), service);
   ASSERT_FALSE(no_files.ok());
-  auto fast =
-      handle_evaluate(json{{"task", task}, {"files", json::object()}, {"mode", "fast"}}, service);
+  auto fast = handle_evaluate(
+      versioned({{"task", task}, {"files", json::object()}, {"mode", "fast"}}), service);
   ASSERT_FALSE(fast.ok());
   EXPECT_EQ(fast.error().message,
             "evaluate: \"mode\" must be \"compile_only\" or \"full\", not 'fast'");
   auto bad_option = handle_evaluate(
-      json{{"task", task}, {"files", json::object()}, {"options", {{"max_match_steps", -1}}}},
+      versioned(
+          {{"task", task}, {"files", json::object()}, {"options", {{"max_match_steps", -1}}}}),
       service);
   ASSERT_FALSE(bad_option.ok());
   EXPECT_EQ(bad_option.error().message,
@@ -65,7 +74,7 @@ TEST(EvaluateRequest, MalformedRequestsAreErrors) {
 TEST(EvaluateRequest, AWorkspaceWithBadFilesIsACompileFailure) {
   CompileService service({});
   json task = passes::test::relu_task_json();
-  auto r = handle_evaluate(json{{"task", task}, {"files", {{"../x.py", "x"}}}}, service);
+  auto r = handle_evaluate(versioned({{"task", task}, {"files", {{"../x.py", "x"}}}}), service);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ((*r)["mode"], "compile_only");
   EXPECT_EQ((*r)["failure_class"], "compile_fail");
@@ -84,7 +93,8 @@ TEST(EvaluateThroughWorkers, ReferencePassCompileOnly) {
   opt.cache_dir = dir / "cache";
   auto pool = sandbox::WorkerPool::start(opt);
   ASSERT_TRUE(pool.ok()) << pool.error().message;
-  json body = {{"task", fixture->task}, {"files", fixture->files}, {"mode", "compile_only"}};
+  json body =
+      versioned({{"task", fixture->task}, {"files", fixture->files}, {"mode", "compile_only"}});
   auto reply = (*pool)->call("evaluate", body, 120s);
   ASSERT_TRUE(reply.ok()) << reply.describe();
   const json& r = reply.body;

@@ -1,13 +1,13 @@
-// The full-mode `evaluate` request's validation (in process), the pool
-// client through real sandboxed workers (compile-only here; `full` refused
-// with `unsupported` where there is no GPU), and `passforge eval` as a
-// subprocess on the reference passes (--compile-only, --json, table).
+// The full-mode `evaluate` request's validation (in process), the
+// EvaluationService through real sandboxed workers (compile-only here; `full`
+// falls back where there is no GPU), and `passforge eval` as a subprocess on
+// the reference passes (--compile-only, --json, table).
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
 #include "evaluator/passes/workspace.h"
-#include "evaluator/protocol/pool_client.h"
+#include "evaluator/protocol/evaluation_service.h"
 #include "evaluator/tasks/task.h"
 #include "sandbox/pool/worker_pool.h"
 #include "tests/integration/cli/run_process.h"
@@ -24,24 +24,48 @@ namespace fs = std::filesystem;
 
 const char* kRope = "neg-cat-mul-add-6a5c9e";
 
+// An `evaluate` body of this protocol version with `fields`.
+json versioned(json fields) {
+  fields[field::kProtocolVersion] = kEvalProtocolVersion;
+  return fields;
+}
+
+TEST(EvaluateRequest, RefusesAnotherProtocolVersion) {
+  worker::CompileService service({});
+  json body = versioned({{"task", passes::test::relu_task_json()},
+                         {"files", json::object()},
+                         {"mode", "compile_only"}});
+  body.erase(field::kProtocolVersion);
+  auto unversioned = worker::handle_evaluate(body, service);
+  ASSERT_FALSE(unversioned.ok());
+  EXPECT_NE(unversioned.error().message.find("no \"protocol_version\""), std::string::npos)
+      << unversioned.error().message;
+  body[field::kProtocolVersion] = kEvalProtocolVersion + 1;
+  auto newer = worker::handle_evaluate(body, service);
+  ASSERT_FALSE(newer.ok());
+  EXPECT_NE(newer.error().message.find("different builds"), std::string::npos)
+      << newer.error().message;
+}
+
 TEST(FullRequest, ValidatesVariantsAndOptions) {
   worker::CompileService service({});
   json task = passes::test::relu_task_json();
   auto unknown = worker::handle_evaluate(
-      json{{"task", task}, {"files", json::object()}, {"mode", "full"}, {"variants", {"w"}}},
+      versioned({{"task", task}, {"files", json::object()}, {"mode", "full"}, {"variants", {"w"}}}),
       service);
   ASSERT_FALSE(unknown.ok());
   EXPECT_EQ(unknown.error().message, "evaluate: the task has no variant 'w'");
-  auto none = worker::handle_evaluate(
-      json{
-          {"task", task}, {"files", json::object()}, {"mode", "full"}, {"variants", json::array()}},
-      service);
+  auto none = worker::handle_evaluate(versioned({{"task", task},
+                                                 {"files", json::object()},
+                                                 {"mode", "full"},
+                                                 {"variants", json::array()}}),
+                                      service);
   ASSERT_FALSE(none.ok());
   EXPECT_EQ(none.error().message, "evaluate: \"variants\" names no variant");
-  auto bad = worker::handle_evaluate(json{{"task", task},
-                                          {"files", json::object()},
-                                          {"mode", "full"},
-                                          {"options", {{"trials", 0}}}},
+  auto bad = worker::handle_evaluate(versioned({{"task", task},
+                                                {"files", json::object()},
+                                                {"mode", "full"},
+                                                {"options", {{"trials", 0}}}}),
                                      service);
   ASSERT_FALSE(bad.ok());
   EXPECT_EQ(bad.error().message, "evaluate: options.trials must be an integer in [1, 1000000]");
@@ -51,7 +75,8 @@ TEST(FullRequest, NeedsAGpu) {
   if (pf::test::gpu_unavailable_reason().empty()) GTEST_SKIP() << "a GPU is present";
   worker::CompileService service({});
   auto full = worker::handle_evaluate(
-      json{{"task", passes::test::relu_task_json()}, {"files", json::object()}, {"mode", "full"}},
+      versioned(
+          {{"task", passes::test::relu_task_json()}, {"files", json::object()}, {"mode", "full"}}),
       service);
   ASSERT_FALSE(full.ok());
   EXPECT_EQ(full.error().code, ErrorCode::unsupported);
@@ -63,41 +88,34 @@ TEST(FullRequest, NeedsAGpu) {
   EXPECT_NE(full.error().message.find("); use \"compile_only\""), std::string::npos);
 }
 
-Result<PoolRequest> rope_request(bool full) {
-  PF_ASSIGN(Task task, passes::test::corpus_task(kRope, false));
-  PF_ASSIGN(auto ws,
-            passes::PassWorkspace::load(pf::test::source_dir() / "examples" / "passes" / kRope));
-  PoolRequest r;
-  r.task = task_to_json(task);
-  r.files = ws.files();
-  r.full = full;
-  r.options = {{"arch", "sm_90"}};
-  r.timeout = std::chrono::seconds(120);
-  return r;
-}
-
-TEST(PoolClient, CompileOnlyThroughSandboxedWorkers) {
-  sandbox::WorkerPoolOptions po;
-  po.worker_path = pf::test::worker_path();
-  po.cpu_workers = 1;
-  auto pool = sandbox::WorkerPool::start(po);
-  ASSERT_TRUE(pool.ok()) << pool.error().message;
-  auto req = rope_request(false);
-  ASSERT_TRUE(req.ok()) << req.error().message;
-  auto r = evaluate_through_pool(**pool, *req);
+TEST(EvaluationService, CompileOnlyThroughSandboxedWorkers) {
+  auto task = passes::test::corpus_task(kRope, false);
+  ASSERT_TRUE(task.ok()) << task.error().message;
+  auto ws = passes::PassWorkspace::load(pf::test::source_dir() / "examples" / "passes" / kRope);
+  ASSERT_TRUE(ws.ok()) << ws.error().message;
+  ServiceOptions so;
+  so.plan.mode = EvalMode::full;  // what the run asks; CPU workers make it fall back
+  so.pool.worker_path = pf::test::worker_path();
+  so.pool.cpu_workers = 1;
+  so.timeout = std::chrono::seconds(120);
+  auto service = EvaluationService::start(std::move(so));
+  ASSERT_TRUE(service.ok()) << service.error().message;
+  auto r = (*service)->evaluate(*task, ws->files(), EvalMode::compile_only);
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->requests, 1);
+  EXPECT_EQ(r->mode, EvalMode::compile_only);
   EXPECT_EQ(r->result["mode"], "compile_only");
   EXPECT_TRUE(r->result["ok"].get<bool>()) << r->result["message"];
-  EXPECT_EQ(r->result["variants"].size(), req->task["variants"].size());
+  EXPECT_EQ(r->result["variants"].size(), task->variants.size());
 
   if (!pf::test::gpu_unavailable_reason().empty()) {
-    // No GPU in the worker: `full` is refused as unsupported (callers fall back).
-    auto full = rope_request(true);
-    ASSERT_TRUE(full.ok());
-    auto refused = evaluate_through_pool(**pool, *full);
-    ASSERT_FALSE(refused.ok());
-    EXPECT_EQ(refused.error().code, ErrorCode::unsupported) << refused.error().message;
+    // No GPU in the worker: `full` is refused as unsupported and the service
+    // falls back to compile-only for the rest of its life.
+    auto full = (*service)->evaluate(*task, ws->files(), EvalMode::full);
+    ASSERT_TRUE(full.ok()) << full.error().message;
+    EXPECT_EQ(full->mode, EvalMode::compile_only);
+    EXPECT_TRUE((*service)->fell_back());
+    EXPECT_EQ((*service)->mode(), EvalMode::compile_only);
   }
 }
 

@@ -14,8 +14,7 @@
 #include <cmath>
 
 #include "evaluator/passes/workspace.h"
-#include "evaluator/protocol/pool_client.h"
-#include "sandbox/pool/worker_pool.h"
+#include "evaluator/protocol/evaluation_service.h"
 #include "tests/support/gpu.h"
 #include "tests/support/paths.h"
 #include "tests/unit/passes/pass_test_util.h"
@@ -88,24 +87,28 @@ TEST(ReferenceFullSummary, AtLeastOnePassClearlyBeatsEager) {
   EXPECT_GT(best, 1.2);
 }
 
-Result<std::unique_ptr<sandbox::WorkerPool>> gpu_pool() {
-  sandbox::WorkerPoolOptions po;
+// One GPU worker (device 0) behind the EvaluationService, the quick protocol options.
+Result<std::unique_ptr<EvaluationService>> gpu_service(std::chrono::milliseconds timeout) {
+  ServiceOptions so;
+  so.plan.mode = EvalMode::full;
+  so.plan.devices = {"0"};
   // The build directory may have moved (tests/gpu/run_device.sh sets PF_BINARY_DIR).
-  po.worker_path = pf::test::binary_dir() / "passforge-worker";
-  po.gpu_devices = {"0"};
-  po.cache_dir = pf::test::binary_dir() / "nvrtc-cache";
-  return sandbox::WorkerPool::start(po);
+  so.pool.worker_path = pf::test::binary_dir() / "passforge-worker";
+  so.pool.cache_dir = pf::test::binary_dir() / "nvrtc-cache";
+  so.options = options_to_json(quick_options());
+  so.timeout = timeout;
+  return EvaluationService::start(std::move(so));
 }
 
-Result<PoolRequest> sigmoid_request(const fs::path& workspace, std::chrono::milliseconds timeout) {
+struct SigmoidRequest {
+  Task task;
+  std::map<std::string, std::string> files;
+};
+
+Result<SigmoidRequest> sigmoid_request(const fs::path& workspace) {
   PF_ASSIGN(Task task, load_task_file(hacks_dir() / "tasks" / "sigmoid_mul.json"));
   PF_ASSIGN(auto ws, passes::PassWorkspace::load(workspace));
-  PoolRequest r;
-  r.task = task_to_json(task);
-  r.files = ws.files();
-  r.options = options_to_json(quick_options());
-  r.timeout = timeout;
-  return r;
+  return SigmoidRequest{std::move(task), ws.files()};
 }
 
 void expect_only_wide_failed(const json& r, const std::string& failure) {
@@ -124,12 +127,11 @@ void expect_only_wide_failed(const json& r, const std::string& failure) {
 
 TEST(CrashMidTask, IllegalAddressIsRuntimeFailAndTheRestIsEvaluated) {
   PF_REQUIRE_GPU();
-  auto pool = gpu_pool();
-  ASSERT_TRUE(pool.ok()) << pool.error().message;
-  auto req = sigmoid_request(pf::test::source_dir() / "tests/unit/protocol/data/illegal_address",
-                             std::chrono::seconds(120));
+  auto service = gpu_service(std::chrono::seconds(120));
+  ASSERT_TRUE(service.ok()) << service.error().message;
+  auto req = sigmoid_request(pf::test::source_dir() / "tests/unit/protocol/data/illegal_address");
   ASSERT_TRUE(req.ok()) << req.error().message;
-  auto r = evaluate_through_pool(**pool, *req);
+  auto r = (*service)->evaluate(req->task, req->files, EvalMode::full);
   ASSERT_TRUE(r.ok()) << r.error().message;
   std::printf("%s", describe_result(r->result).c_str());
   expect_only_wide_failed(r->result, "runtime_fail");
@@ -140,12 +142,11 @@ TEST(CrashMidTask, IllegalAddressIsRuntimeFailAndTheRestIsEvaluated) {
 
 TEST(CrashMidTask, EndlessKernelIsTimeoutAndTheRestIsEvaluated) {
   PF_REQUIRE_GPU();
-  auto pool = gpu_pool();
-  ASSERT_TRUE(pool.ok()) << pool.error().message;
-  auto req = sigmoid_request(pf::test::source_dir() / "tests/unit/protocol/data/endless_loop",
-                             std::chrono::seconds(30));
+  auto service = gpu_service(std::chrono::seconds(30));
+  ASSERT_TRUE(service.ok()) << service.error().message;
+  auto req = sigmoid_request(pf::test::source_dir() / "tests/unit/protocol/data/endless_loop");
   ASSERT_TRUE(req.ok()) << req.error().message;
-  auto r = evaluate_through_pool(**pool, *req);
+  auto r = (*service)->evaluate(req->task, req->files, EvalMode::full);
   ASSERT_TRUE(r.ok()) << r.error().message;
   std::printf("%s", describe_result(r->result).c_str());
   expect_only_wide_failed(r->result, "timeout");

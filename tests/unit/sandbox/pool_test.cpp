@@ -179,6 +179,30 @@ TEST(WorkerPool, WorkerDyingWhileIdleIsReplacedInvisibly) {
   EXPECT_EQ(pool->stats().restarts, 1u);
 }
 
+TEST(WorkerPool, AReplyTheCallerJudgesBadRetiresItsWorker) {
+  auto pool = start_pool(test_options());
+  ASSERT_TRUE(pool);
+  const int before = worker_pid(*pool);
+  auto kept = pool->call("echo", json{{"a", 1}}, deadline_in(5s),
+                         [](const WorkerReply&) { return std::string(); });
+  ASSERT_TRUE(kept.ok()) << kept.describe();
+  EXPECT_FALSE(kept.worker_replaced);
+  EXPECT_EQ(worker_pid(*pool), before);
+  std::string judged;
+  auto retired = pool->call("echo", json{{"a", 2}}, deadline_in(5s), [&](const WorkerReply& r) {
+    judged = r.body.dump();
+    return std::string("worker fault: test");
+  });
+  ASSERT_TRUE(retired.ok()) << retired.describe();
+  EXPECT_EQ(judged, json({{"a", 2}}).dump()) << "the check sees the reply";
+  EXPECT_TRUE(retired.worker_replaced);
+  EXPECT_EQ(retired.body["a"], 2) << "the caller still gets the reply it judged";
+  const int after = worker_pid(*pool);
+  EXPECT_NE(after, before);
+  EXPECT_GT(after, 0);
+  EXPECT_EQ(pool->stats().restarts, 1u);
+}
+
 TEST(WorkerPool, ManyThreadsAtOnce) {
   auto pool = start_pool(test_options(3));
   ASSERT_TRUE(pool);
