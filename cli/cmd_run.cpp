@@ -12,6 +12,7 @@
 #include <iostream>
 
 #include "agent/scheduler/run_session.h"
+#include "agent/scheduler/shard.h"
 #include "cli/config_options.h"
 #include "cli/endpoint_options.h"
 #include "cli/exit_codes.h"
@@ -26,7 +27,24 @@ namespace {
 struct RunArgs {
   ConfigOptions config;
   std::string resume;
+  std::string shard;
 };
+
+// --shard K/N, else the job array's environment, else what the config says.
+Status apply_shard(const RunArgs& args, Config& config) {
+  std::optional<agent::Shard> shard;
+  if (!args.shard.empty()) {
+    PF_ASSIGN(auto s, agent::parse_shard(args.shard));
+    shard = s;
+  } else if (config.run.shard_count == 1) {
+    PF_ASSIGN(shard, agent::shard_from_environment(process_env));
+  }
+  if (shard) {
+    config.run.shard_index = shard->index;
+    config.run.shard_count = shard->count;
+  }
+  return ok_status();
+}
 
 // The stored configuration of a resumed run with `--set` on top, through the
 // shared loader (same parsing, checks and messages as a new run). The
@@ -47,9 +65,9 @@ Result<LoadedConfig> resumed_config(const Config& stored, const std::vector<std:
 int run_command(const RunArgs& args) {
   agent::RunRequest request;
   if (!args.resume.empty()) {
-    if (!args.config.file.empty()) {
-      std::cerr << "passforge run: --resume continues a run with its stored configuration; "
-                   "use --set to change keys, not --config\n";
+    if (!args.config.file.empty() || !args.shard.empty()) {
+      std::cerr << "passforge run: --resume continues a run with its stored configuration "
+                   "(and shard); use --set to change keys, not --config or --shard\n";
       return kExitUsage;
     }
     auto stored = agent::load_run_config(args.resume);
@@ -67,6 +85,10 @@ int run_command(const RunArgs& args) {
     auto loaded = load_config_or_report(args.config);
     if (!loaded.ok()) return kExitUsage;
     request.config = loaded->config;
+    if (auto st = apply_shard(args, request.config); !st.ok()) {
+      std::cerr << "passforge run: " << st.error().message << "\n";
+      return kExitUsage;
+    }
     if (!args.config.file.empty()) {
       auto text = read_file(args.config.file);
       if (text.ok()) request.config_toml = std::move(text).value();
@@ -117,6 +139,9 @@ void add_run_command(CLI::App& app, CommandContext& ctx) {
   add_config_options(*cmd, args->config);
   cmd->add_option("--resume", args->resume,
                   "continue the unfinished episodes of this run directory (runs/<run-id>)");
+  cmd->add_option("--shard", args->shard,
+                  "K/N: run shard K (0-based) of N of the episodes, in runs/<run-id>-shard-K-of-N "
+                  "(default: from SLURM_ARRAY_TASK_* or JOB_COMPLETION_INDEX + PASSFORGE_SHARDS)");
   cmd->callback([args, &ctx] { ctx.exit_code = run_command(*args); });
 }
 

@@ -103,6 +103,10 @@ struct RunConfig {
   std::string output_dir = "runs";
   int64_t seed = 0;
   std::string run_id;  // empty: generated from the start time
+  //! This process runs episodes i with i mod shard_count == shard_index
+  //! (agent/scheduler/shard.h); stored, so a resumed shard stays one.
+  int shard_index = 0;
+  int shard_count = 1;
 };
 
 struct PromptsConfig {

@@ -119,6 +119,13 @@ std::vector<Field> describe_fields(Config& c) {
   f.add("output_dir", r.output_dir, "runs are written to <output_dir>/<run_id>/");
   f.add("seed", r.seed, "base of every episode's seed", {0, 9e18});
   f.add("run_id", r.run_id, "run directory name; empty: generated from the start time");
+  f.add("shard_index", r.shard_index,
+        "this shard (0-based) of shard_count: runs episodes i with i mod shard_count = index",
+        {0, 99999});
+  f.add(
+      "shard_count", r.shard_count,
+      "shards the run's episodes are split into (each its own run directory <run_id>-shard-K-of-N)",
+      {1, 100000});
 
   f.section("prompts");
   auto& p = c.prompts;

@@ -90,6 +90,10 @@ std::vector<std::pair<std::string, std::string>> validate_config(const Config& c
   if (!r.run_id.empty() && !is_name(r.run_id)) {
     fail("run.run_id", "must be a plain directory name (letters, digits, . _ -), got '" + r.run_id + "'");
   }
+  if (r.shard_index >= r.shard_count) {
+    fail("run.shard_index", "must be below run.shard_count (" + std::to_string(r.shard_count) +
+                                "), got " + std::to_string(r.shard_index));
+  }
   if (!is_name(c.prompts.variant)) {
     fail("prompts.variant",
          "must be a plain directory name (letters, digits, . _ -), got '" + c.prompts.variant + "'");

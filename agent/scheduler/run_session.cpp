@@ -12,6 +12,7 @@
 #include "agent/scheduler/run_setup.h"
 #include "agent/scheduler/run_tasks.h"
 #include "agent/scheduler/scheduler.h"
+#include "agent/scheduler/shard.h"
 #include "common/fs.h"
 #include "common/strings.h"
 #include "config/config_json.h"
@@ -27,7 +28,12 @@ namespace fs = std::filesystem;
 
 constexpr const char* kDemoScript = "demo/replay.jsonl";
 
-// The episodes of the run, and which of them an earlier session finished.
+Shard run_shard(const Config& config) {
+  return {config.run.shard_index, config.run.shard_count};
+}
+
+// The episodes of the run (of this shard), and which of them an earlier
+// session finished.
 struct EpisodePlan {
   std::vector<EpisodeSpec> specs;
   size_t already_done = 0;
@@ -44,8 +50,11 @@ Result<EpisodePlan> plan_episodes(const std::vector<std::shared_ptr<const TaskCo
   PF_ASSIGN(auto episodes, reader.episodes(filter));
   for (const auto& e : episodes) known[e.id] = e.status;
   EpisodePlan plan;
+  const Shard shard = run_shard(config);
+  int64_t position = 0;
   for (const auto& task : tasks) {
     for (int64_t s = 0; s < config.run.samples_per_task; ++s) {
+      if (!in_shard(position++, shard)) continue;
       ++plan.total;
       EpisodeSpec spec;
       spec.task = task;
@@ -143,9 +152,11 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
       PF_ASSIGN(auto task, task_from_record(r));
       tasks.push_back(std::move(task));
     }
-    PF_ASSIGN(auto finished, finished_summary(reader, outcome.run_id,
-                                              tasks.size() * static_cast<size_t>(std::max<int64_t>(
-                                                                 0, config.run.samples_per_task))));
+    const int64_t all =
+        static_cast<int64_t>(tasks.size()) * std::max<int64_t>(0, config.run.samples_per_task);
+    PF_ASSIGN(auto finished,
+              finished_summary(reader, outcome.run_id,
+                               static_cast<size_t>(shard_episodes(all, run_shard(config)))));
     if (finished) {
       request.notice("all " + std::to_string(finished->total.episodes) + " episodes of run " +
                      outcome.run_id + " are finished; nothing to resume");
@@ -164,8 +175,12 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
     }
   } else {
     PF_ASSIGN(tasks, load_run_tasks(config.run.tasks));
-    outcome.run_id = config.run.run_id.empty() ? traj::make_run_id() : config.run.run_id;
-    outcome.run_dir = fs::path(config.run.output_dir) / outcome.run_id;
+    const Shard shard = run_shard(config);
+    // Shards started apart (array tasks) must agree on the run id.
+    outcome.run_id = !config.run.run_id.empty() ? config.run.run_id
+                     : shard.count > 1          ? sharded_run_id(config)
+                                                : traj::make_run_id();
+    outcome.run_dir = fs::path(config.run.output_dir) / shard_dir_name(outcome.run_id, shard);
     std::error_code ec;
     if (fs::exists(traj::store_path(outcome.run_dir), ec)) {
       return make_error(ErrorCode::invalid_argument,
@@ -245,6 +260,11 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
 
   // Episodes.
   PF_ASSIGN(auto plan, plan_episodes(contexts, config, outcome.run_id, *store));
+  if (config.run.shard_count > 1) {
+    request.notice("shard " + std::to_string(config.run.shard_index) + " of " +
+                   std::to_string(config.run.shard_count) + ": " + std::to_string(plan.total) +
+                   " episodes of run " + outcome.run_id);
+  }
   if (resuming) {
     request.notice("resuming " + std::to_string(plan.specs.size()) + " of " +
                    std::to_string(plan.total) + " episodes (" + std::to_string(plan.already_done) +

@@ -196,6 +196,93 @@ TEST(RunCli, SigkillThenResumeCompletesWithoutDuplicates) {
   f.expect_complete();
 }
 
+// Every turn of a store, as text, minus what differs between runs of the
+// same episodes (times, durations, the run row).
+std::string episodes_dump(const fs::path& run_dir) {
+  auto r = traj::TrajectoryReader::open(run_dir);
+  EXPECT_TRUE(r.ok()) << run_dir << ": " << (r.ok() ? "" : r.error().message);
+  if (!r.ok()) return "";
+  std::string out;
+  auto eps = r->episodes();
+  EXPECT_TRUE(eps.ok());
+  if (!eps.ok()) return "";
+  for (const auto& e : *eps) {
+    out += e.id + " seed " + std::to_string(e.seed) + " " + e.exit_reason + " turns " +
+           std::to_string(e.turns) + "\n";
+    auto messages = r->messages(e.id);
+    auto evaluations = r->evaluations(e.id);
+    EXPECT_TRUE(messages.ok() && evaluations.ok()) << e.id;
+    if (!messages.ok() || !evaluations.ok()) continue;
+    for (const auto& m : *messages) out += std::to_string(m.seq) + " " + m.content + "\n";
+    for (const auto& ev : *evaluations) out += ev.id + " " + ev.failure_classes.dump() + "\n";
+  }
+  return out;
+}
+
+// --shard K/N (and the Kubernetes Indexed Job environment) splits the
+// episodes; merging every shard gives the store of the unsharded run.
+TEST(RunCli, ShardsMergeToTheUnshardedRun) {
+  KillFixture f;
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> args = f.run_args();
+    for (auto& a : args) {
+      if (a == "run.run_id=kill-run") a = "run.run_id=whole";
+    }
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+  };
+  Child whole = spawn(with({}), f.dir);
+  ASSERT_EQ(wait_exit(whole.pid), 0) << text(whole.out) << text(whole.err);
+  std::vector<fs::path> shards;
+  for (int k = 0; k < 3; ++k) {
+    std::vector<std::string> extra;
+    if (k < 2) {
+      extra = {"--shard", std::to_string(k) + "/3"};
+    } else {
+      setenv("JOB_COMPLETION_INDEX", "2", 1);
+      setenv("PASSFORGE_SHARDS", "3", 1);
+    }
+    Child c = spawn(with(extra), f.dir);
+    unsetenv("JOB_COMPLETION_INDEX");
+    unsetenv("PASSFORGE_SHARDS");
+    ASSERT_EQ(wait_exit(c.pid), 0) << text(c.out) << text(c.err);
+    EXPECT_NE(text(c.out).find("shard " + std::to_string(k) + " of 3: 2 episodes of run whole"),
+              std::string::npos)
+        << text(c.out);
+    shards.push_back(f.dir / "runs" / ("whole-shard-" + std::to_string(k) + "-of-3"));
+    auto r = traj::TrajectoryReader::open(shards.back());
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    auto eps = r->episodes();
+    ASSERT_TRUE(eps.ok());
+    EXPECT_EQ(eps->size(), 2u);
+  }
+  const fs::path merged = f.dir / "runs" / "merged";
+  std::vector<std::string> merge = {"merge"};
+  for (const auto& s : shards) merge.push_back(s.string());
+  merge.insert(merge.end(), {"--out", merged.string()});
+  Child m = spawn(merge, f.dir);
+  ASSERT_EQ(wait_exit(m.pid), 0) << text(m.out) << text(m.err);
+  const std::string want = episodes_dump(f.dir / "runs" / "whole");
+  EXPECT_NE(want.find("whole:add-relu-b:s2"), std::string::npos) << want;
+  EXPECT_EQ(episodes_dump(merged), want);
+  auto r = traj::TrajectoryReader::open(merged);
+  ASSERT_TRUE(r.ok());
+  auto runs = r->runs();
+  ASSERT_TRUE(runs.ok());
+  ASSERT_EQ(runs->size(), 1u);
+  EXPECT_EQ(runs->front().id, "whole");
+
+  // A resumed shard keeps its shard; --shard with --resume is refused.
+  Child again = spawn(
+      {"run", "--resume", shards[1].string(), "--set", "endpoint.base_url=" + f.server->base_url()},
+      f.dir);
+  EXPECT_EQ(wait_exit(again.pid), 0) << text(again.err);
+  EXPECT_NE(text(again.out).find("all 2 episodes of run whole are finished"), std::string::npos)
+      << text(again.out);
+  Child both = spawn({"run", "--resume", shards[1].string(), "--shard", "1/3"}, f.dir);
+  EXPECT_EQ(wait_exit(both.pid), 2);
+}
+
 TEST(RunCli, SigintExits130WithEpisodesInterruptedAndResumable) {
   KillFixture f;
   Child c = spawn(f.run_args(), f.dir);
