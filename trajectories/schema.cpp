@@ -123,8 +123,26 @@ CREATE TABLE evaluations (
 CREATE INDEX evaluations_by_episode ON evaluations(episode_id, turn);
 )sql";
 
+// Endpoint calls that failed for good (attempts used up, or an error no retry
+// fixes): why the episode ended, kept beside the calls that succeeded.
+constexpr const char* kMigration2 = R"sql(
+CREATE TABLE failed_llm_calls (
+  episode_id TEXT NOT NULL REFERENCES episodes(id),
+  turn INTEGER NOT NULL,
+  error_kind TEXT NOT NULL,
+  last_error TEXT NOT NULL,
+  http_status INTEGER NOT NULL,
+  attempts INTEGER NOT NULL,
+  attempt_log TEXT NOT NULL DEFAULT '[]',
+  request TEXT NOT NULL,
+  response TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (episode_id, turn, created_at)
+);
+)sql";
+
 const std::vector<Migration>& migrations() {
-  static const std::vector<Migration> kAll = {{1, kMigration1}};
+  static const std::vector<Migration> kAll = {{1, kMigration1}, {2, kMigration2}};
   return kAll;
 }
 

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <set>
 
 #include "agent/llm/llm_client.h"
 #include "agent/loop/episode.h"
@@ -88,6 +89,40 @@ Result<std::optional<RunSummary>> finished_summary(traj::TrajectoryReader& reade
   }
   PF_ASSIGN(auto summary, summarize_run(reader, run_id, mode));
   return std::optional<RunSummary>(std::move(summary));
+}
+
+// The summary from the store, with the episodes it could not record added;
+// when the store cannot even be read, this session's episodes from memory.
+RunSummary summarize_session(traj::TrajectoryStore& store, RunOutcome& outcome,
+                             const std::vector<std::optional<EpisodeResult>>& results,
+                             const std::vector<const EpisodeResult*>& unrecorded) {
+  auto read = [&]() -> Result<std::pair<RunSummary, std::set<std::string>>> {
+    PF_ASSIGN(auto reader, store.reader());
+    PF_ASSIGN(auto summary, summarize_run(reader, outcome.run_id, outcome.mode));
+    traj::EpisodeFilter filter;
+    filter.run_id = outcome.run_id;
+    PF_ASSIGN(auto episodes, reader.episodes(filter));
+    std::set<std::string> ids;
+    for (const auto& e : episodes) ids.insert(e.id);
+    return std::pair{std::move(summary), std::move(ids)};
+  };
+  auto stored = read();
+  if (stored.ok()) {
+    for (const EpisodeResult* r : unrecorded) {
+      add_unrecorded_episode(stored->first, *r, stored->second.count(r->episode_id) > 0);
+    }
+    return std::move(stored->first);
+  }
+  spdlog::error("reading the run's store for its summary failed: {}", stored.error().message);
+  if (outcome.store_error.empty()) outcome.store_error = stored.error().message;
+  outcome.interrupted = true;
+  RunSummary summary;
+  summary.mode = outcome.mode;
+  summary.total.task_id = "all";
+  for (const auto& r : results) {
+    if (r) add_unrecorded_episode(summary, *r, false);
+  }
+  return summary;
 }
 
 }  // namespace
@@ -281,16 +316,31 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
     }
   }
   if (cancel.cancelled()) outcome.interrupted = true;
-  PF_TRY(store->finish_run(outcome.run_id, outcome.interrupted ? traj::RunState::interrupted
-                                                               : traj::RunState::finished));
+  // An episode the store could not record is resumable, not done: the run is
+  // interrupted, whatever else happened.
+  std::vector<const EpisodeResult*> unrecorded;
+  for (const auto& r : results) {
+    if (r && r->exit_reason == ExitReason::store_error) {
+      unrecorded.push_back(&*r);
+      if (outcome.store_error.empty()) outcome.store_error = r->detail;
+    }
+  }
+  if (!unrecorded.empty()) outcome.interrupted = true;
+  if (auto st = store->finish_run(outcome.run_id, outcome.interrupted ? traj::RunState::interrupted
+                                                                      : traj::RunState::finished);
+      !st.ok()) {
+    spdlog::error("marking run {} {} failed: {}", outcome.run_id,
+                  outcome.interrupted ? "interrupted" : "finished", st.error().message);
+    outcome.interrupted = true;
+    if (outcome.store_error.empty()) outcome.store_error = st.error().message;
+  }
   if (evaluator.fell_back()) {
     outcome.mode = evaluator.mode();
     request.notice(
         "evaluation: the workers could not evaluate on the GPU, so this run FELL "
         "BACK TO COMPILE-ONLY (see the log above)");
   }
-  PF_ASSIGN(auto reader, store->reader());
-  PF_ASSIGN(outcome.summary, summarize_run(reader, outcome.run_id, outcome.mode));
+  outcome.summary = summarize_session(*store, outcome, results, unrecorded);
   outcome.episodes = outcome.summary.total.episodes;
   return outcome;
 }

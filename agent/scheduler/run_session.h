@@ -34,6 +34,9 @@ struct RunOutcome {
   bool interrupted = false;
   int64_t episodes = 0;         // of the whole run (all sessions)
   int64_t failed_episodes = 0;  // endpoint or store failures
+  //! The first store failure of the session ("" when none): the run is then
+  //! interrupted and resumable.
+  std::string store_error;
   RunSummary summary;
 };
 

@@ -62,7 +62,7 @@ TEST(TrajectoryStore, RefusesNewerSchemaWithBothVersions) {
   auto s = TrajectoryStore::open(dir.path(), TrajectoryStore::OpenMode::existing);
   ASSERT_FALSE(s.ok());
   EXPECT_NE(s.error().message.find("schema version 99"), std::string::npos) << s.error().message;
-  EXPECT_NE(s.error().message.find("up to 1"), std::string::npos);
+  EXPECT_NE(s.error().message.find("up to " + std::to_string(kSchemaVersion)), std::string::npos);
   auto r = TrajectoryReader::open(dir.path());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().code, ErrorCode::unsupported);
