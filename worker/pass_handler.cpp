@@ -114,9 +114,14 @@ class FullService {
   std::unique_ptr<gpu::GpuRuntime> runtime_;
 };
 
+// Never destroyed: the runtime holds cuBLAS and cuDNN handles, and those
+// libraries (dlopen'ed at the first matmul / convolution, after this static
+// would have been registered) tear down their own state before it at exit.
+// Destroying it then crashed the worker at every clean exit (hidden by the
+// pool's SIGKILL).
 FullService& full_service() {
-  static FullService service;
-  return service;
+  static FullService* service = new FullService();
+  return *service;
 }
 
 Result<json> handle_full(Request& req, const passes::PassWorkspace& workspace,
