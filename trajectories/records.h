@@ -161,8 +161,8 @@ struct LlmCallRecord {
 struct FailedLlmCallRecord {
   std::string episode_id;
   int64_t turn = 0;
-  std::string error_kind;  // llm::error_kind_name
-  std::string last_error;  // the message of the last attempt
+  std::string error_kind;   // llm::error_kind_name
+  std::string last_error;   // the message of the last attempt
   int64_t http_status = 0;  // of the last attempt; 0 if none answered
   int64_t attempts = 0;
   Json attempt_log = Json::array();

@@ -231,10 +231,12 @@ Result<std::vector<LlmCallRecord>> TrajectoryReader::llm_call_summaries() {
 
 Result<std::vector<FailedLlmCallRecord>> TrajectoryReader::failed_llm_calls(
     const std::string& episode_id) {
-  PF_ASSIGN(auto st, db_.prepare(
-      "SELECT episode_id, turn, error_kind, last_error, http_status, attempts, attempt_log, "
-      "request, response, created_at FROM failed_llm_calls WHERE episode_id = ? "
-      "ORDER BY created_at, turn"));
+  PF_ASSIGN(
+      auto st,
+      db_.prepare(
+          "SELECT episode_id, turn, error_kind, last_error, http_status, attempts, attempt_log, "
+          "request, response, created_at FROM failed_llm_calls WHERE episode_id = ? "
+          "ORDER BY created_at, turn"));
   st.bind(1, episode_id);
   return collect<FailedLlmCallRecord>(st, [](const Statement& s) -> Result<FailedLlmCallRecord> {
     FailedLlmCallRecord c;
