@@ -48,6 +48,13 @@ Result<LoadedConfig> resumed_config(const Config& stored, const std::vector<std:
   return loaded;
 }
 
+// Errors before or after the episodes: a store or worker failing on this
+// machine is a failure (1); everything else names what the user gave (2).
+int exit_code_for(const Error& error) {
+  return error.code == ErrorCode::internal || error.code == ErrorCode::io_error ? kExitFailure
+                                                                                : kExitUsage;
+}
+
 int run_command(RunArgs args) {
   agent::RunRequest request;
   if (!args.shard.empty()) {
@@ -125,7 +132,7 @@ int run_command(RunArgs args) {
   }
   if (!outcome.ok()) {
     std::cerr << "passforge run: " << outcome.error().message << "\n";
-    return outcome.error().code == ErrorCode::internal ? kExitFailure : kExitUsage;
+    return exit_code_for(outcome.error());
   }
   std::cout << "\n" << outcome->summary.table() << "\n";
   const std::string dir = outcome->run_dir.string();
@@ -140,6 +147,15 @@ int run_command(RunArgs args) {
                           ".raw.jsonl   (compile-only: no AS, so the training formats select "
                           "nothing)")
             << "\n";
+  if (!outcome->store_error.empty()) {
+    std::cout << "store_error: the store at " << traj::store_path(outcome->run_dir).string()
+              << " failed (" << outcome->store_error
+              << "); episodes it could not record are listed above and are not done\n"
+              << "interrupted: free the space or fix the store, then continue with  passforge "
+                 "run --resume "
+              << dir << "\n";
+    return kExitFailure;
+  }
   if (outcome->interrupted) {
     std::cout << "interrupted: continue with  passforge run --resume " << dir << "\n";
     return kExitInterrupted;

@@ -160,6 +160,23 @@ struct LlmCallRecord {
   friend bool operator==(const LlmCallRecord&, const LlmCallRecord&) = default;
 };
 
+//! An endpoint call that failed for good: the episode ended with
+//! endpoint_error (or the like) at `turn` (the turn the call was for).
+struct FailedLlmCallRecord {
+  std::string episode_id;
+  int64_t turn = 0;
+  std::string error_kind;   // llm::error_kind_name
+  std::string last_error;   // the message of the last attempt
+  int64_t http_status = 0;  // of the last attempt; 0 if none answered
+  int64_t attempts = 0;
+  Json attempt_log = Json::array();
+  std::string request;
+  std::string response;  // body of the last attempt, if any
+  std::string created_at;
+
+  friend bool operator==(const FailedLlmCallRecord&, const FailedLlmCallRecord&) = default;
+};
+
 //! One scoring of a workspace. The summary columns come from the evaluator's
 //! result (see evaluation_from_result); `result` is stored opaque.
 struct EvaluationRecord {

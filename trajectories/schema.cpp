@@ -136,8 +136,27 @@ UPDATE evaluations SET result = json_set(result, '$.options.scoring_mode', 'stri
   WHERE json_valid(result) AND json_extract(result, '$.options.scoring_mode') = 'passnet';
 )sql";
 
+// Migration 3: endpoint calls that failed for good (attempts used up, or an error no retry
+// fixes): why the episode ended, kept beside the calls that succeeded.
+constexpr const char* kMigration3 = R"sql(
+CREATE TABLE failed_llm_calls (
+  episode_id TEXT NOT NULL REFERENCES episodes(id),
+  turn INTEGER NOT NULL,
+  error_kind TEXT NOT NULL,
+  last_error TEXT NOT NULL,
+  http_status INTEGER NOT NULL,
+  attempts INTEGER NOT NULL,
+  attempt_log TEXT NOT NULL DEFAULT '[]',
+  request TEXT NOT NULL,
+  response TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  PRIMARY KEY (episode_id, turn, created_at)
+);
+)sql";
+
 const std::vector<Migration>& migrations() {
-  static const std::vector<Migration> kAll = {{1, kMigration1}, {2, kMigration2}};
+  static const std::vector<Migration> kAll = {
+      {1, kMigration1}, {2, kMigration2}, {3, kMigration3}};
   return kAll;
 }
 

@@ -64,7 +64,10 @@ Error Statement::error(int rc) const {
   if (primary == SQLITE_BUSY || primary == SQLITE_LOCKED) code = ErrorCode::unavailable;
   std::string sql = sqlite3_sql(stmt_) ? sqlite3_sql(stmt_) : "";
   if (sql.size() > 80) sql = sql.substr(0, 77) + "...";
-  return make_error(code, std::string("sqlite: ") + sqlite3_errmsg(db_) + " (in: " + sql + ")");
+  // The path, so a message read in a log of several runs says which store failed.
+  const char* path = sqlite3_db_filename(db_, "main");
+  return make_error(code, std::string(path != nullptr && *path != '\0' ? path : ":memory:") +
+                              ": sqlite: " + sqlite3_errmsg(db_) + " (in: " + sql + ")");
 }
 
 Result<bool> Statement::step() {

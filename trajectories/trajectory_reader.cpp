@@ -229,6 +229,31 @@ Result<std::vector<LlmCallRecord>> TrajectoryReader::llm_call_summaries() {
   return collect<LlmCallRecord>(st, read_llm_call);
 }
 
+Result<std::vector<FailedLlmCallRecord>> TrajectoryReader::failed_llm_calls(
+    const std::string& episode_id) {
+  PF_ASSIGN(
+      auto st,
+      db_.prepare(
+          "SELECT episode_id, turn, error_kind, last_error, http_status, attempts, attempt_log, "
+          "request, response, created_at FROM failed_llm_calls WHERE episode_id = ? "
+          "ORDER BY created_at, turn"));
+  st.bind(1, episode_id);
+  return collect<FailedLlmCallRecord>(st, [](const Statement& s) -> Result<FailedLlmCallRecord> {
+    FailedLlmCallRecord c;
+    c.episode_id = s.text(0);
+    c.turn = s.int64(1);
+    c.error_kind = s.text(2);
+    c.last_error = s.text(3);
+    c.http_status = s.int64(4);
+    c.attempts = s.int64(5);
+    PF_ASSIGN(c.attempt_log, json_col(s, 6, "failed_llm_calls.attempt_log"));
+    c.request = s.text(7);
+    c.response = s.text(8);
+    c.created_at = s.text(9);
+    return c;
+  });
+}
+
 Result<std::vector<EvaluationRecord>> TrajectoryReader::evaluations(
     const std::string& episode_id) {
   PF_ASSIGN(auto st, db_.prepare(std::string("SELECT ") + kEvaluationCols +

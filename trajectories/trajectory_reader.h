@@ -40,6 +40,8 @@ class TrajectoryReader {
   //! Every LLM call of the database without the raw request/response bodies
   //! (left empty): status, attempts, latency and tokens for statistics.
   Result<std::vector<LlmCallRecord>> llm_call_summaries();
+  //! Endpoint calls of the episode that failed for good, oldest first.
+  Result<std::vector<FailedLlmCallRecord>> failed_llm_calls(const std::string& episode_id);
   //! In (turn, id) order; "" = every evaluation of the database.
   Result<std::vector<EvaluationRecord>> evaluations(const std::string& episode_id);
   Result<std::string> artifact(const std::string& sha256);

@@ -261,6 +261,20 @@ Status TrajectoryStore::finish_episode(const EpisodeFinish& f) {
   return ok_status();
 }
 
+Status TrajectoryStore::record_failed_llm_call(const FailedLlmCallRecord& c) {
+  std::lock_guard lock(mu_);
+  PF_ASSIGN(
+      auto st,
+      db_.prepare(
+          "INSERT INTO failed_llm_calls (episode_id, turn, error_kind, last_error, http_status, "
+          "attempts, attempt_log, request, response, created_at) "
+          "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"));
+  return st
+      .bind_all(c.episode_id, c.turn, c.error_kind, c.last_error, c.http_status, c.attempts,
+                json_text(c.attempt_log), c.request, c.response, or_now(c.created_at))
+      .run();
+}
+
 Result<ResumePoint> TrajectoryStore::resume_episode(const std::string& id) {
   std::lock_guard lock(mu_);
   PF_ASSIGN(auto tx, Transaction::begin(db_, true));

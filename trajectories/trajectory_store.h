@@ -57,6 +57,9 @@ class TrajectoryStore {
   //! Sets the final status (not `running`), exit reason and wall time.
   Status finish_episode(const EpisodeFinish& finish);
 
+  //! Records an endpoint call that failed for good (attempts and last error).
+  Status record_failed_llm_call(const FailedLlmCallRecord& call);
+
   //! Marks an unfinished episode running again and says where it continues.
   Result<ResumePoint> resume_episode(const std::string& episode_id);
 

@@ -88,12 +88,14 @@ class FullService {
   std::unique_ptr<gpu::GpuRuntime> runtime_;
 };
 
-// Never destroyed: its runtime's streams belong to the compile service's
-// context, which main() destroys first; destroying them at exit would call
-// into a context that is gone (a crash at exit, seen on the H200).
+// Never destroyed: the runtime holds cuBLAS and cuDNN handles, and those
+// libraries (dlopen'ed at the first matmul / convolution, after this static
+// would have been registered) tear down their own state before it at exit.
+// Destroying it then crashed the worker at every clean exit (hidden by the
+// pool's SIGKILL).
 FullService& full_service() {
-  static auto& service = *new FullService();
-  return service;
+  static FullService* service = new FullService();
+  return *service;
 }
 
 Result<json> handle_full(Request& req, const passes::PassWorkspace& workspace,

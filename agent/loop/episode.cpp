@@ -46,6 +46,7 @@ class Episode {
     return std::chrono::duration<double>(Clock::now() - started_).count();
   }
   EpisodeResult finish(ExitReason reason, std::string detail = "");
+  void record_failed_call(const llm::ChatFailure& failure);
 
   const EpisodeSpec& spec_;
   const EpisodeServices& sv_;
@@ -318,6 +319,27 @@ EpisodeResult Episode::finish(ExitReason reason, std::string detail) {
   return r;
 }
 
+// Why the endpoint call failed, kept in the store (the episode's end only
+// says endpoint_error). A store failure here is logged: the episode ends
+// with the endpoint's failure either way.
+void Episode::record_failed_call(const llm::ChatFailure& failure) {
+  traj::FailedLlmCallRecord call;
+  call.episode_id = state_.id;
+  call.turn = state_.turn + 1;
+  call.error_kind = llm::error_kind_name(failure.kind);
+  call.last_error = failure.message;
+  call.http_status = failure.http_status;
+  call.attempts = static_cast<int64_t>(failure.attempts.size());
+  for (const auto& a : failure.attempts) call.attempt_log.push_back(a.to_json());
+  call.request = failure.raw_request;
+  call.response = failure.raw_response;
+  ScopedTimer t(&timings_.store_s);
+  if (auto st = sv_.store->record_failed_llm_call(call); !st.ok()) {
+    spdlog::error("episode {}: could not record the failed endpoint call: {}", state_.id,
+                  st.error().message);
+  }
+}
+
 EpisodeResult Episode::run() {
   Status ready = spec_.resume ? restore_episode(*sv_.store, settings_, executor_, state_) : start();
   if (!ready.ok()) {
@@ -349,6 +371,7 @@ EpisodeResult Episode::run() {
       if (failure.kind == llm::ErrorKind::cancelled) return finish(ExitReason::interrupted);
       spdlog::warn("episode {}: turn {}: {} ({})", state_.id, state_.turn + 1, failure.message,
                    llm::error_kind_name(failure.kind));
+      record_failed_call(failure);
       auto reason = parse_exit_reason(failure.exit_reason());
       return finish(reason.value_or(ExitReason::endpoint_error), failure.message);
     }

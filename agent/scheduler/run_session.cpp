@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <set>
 
 #include "agent/llm/llm_client.h"
 #include "agent/loop/episode.h"
@@ -49,6 +50,40 @@ Result<std::optional<RunSummary>> finished_summary(traj::TrajectoryReader& reade
   }
   PF_ASSIGN(auto summary, summarize_run(reader, run_id, mode));
   return std::optional<RunSummary>(std::move(summary));
+}
+
+// The summary from the store, with the episodes it could not record added;
+// when the store cannot even be read, this session's episodes from memory.
+RunSummary summarize_session(traj::TrajectoryStore& store, RunOutcome& outcome,
+                             const std::vector<std::optional<EpisodeResult>>& results,
+                             const std::vector<const EpisodeResult*>& unrecorded) {
+  auto read = [&]() -> Result<std::pair<RunSummary, std::set<std::string>>> {
+    PF_ASSIGN(auto reader, store.reader());
+    PF_ASSIGN(auto summary, summarize_run(reader, outcome.run_id, outcome.mode));
+    traj::EpisodeFilter filter;
+    filter.run_id = outcome.run_id;
+    PF_ASSIGN(auto episodes, reader.episodes(filter));
+    std::set<std::string> ids;
+    for (const auto& e : episodes) ids.insert(e.id);
+    return std::pair{std::move(summary), std::move(ids)};
+  };
+  auto stored = read();
+  if (stored.ok()) {
+    for (const EpisodeResult* r : unrecorded) {
+      add_unrecorded_episode(stored->first, *r, stored->second.count(r->episode_id) > 0);
+    }
+    return std::move(stored->first);
+  }
+  spdlog::error("reading the run's store for its summary failed: {}", stored.error().message);
+  if (outcome.store_error.empty()) outcome.store_error = stored.error().message;
+  outcome.interrupted = true;
+  RunSummary summary;
+  summary.mode = outcome.mode;
+  summary.total.task_id = "all";
+  for (const auto& r : results) {
+    if (r) add_unrecorded_episode(summary, *r, false);
+  }
+  return summary;
 }
 
 }  // namespace
@@ -236,12 +271,16 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
   outcome.mode = ran.mode;
   outcome.interrupted = ran.interrupted;
   outcome.failed_episodes = ran.failed_episodes;
+  outcome.store_error = ran.store_error;
   outcome.evaluations = service->stats();
   if (const auto& ev = outcome.evaluations; ev.unavailable + ev.infra_retries + ev.worker_faults > 0) {
     request.notice(evaluation_faults_line(ev));
   }
-  PF_ASSIGN(auto reader, store->reader());
-  PF_ASSIGN(outcome.summary, summarize_run(reader, outcome.run_id, outcome.mode));
+  std::vector<const EpisodeResult*> unrecorded;
+  for (const auto& r : ran.results) {
+    if (r && r->exit_reason == ExitReason::store_error) unrecorded.push_back(&*r);
+  }
+  outcome.summary = summarize_session(*store, outcome, ran.results, unrecorded);
   outcome.episodes = outcome.summary.total.episodes;
   return outcome;
 }

@@ -37,6 +37,9 @@ struct RunOutcome {
   bool interrupted = false;
   int64_t episodes = 0;         // of the whole run (all sessions)
   int64_t failed_episodes = 0;  // endpoint or store failures
+  //! The first store failure of the session ("" when none): the run is then
+  //! interrupted and resumable.
+  std::string store_error;
   RunSummary summary;
   //! This session's evaluations: infrastructure retries, worker faults and
   //! evaluations that could not run (none of them charged to a model).

@@ -1,5 +1,6 @@
 #include "agent/scheduler/run_summary.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "agent/loop/episode_state.h"
@@ -77,6 +78,34 @@ Result<RunSummary> summarize_run(traj::TrajectoryReader& reader, const std::stri
     add(s.total, e, score, correct);
   }
   return s;
+}
+
+void add_unrecorded_episode(RunSummary& summary, const EpisodeResult& r, bool in_store) {
+  auto row = std::find_if(summary.tasks.begin(), summary.tasks.end(),
+                          [&](const SummaryRow& t) { return t.task_id == r.task_id; });
+  if (row == summary.tasks.end()) {
+    summary.tasks.emplace_back();
+    summary.tasks.back().task_id = r.task_id;
+    row = summary.tasks.end() - 1;
+  }
+  const std::string reason(to_string(r.exit_reason));
+  for (SummaryRow* target : {&*row, &summary.total}) {
+    ++target->exits[reason];
+    if (in_store) {
+      target->unfinished = std::max<int64_t>(0, target->unfinished - 1);
+      continue;
+    }
+    ++target->episodes;
+    std::optional<double> score =
+        summary.mode == traj::EvalMode::full ? r.best_as : r.best_compile_share;
+    if (score) {
+      ++target->scored;
+      target->score_sum += *score;
+    }
+    if (r.correct) ++target->correct;
+    target->turns += r.turns;
+    target->tokens += r.prompt_tokens + r.completion_tokens;
+  }
 }
 
 std::string RunSummary::table() const {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "agent/loop/episode.h"
 #include "common/result.h"
 #include "trajectories/records.h"
 #include "trajectories/trajectory_reader.h"
@@ -44,5 +45,11 @@ struct RunSummary {
 //! (correct: all of them).
 Result<RunSummary> summarize_run(traj::TrajectoryReader& reader, const std::string& run_id,
                                  traj::EvalMode mode);
+
+//! Lists an episode of this session the store could not record in full
+//! (store_error), so the table shows every episode: `in_store` says whether
+//! the store holds it (then it was counted as unfinished, and is now listed
+//! under its exit reason instead); otherwise it is added from `r`.
+void add_unrecorded_episode(RunSummary& summary, const EpisodeResult& r, bool in_store);
 
 }  // namespace pf::agent

@@ -1,5 +1,7 @@
 #include "agent/scheduler/session.h"
 
+#include <spdlog/spdlog.h>
+
 #include <map>
 
 #include "agent/scheduler/episode_seed.h"
@@ -103,9 +105,22 @@ Result<SessionOutcome> run_session(std::vector<SessionRun>& runs, const SessionC
     }
   }
   if (cancel.cancelled()) outcome.interrupted = true;
+  // An episode the store could not record is resumable, not done: the
+  // session is interrupted, whatever else happened.
+  for (const auto& r : results) {
+    if (r && r->exit_reason == ExitReason::store_error) {
+      outcome.interrupted = true;
+      if (outcome.store_error.empty()) outcome.store_error = r->detail;
+    }
+  }
   for (const auto& run : runs) {
-    PF_TRY(context.store.finish_run(
-        run.run_id, outcome.interrupted ? traj::RunState::interrupted : traj::RunState::finished));
+    const auto state = outcome.interrupted ? traj::RunState::interrupted : traj::RunState::finished;
+    if (auto st = context.store.finish_run(run.run_id, state); !st.ok()) {
+      spdlog::error("marking run {} {} failed: {}", run.run_id,
+                    outcome.interrupted ? "interrupted" : "finished", st.error().message);
+      outcome.interrupted = true;
+      if (outcome.store_error.empty()) outcome.store_error = st.error().message;
+    }
   }
   if (evaluator.fell_back()) {
     outcome.mode = evaluator.mode();
@@ -113,6 +128,7 @@ Result<SessionOutcome> run_session(std::vector<SessionRun>& runs, const SessionC
         "evaluation: the workers could not evaluate on the GPU, so this session FELL BACK TO "
         "COMPILE-ONLY (see the log above)");
   }
+  outcome.results = std::move(results);
   return outcome;
 }
 

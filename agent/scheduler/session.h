@@ -50,6 +50,10 @@ struct SessionOutcome {
   bool interrupted = false;
   int64_t failed_episodes = 0;  // endpoint or store failures
   int64_t episodes_run = 0;     // ended in this session
+  //! Why the store failed ("" when it did not): the session is then interrupted.
+  std::string store_error;
+  //! Every planned episode's result (nullopt: not run, cancelled first).
+  std::vector<std::optional<EpisodeResult>> results;
 };
 
 //! Runs every run's tasks x run.samples_per_task episodes to their end (or

@@ -34,11 +34,11 @@ std::shared_ptr<const cuda::CudaDriver> gpu_driver() {
   return state().driver;
 }
 
+// Never destroyed: objects that outlive main() must not call into the CUDA
+// libraries from static destructors, which run after the libraries loaded
+// later (dlopen) have torn down their own state.
 cuda::CudaContext* gpu_context() {
-  // Never destroyed: tests keep CUDA objects of this context in statics of
-  // their own, and static destructors run in no order that would free those
-  // first. The process's exit releases the context.
-  static auto& ctx = *new std::unique_ptr<cuda::CudaContext>();
+  static cuda::CudaContext* ctx = nullptr;
   static std::string error;
   static std::once_flag once;
   std::call_once(once, [] {
@@ -48,7 +48,7 @@ cuda::CudaContext* gpu_context() {
     }
     auto c = cuda::CudaContext::create(gpu_driver());
     if (c.ok()) {
-      ctx = std::move(*c);
+      ctx = c->release();
     } else {
       error = c.error().message;
     }
@@ -58,7 +58,7 @@ cuda::CudaContext* gpu_context() {
     return nullptr;
   }
   if (auto st = ctx->make_current(); !st.ok()) ADD_FAILURE() << st.error().message;
-  return ctx.get();
+  return ctx;
 }
 
 }  // namespace pf::test

@@ -121,6 +121,21 @@ TEST(AgentFaults, UnretryableFaultsEndTheEpisodeWithTheirExitReason) {
     EXPECT_EQ(e.status, c.status);
     EXPECT_EQ(e.exit_reason, std::string(agent::to_string(c.reason)));
     expect_whole(h, 0, 1);
+    // Issue 17: why the call finally failed is stored, with its attempts.
+    auto failed = h.reader().failed_llm_calls(h.episode_id());
+    ASSERT_TRUE(failed.ok()) << failed.error().message;
+    ASSERT_EQ(failed->size(), 1u);
+    const auto& f = failed->front();
+    EXPECT_EQ(f.turn, 2);
+    EXPECT_FALSE(f.last_error.empty());
+    EXPECT_GE(f.attempts, 1);
+    EXPECT_EQ(f.attempt_log.size(), static_cast<size_t>(f.attempts));
+    EXPECT_FALSE(f.request.empty());
+    if (c.action.status == 503) {
+      EXPECT_EQ(f.attempts, 4) << "every attempt of the retried 503";
+      EXPECT_EQ(f.http_status, 503);
+      EXPECT_EQ(f.error_kind, "server_error_exhausted");
+    }
   }
 }
 

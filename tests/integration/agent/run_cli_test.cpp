@@ -5,14 +5,17 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <map>
+#include <regex>
 #include <thread>
 
 #include "common/fs.h"
+#include "common/strings.h"
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/tasks/importer.h"
 #include "tests/integration/agent/episode_harness.h"
@@ -34,8 +37,10 @@ struct Child {
 };
 
 // Starts passforge from the source root (prompts/ resolves there) without the
-// machine's endpoint variables.
-Child spawn(const std::vector<std::string>& args, const fs::path& dir) {
+// machine's endpoint variables; `max_file_bytes` > 0 caps every file the
+// process writes (RLIMIT_FSIZE, SIGXFSZ ignored: a write past it fails), which
+// is how a full disk looks to SQLite.
+Child spawn(const std::vector<std::string>& args, const fs::path& dir, rlim_t max_file_bytes = 0) {
   static int n = 0;
   Child c;
   c.out = dir / ("out" + std::to_string(n));
@@ -52,6 +57,11 @@ Child spawn(const std::vector<std::string>& args, const fs::path& dir) {
     if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) _exit(126);
     unsetenv("OPENAI_BASE_URL");
     unsetenv("OPENAI_MODEL");
+    if (max_file_bytes > 0) {
+      signal(SIGXFSZ, SIG_IGN);
+      rlimit limit{max_file_bytes, RLIM_INFINITY};
+      if (setrlimit(RLIMIT_FSIZE, &limit) != 0) _exit(125);
+    }
     execv(argv[0], argv.data());
     _exit(127);
   }
@@ -245,6 +255,46 @@ TEST(RunCli, ShardsMergeToTheUnshardedRun) {
   auto merged = seeds(f.run_dir);
   EXPECT_EQ(merged.size(), static_cast<size_t>(KillFixture::kEpisodes));
   EXPECT_EQ(merged, seeds(f.dir / "runs-whole" / "kill-run"));
+}
+
+// Issue 17: the disk filling up mid-run ended with exit 1 and a loud SQLite
+// error, but the run was marked finished, episodes were missing from the
+// summary, store_error was not shown and no resume hint was printed. Here the
+// store's files cannot grow past kFullAt bytes (SQLite sees a short write,
+// SQLITE_FULL, then EFBIG, SQLITE_IOERR): the run must end with exit 1, list
+// every episode (store_error where it applies), name the database, print the
+// resume hint, not be marked finished, and resume to completion.
+TEST(RunCli, StoreFullMidRunEndsHonestlyAndResumes) {
+  constexpr rlim_t kFullAt = 160 << 10;
+  KillFixture f;
+  Child c = spawn(f.run_args(), f.dir, kFullAt);
+  EXPECT_EQ(wait_exit(c.pid), 1) << text(c.out) << text(c.err);
+  const std::string out = text(c.out), err = text(c.err);
+  const std::string db = (f.run_dir / "passforge.db").string();
+  EXPECT_NE(out.find("store_error"), std::string::npos) << out;
+  EXPECT_NE(out.find("passforge run --resume " + f.run_dir.string()), std::string::npos) << out;
+  EXPECT_NE(out.find(db), std::string::npos) << "the database path in the message\n" << out;
+  std::smatch all;
+  ASSERT_TRUE(std::regex_search(out, all, std::regex(R"(\nall +(\d+) )"))) << out;
+  EXPECT_EQ(all[1], std::to_string(KillFixture::kEpisodes)) << "every episode listed\n" << out;
+  for (const auto& line : split(err, '\n')) {
+    if (line.find("sqlite") != std::string::npos) {
+      EXPECT_NE(line.find(db), std::string::npos) << "a SQLite error without the path: " << line;
+    }
+  }
+  {
+    auto r = traj::TrajectoryReader::open(f.run_dir);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    auto runs = r->runs();
+    ASSERT_TRUE(runs.ok());
+    ASSERT_EQ(runs->size(), 1u);
+    EXPECT_NE((*runs)[0].status, traj::RunState::finished);
+  }
+  Child resumed = spawn(
+      {"run", "--resume", f.run_dir.string(), "--set", "endpoint.base_url=" + f.server->base_url()},
+      f.dir);
+  EXPECT_EQ(wait_exit(resumed.pid), 0) << text(resumed.out) << text(resumed.err);
+  f.expect_complete();
 }
 
 TEST(RunCli, SigintExits130WithEpisodesInterruptedAndResumable) {

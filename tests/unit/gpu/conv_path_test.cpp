@@ -33,9 +33,10 @@ const std::vector<ConvCase>& conv_cases() {
   return cases;
 }
 
-// A runtime on the test context with cuDNN disabled (the fallback path).
+// A runtime on the test context with cuDNN disabled (the fallback path);
+// never destroyed, like runtime() (gpu_test_util.cpp says why).
 GpuRuntime* runtime_without_cudnn() {
-  static auto& rt = *new std::unique_ptr<GpuRuntime>();  // never destroyed, as runtime()
+  static GpuRuntime* rt = nullptr;
   if (!rt) {
     cuda::CudaContext* ctx = pf::test::gpu_context();
     if (ctx == nullptr) return nullptr;
@@ -47,9 +48,9 @@ GpuRuntime* runtime_without_cudnn() {
       ADD_FAILURE() << r.error().message;
       return nullptr;
     }
-    rt = std::move(*r);
+    rt = r->release();
   }
-  return rt.get();
+  return rt;
 }
 
 Result<GraphRun> run_case(GpuRuntime& rt, const ConvCase& c, DType t) {

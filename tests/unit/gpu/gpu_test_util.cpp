@@ -15,10 +15,13 @@
 
 namespace pf::gpu::test {
 
-// Never destroyed: a static's destructor would run at exit after the test
-// context's (declared later, destroyed first) and crash in cuStreamDestroy.
+// Never destroyed, on purpose. cuBLAS and cuDNN are dlopen'ed at the first
+// matmul / convolution, after this static was registered for destruction, so
+// their own static objects are torn down first at exit; destroying their
+// handles afterwards crashed every GPU suite at exit (exit 139 after all tests
+// passed). The driver frees the process's GPU state when it exits.
 GpuRuntime* runtime() {
-  static auto& rt = *new std::unique_ptr<GpuRuntime>();
+  static GpuRuntime* rt = nullptr;
   static std::string error;
   static bool tried = false;
   if (!tried) {
@@ -29,13 +32,13 @@ GpuRuntime* runtime() {
     options.kernel_cache_dir = pf::test::binary_dir() / "nvrtc-cache";
     auto r = GpuRuntime::create(ctx->driver_ptr(), ctx->properties(), options);
     if (r.ok()) {
-      rt = std::move(*r);
+      rt = r->release();
     } else {
       error = r.error().message;
     }
   }
   if (!rt) ADD_FAILURE() << "no GPU runtime: " << error;
-  return rt.get();
+  return rt;
 }
 
 HostInput input_view(Tensor storage, const Shape& shape, const Strides& strides, int64_t offset) {

@@ -6,7 +6,9 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <thread>
 
+#include "sandbox/nvrtc/bundled_headers.h"
 #include "sandbox/nvrtc/cubin_reader.h"
 
 namespace pf::nvrtc {
@@ -190,16 +192,20 @@ TEST_F(NvrtcTest, CacheHitsOnSecondCompileAndMissesWhenOptionsChange) {
   EXPECT_EQ(later->cache_hits, 1u);
 }
 
-TEST_F(NvrtcTest, FailedCompilesAreCachedAndDamagedEntriesRecompiled) {
+// Issue 17: failed compiles were cached for ever (an NVRTC failure fixed
+// later still answered from the cache). Now they are recompiled.
+TEST_F(NvrtcTest, FailedCompilesAreNotCachedAndDamagedEntriesRecompiled) {
   auto c = compiler(true);
   const char* bad = "extern \"C\" __global__ void k(float* y) { y[0] = nope; }\n";
   auto a = c.compile({{"kernels/bad.cu", bad}}, {});
   ASSERT_TRUE(a.ok());
   auto b = c.compile({{"kernels/bad.cu", bad}}, {});
   ASSERT_TRUE(b.ok());
-  EXPECT_EQ(b->cache_hits, 1u);
+  EXPECT_EQ(b->cache_hits, 0u);
+  EXPECT_EQ(b->cache_misses, 1u);
   EXPECT_EQ(b->status, CompileStatus::compile_error);
   EXPECT_EQ(b->message, a->message);
+  EXPECT_EQ(c.cache()->usage().entries, 0u);
 
   auto good = c.compile({{"kernels/axpy.cu", kAxpy}}, {});
   ASSERT_TRUE(good.ok() && good->ok());
@@ -214,6 +220,63 @@ TEST_F(NvrtcTest, FailedCompilesAreCachedAndDamagedEntriesRecompiled) {
   EXPECT_EQ(again->cache_misses, 1u);
   EXPECT_EQ(again->files[0].cubin, good->files[0].cubin);
   EXPECT_GE(c.cache()->stats().corrupt, 1u);
+}
+
+// An entry moved under another key (a worker writing where it should not,
+// or a copied cache) is a miss: entries are checked against their key.
+TEST_F(NvrtcTest, AnEntryUnderAnotherKeyIsAMiss) {
+  auto c = compiler(true);
+  auto axpy = c.compile({{"kernels/axpy.cu", kAxpy}}, {});
+  ASSERT_TRUE(axpy.ok() && axpy->ok());
+  fs::path entry;
+  for (auto& e : fs::recursive_directory_iterator(dir_)) {
+    if (e.path().extension() == ".entry") entry = e.path();
+  }
+  ASSERT_FALSE(entry.empty());
+  const std::string other = "kernels/other.cu";
+  const std::string source = std::string(kAxpy) + "// another source\n";
+  const std::string key =
+      CompileCache::key(other, source, NvrtcCompiler::nvrtc_flags({}), kDefaultArch,
+                        lib_->version(), bundled_headers_sha256());
+  const fs::path forged = entry.parent_path().parent_path() / key.substr(0, 2) / (key + ".entry");
+  fs::create_directories(forged.parent_path());
+  fs::copy_file(entry, forged);
+  auto looked = c.cache()->lookup(key);
+  EXPECT_FALSE(looked.has_value()) << "an entry of another key was accepted";
+  EXPECT_GE(c.cache()->stats().corrupt, 1u);
+}
+
+// Issue 17: the cache had no size bound. Past it, the least recently used
+// entries go (a hit refreshes an entry).
+TEST_F(NvrtcTest, TheCacheIsBoundedAndEvictsLeastRecentlyUsed) {
+  auto cache = std::make_shared<CompileCache>(dir_);
+  NvrtcCompiler c(lib_, cache);
+  std::vector<std::string> sources;
+  for (int i = 0; i < 3; ++i) {
+    sources.push_back(std::string(kAxpy) + "// variant " + std::to_string(i) + "\n");
+    auto r = c.compile({{"kernels/axpy.cu", sources.back()}}, {});
+    ASSERT_TRUE(r.ok() && r->ok());
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // distinct modification times
+  }
+  const uint64_t three = cache->usage().bytes;
+  ASSERT_EQ(cache->usage().entries, 3u);
+  // Use the oldest: it becomes the most recent.
+  auto hit = c.compile({{"kernels/axpy.cu", sources[0]}}, {});
+  ASSERT_TRUE(hit.ok() && hit->cache_hits == 1u);
+  EXPECT_EQ(cache->evict_to(three * 2 / 3 + 1), 1u);
+  EXPECT_EQ(cache->usage().entries, 2u);
+  auto first = c.compile({{"kernels/axpy.cu", sources[0]}}, {});
+  EXPECT_EQ(first->cache_hits, 1u) << "the entry used last must stay";
+  auto second = c.compile({{"kernels/axpy.cu", sources[1]}}, {});
+  EXPECT_EQ(second->cache_misses, 1u) << "the least recently used entry must go";
+
+  // With a bound, stores evict by themselves.
+  auto bounded = std::make_shared<CompileCache>(dir_, three / 2);
+  NvrtcCompiler b(lib_, bounded);
+  auto fresh = b.compile({{"kernels/axpy.cu", std::string(kAxpy) + "// fresh\n"}}, {});
+  ASSERT_TRUE(fresh.ok() && fresh->ok());
+  EXPECT_LE(bounded->usage().bytes, three / 2);
+  EXPECT_GE(bounded->stats().evicted, 1u);
 }
 
 TEST_F(NvrtcTest, PastDeadlineIsATimeout) {

@@ -88,7 +88,9 @@ TEST(TrajectoryStore, OldPassnetScoringModeReadsAsStrict) {
     spec.turns = {turn};
     testing::write_episode(*store, spec);
   }
-  raw_sql(dir.path() / "old" / "passforge.db", "DELETE FROM schema_version WHERE version >= 2");
+  // The old store as version 1 wrote it: no later migration applied.
+  raw_sql(dir.path() / "old" / "passforge.db",
+          "DELETE FROM schema_version WHERE version >= 2; DROP TABLE failed_llm_calls");
   for (const auto& [name, want] : {std::pair{"old", "strict"}, std::pair{"new", "passnet"}}) {
     SCOPED_TRACE(name);
     auto reader = TrajectoryReader::open(dir.path() / name);
