@@ -1,6 +1,7 @@
 // Expressions of the graph builder: names, literals, operators, subscripts
 // and calls, flattened into nodes. Statements are in graph_builder.cpp.
 #include <cmath>
+#include <utility>
 
 #include "common/strings.h"
 #include "evaluator/dialect/graph_builder_impl.h"
@@ -269,6 +270,12 @@ Result<Arg> GraphBuilder::eval_call(const Expr& e, const std::string& hint) {
   for (const auto& kw : e.keywords) {
     PF_ASSIGN(Arg arg, eval(kw.value, ""));
     keywords.emplace_back(kw.name, std::move(arg));
+  }
+  // `x.__rsub__(y)` is `y - x`: the operator with its operands swapped.
+  if (auto op_spelling = reflected_operator(registry_, spelling);
+      op_spelling && positional.size() == 2 && keywords.empty()) {
+    std::swap(positional[0], positional[1]);
+    spelling = *op_spelling;
   }
   Status st;
   const OpInfo* op = resolve(spelling, e.loc, st);

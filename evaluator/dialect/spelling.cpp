@@ -86,6 +86,17 @@ const OpInfo* find_dunder(const OpRegistry& registry, std::string_view spelling,
 
 }  // namespace
 
+std::optional<std::string> reflected_operator(const OpRegistry& registry,
+                                              std::string_view spelling) {
+  static constexpr std::string_view kPrefix = "Tensor.__r";
+  if (!starts_with(spelling, kPrefix) || !ends_with(spelling, "__")) return std::nullopt;
+  std::string name(spelling.substr(kPrefix.size(), spelling.size() - kPrefix.size() - 2));
+  for (std::string candidate : {"operator." + name, "operator." + name + "_"}) {
+    if (!name.empty() && registry.find_alias(candidate) != nullptr) return candidate;
+  }
+  return std::nullopt;
+}
+
 const OpInfo* find_op(const OpRegistry& registry, std::string_view spelling,
                       std::string* found_alias) {
   std::string alias(spelling);

@@ -42,6 +42,12 @@ bool is_inplace_spelling(std::string_view spelling);
 const OpInfo* find_op(const OpRegistry& registry, std::string_view spelling,
                       std::string* found_alias = nullptr);
 
+//! For a reflected dunder ("Tensor.__rsub__": `x.__rsub__(y)` is `y - x`),
+//! the operator spelling it applies with swapped operands ("operator.sub");
+//! nullopt for anything else.
+std::optional<std::string> reflected_operator(const OpRegistry& registry,
+                                              std::string_view spelling);
+
 //! "unknown op 'torch.reluu' (did you mean 'torch.relu'?)".
 std::string unknown_op_message(const OpRegistry& registry, std::string_view spelling);
 

@@ -135,7 +135,8 @@ TEST(Importer, GraphNetSpellingsImportAndComputeAsPyTorch) {
       "        h = torch.cat([in_0, in_1], axis=1)\n"
       "        i = in_0.sum(axis=0, keepdims=True)\n"
       "        j = in_0.__abs__()\n"
-      "        return (a, b, c, d, e, f, g, h, i, j)\n";
+      "        k = in_0.__rtruediv__(3)\n"
+      "        return (a, b, c, d, e, f, g, h, i, j, k)\n";
   const char* meta =
       "class A:\n    name = \"in_0\"\n    shape = [2, 2]\n    dtype = \"torch.float32\"\n"
       "class B:\n    name = \"in_1\"\n    shape = [2, 2]\n    dtype = \"torch.float32\"\n";
@@ -168,6 +169,7 @@ TEST(Importer, GraphNetSpellingsImportAndComputeAsPyTorch) {
   EXPECT_EQ(o[8].shape(), (Shape{1, 2}));
   EXPECT_EQ(values(o[8]), (std::vector<double>{4.5, -2}));
   EXPECT_EQ(values(o[9]), (std::vector<double>{3, 4, 1.5, 2}));
+  EXPECT_EQ(values(o[10]), (std::vector<double>{1, -0.75, 2, 1.5}));
 }
 
 TEST(Importer, GraphNetSpellingsWithoutAnEquivalentAreRefused) {
@@ -190,8 +192,8 @@ TEST(Importer, GraphNetSpellingsWithoutAnEquivalentAreRefused) {
   ASSERT_FALSE(name.ok());
   EXPECT_NE(name.error().message.find("returns a string"), std::string::npos)
       << name.error().message;
-  // Reflected and in-place dunders are other calls.
-  EXPECT_FALSE(import_line("in_0.__rsub__(1)").ok());
+  // In-place dunders mutate; a reflected dunder takes exactly one operand.
+  EXPECT_FALSE(import_line("in_0.__rsub__(1, 2)").ok());
   EXPECT_FALSE(import_line("in_0.__iadd__(1)").ok());
   // `axis` names dim only where the op has a dim.
   EXPECT_FALSE(import_line("torch.relu(in_0, axis=1)").ok());
