@@ -183,10 +183,10 @@ int run(const Options& o) {
                 {"llm_wait", 1e3 * sum.llm_s / turns},
                 {"eval_wait", 1e3 * sum.eval_s / turns}}},
               {"rss_mb",
-               {{"before_episodes", rss_before / 1024.0},
-                {"peak", peak_after / 1024.0},
-                {"peak_minus_before", (peak_after - rss_before) / 1024.0},
-                {"after", rss_after / 1024.0}}},
+               {{"before_episodes", static_cast<double>(rss_before) / 1024.0},
+                {"peak", static_cast<double>(peak_after) / 1024.0},
+                {"peak_minus_before", static_cast<double>(peak_after - rss_before) / 1024.0},
+                {"after", static_cast<double>(rss_after) / 1024.0}}},
               {"targets", {{"loop_ms_per_turn", 2.0}, {"rss_mb_256_episodes", 300.0}}},
               {"note", "RSS includes the in-process replay server (one thread per connection)"}};
   (void)peak_before;
@@ -200,14 +200,20 @@ int run(const Options& o) {
 }  // namespace pf::agent
 
 int main(int argc, char** argv) {
-  pf::agent::Options o;
-  CLI::App app{"agent loop overhead per turn and memory with many concurrent episodes"};
-  app.add_option("--episodes", o.episodes, "episodes to run");
-  app.add_option("--concurrency", o.concurrency, "episodes in flight at once");
-  app.add_option("--delay-ms", o.delay_ms, "replay server delay before each answer");
-  app.add_option("--workers", o.workers, "compile-only worker processes");
-  app.add_option("--tasks", o.tasks, "comma-separated built-in task ids the demo script covers");
-  app.add_option("--prompts", o.prompts, "prompts directory (with demo/replay.jsonl)");
-  CLI11_PARSE(app, argc, argv);
-  return pf::agent::run(o);
+  // Allocation failures and the like end the benchmark with a message, not std::terminate.
+  try {
+    pf::agent::Options o;
+    CLI::App app{"agent loop overhead per turn and memory with many concurrent episodes"};
+    app.add_option("--episodes", o.episodes, "episodes to run");
+    app.add_option("--concurrency", o.concurrency, "episodes in flight at once");
+    app.add_option("--delay-ms", o.delay_ms, "replay server delay before each answer");
+    app.add_option("--workers", o.workers, "compile-only worker processes");
+    app.add_option("--tasks", o.tasks, "comma-separated built-in task ids the demo script covers");
+    app.add_option("--prompts", o.prompts, "prompts directory (with demo/replay.jsonl)");
+    CLI11_PARSE(app, argc, argv);
+    return pf::agent::run(o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pf_orchestrator_bench: %s\n", e.what());
+    return 1;
+  }
 }

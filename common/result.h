@@ -120,8 +120,11 @@ inline Status ok_status() { return Status(); }
 #define PF_CONCAT(a, b) PF_CONCAT_INNER(a, b)
 
 //! `PF_ASSIGN(auto x, f())` declares x from a Result or returns its Error.
+// `decl` is a declaration and `tmp` a name: neither can be parenthesised.
+// NOLINTBEGIN(bugprone-macro-parentheses)
 #define PF_ASSIGN(decl, expr) PF_ASSIGN_IMPL(PF_CONCAT(pf_assign_, __LINE__), decl, expr)
 #define PF_ASSIGN_IMPL(tmp, decl, expr)              \
   auto tmp = (expr);                                 \
   if (!tmp.ok()) return std::move(tmp).error();      \
   decl = std::move(tmp).value()
+// NOLINTEND(bugprone-macro-parentheses)

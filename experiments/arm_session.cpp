@@ -20,13 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// What one arm's episodes use beyond its SessionRun: prompts and endpoint
-// client, which the SessionRun's services point to.
-struct ArmRuntime {
-  prompts::PromptVariant prompts;
-  std::unique_ptr<llm::LlmClient> client;
-};
-
 }  // namespace
 
 Result<std::vector<Task>> stored_tasks(const fs::path& store_dir,
@@ -58,22 +51,24 @@ Result<SessionOutcome> run_arm_session(const SessionRequest& request,
   PF_ASSIGN(auto reader, store->reader());
   PF_ASSIGN(auto known_runs, reader.runs());
 
-  // Per arm: prompts, task prompts, endpoint, run record.
-  std::vector<ArmRuntime> arms(request.arms.size());
+  // Per arm: prompts, task prompts, endpoint, run record. The prompts and
+  // the endpoint client live here; the arm's SessionRun services point to them.
+  std::vector<prompts::PromptVariant> arm_prompts(request.arms.size());
+  std::vector<std::unique_ptr<llm::LlmClient>> arm_clients(request.arms.size());
   std::vector<agent::SessionRun> runs(request.arms.size());
   std::optional<agent::DemoReplay> demo;
   const OpRegistry& registry = OpRegistry::builtin();
   for (size_t a = 0; a < request.arms.size(); ++a) {
     const ArmPlan& plan = request.arms[a];
-    ArmRuntime& arm = arms[a];
+    prompts::PromptVariant& variant = arm_prompts[a];
     agent::SessionRun& run = runs[a];
     const Config& c = plan.config;
     const fs::path prompts_dir = agent::resolve_data_dir(c.prompts.dir);
-    PF_ASSIGN(arm.prompts, prompts::PromptVariant::load(prompts_dir, c.prompts.variant));
+    PF_ASSIGN(variant, prompts::PromptVariant::load(prompts_dir, c.prompts.variant));
     for (const auto& task : request.tasks) {
       auto extra = plan.task_context.find(task.id);
       auto ctx = agent::prepare_task(
-          task, shared.evaluator.hidden_variants, shared.evaluator.hidden_share, arm.prompts,
+          task, shared.evaluator.hidden_variants, shared.evaluator.hidden_share, variant,
           c.agent.mode, registry,
           extra != plan.task_context.end() ? extra->second : nlohmann::json::object());
       if (!ctx.ok()) return ctx.error().with_context("arm " + plan.name);
@@ -94,21 +89,22 @@ Result<SessionOutcome> run_arm_session(const SessionRequest& request,
     }
     // The arms' episodes share run.concurrency threads; any arm may have all of them.
     llm.max_concurrent = std::max(llm.max_concurrent, shared.run.concurrency);
-    PF_ASSIGN(arm.client, llm::LlmClient::create(llm));
+    PF_ASSIGN(arm_clients[a], llm::LlmClient::create(llm));
 
     bool exists = std::any_of(known_runs.begin(), known_runs.end(),
                               [&](const traj::RunRecord& r) { return r.id == plan.run_id; });
     if (!exists) {
-      PF_TRY(store->create_run(agent::new_run_record(
-          plan.run_id, c, plan.config_toml, endpoint_record, llm.model, arm.prompts, gpus)));
+      PF_TRY(store->create_run(agent::new_run_record(plan.run_id, c, plan.config_toml,
+                                                     endpoint_record, llm.model, variant, gpus)));
     }
     run.run_id = plan.run_id;
     run.settings = agent::episode_settings(c);
-    run.services.llm = arm.client.get();
-    run.services.prompts = &arm.prompts;
+    run.services.llm = arm_clients[a].get();
+    run.services.prompts = &variant;
     run.services.run_id = plan.run_id;
     run.services.model = llm.model;
-    PF_ASSIGN(run.services.system_prompt, agent::render_system_prompt(arm.prompts, c, agent::to_record_mode(gpus.mode)));
+    PF_ASSIGN(run.services.system_prompt,
+              agent::render_system_prompt(variant, c, agent::to_record_mode(gpus.mode)));
   }
   for (const auto& ctx : runs.front().tasks) PF_TRY(store->upsert_task(ctx->record));
 

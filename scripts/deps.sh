@@ -10,7 +10,7 @@ PACKAGES=(
   build-essential cmake ninja-build pkg-config git
   libcurl4-openssl-dev nlohmann-json3-dev libcpp-httplib-dev libspdlog-dev
   libsqlite3-dev libgtest-dev libcli11-dev libtomlplusplus-dev libseccomp-dev
-  libkainjow-mustache-dev python3
+  libkainjow-mustache-dev python3 clang-tidy
 )
 
 command -v dpkg-query >/dev/null 2>&1 || die "dpkg-query not found: this script supports Debian

@@ -82,12 +82,6 @@ std::string CompileService::device_reason() {
   return device_reason_;
 }
 
-std::string CompileService::default_arch() {
-  std::lock_guard lock(mu_);
-  init_device();
-  return context_ ? context_->properties().arch() : std::string(nvrtc::kDefaultArch);
-}
-
 Status CompileService::verify_on_device(nvrtc::CompileOutcome& outcome) {
   const auto& driver = context_->driver_ptr();
   PF_TRY(context_->make_current());

@@ -72,8 +72,6 @@ class CompileService {
   cuda::CudaContext* context();
   //! Why context() is null ("" while it is not, or before the first use).
   std::string device_reason();
-  //! The default architecture: the GPU's, else nvrtc::kDefaultArch.
-  std::string default_arch();
   //! For doctor / diagnostics: NVRTC path and version, cache stats and usage.
   nlohmann::json describe();
   //! One info log line with the cache's hit/miss totals (at worker shutdown).

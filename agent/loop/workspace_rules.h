@@ -14,7 +14,7 @@ namespace pf::agent {
 
 struct WorkspaceLimits {
   size_t max_files = 40;
-  size_t max_file_bytes = 256 * 1024;
+  size_t max_file_bytes = size_t{256} * 1024;
 };
 
 //! passes/<Name>.py (Name a Python identifier), passes/order.json or

@@ -1,7 +1,5 @@
 #include "evaluator/gpu/movement.h"
 
-#include <cstring>
-
 #include "evaluator/core/tensor.h"
 #include "evaluator/gpu/kernels/pf_abi.cuh"
 #include "evaluator/gpu/kernels/pf_ops_abi.cuh"
@@ -25,13 +23,6 @@ DType movement_dtype(DType t) {
     default:
       return DType::int64;
   }
-}
-
-uint64_t fill_bits(DType dtype, double value) {
-  Tensor t = Tensor::from_doubles(dtype, {1}, {value});
-  uint64_t bits = 0;
-  std::memcpy(&bits, t.data(), dtype_size(dtype));
-  return bits;
 }
 
 Status add_remap(PlanBuilder& b, const DeviceTensor& in, const DeviceTensor& out,

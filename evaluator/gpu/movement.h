@@ -17,10 +17,6 @@ namespace pf::gpu {
 //! int64 by element size.
 DType movement_dtype(DType t);
 
-//! The bit pattern of `value` stored as `dtype` (as the CPU reference's
-//! fill rounds it), in the low bytes.
-uint64_t fill_bits(DType dtype, double value);
-
 //! How one output dim reads the input (PF_REMAP_* in pf_ops_abi.cuh).
 struct RemapDim {
   int mode = 0;       // PF_REMAP_IDENTITY ...

@@ -27,12 +27,6 @@ OperandType operand_type_of(const GpuArgs& a, size_t i) {
   }
 }
 
-DType result_type_of(const GpuArgs& a, std::initializer_list<size_t> params) {
-  std::vector<OperandType> types;
-  for (size_t p : params) types.push_back(operand_type_of(a, p));
-  return result_type(types);
-}
-
 Status expect_type(const GpuArgs& a, const TensorType& inferred, const DeviceTensor& got) {
   if (inferred == got.type()) return ok_status();
   return make_error(ErrorCode::internal, a.op() + ": the GPU produced " +

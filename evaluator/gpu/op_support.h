@@ -21,9 +21,6 @@ EwOperand operand(const GpuArgs& a, size_t i);
 //! The OperandType of parameter i (tensor or number), for result_type.
 OperandType operand_type_of(const GpuArgs& a, size_t i);
 
-//! result_type over the given operand parameters.
-DType result_type_of(const GpuArgs& a, std::initializer_list<size_t> params);
-
 //! An `internal` error unless `got` is the inferred type (guards the GPU
 //! implementation against drifting from the shape/dtype rules).
 Status expect_type(const GpuArgs& a, const TensorType& inferred, const DeviceTensor& got);
