@@ -33,7 +33,6 @@ class Database {
   //! Rows changed by the last INSERT/UPDATE/DELETE.
   int64_t changes() const;
   const std::filesystem::path& path() const { return path_; }
-  bool is_open() const { return db_ != nullptr; }
 
  private:
   Error error(const std::string& what) const;

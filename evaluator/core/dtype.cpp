@@ -36,22 +36,6 @@ const char* dtype_name(DType t) {
   return "?";
 }
 
-const char* dtype_cuda_type(DType t) {
-  switch (t) {
-    case DType::boolean: return "bool";
-    case DType::uint8: return "unsigned char";
-    case DType::int8: return "signed char";
-    case DType::int16: return "short";
-    case DType::int32: return "int";
-    case DType::int64: return "long long";
-    case DType::float16: return "__half";
-    case DType::bfloat16: return "__nv_bfloat16";
-    case DType::float32: return "float";
-    case DType::float64: return "double";
-  }
-  return "?";
-}
-
 std::optional<DType> parse_dtype(std::string_view name) {
   if (name.substr(0, 6) == "torch.") name.remove_prefix(6);
   struct Alias {

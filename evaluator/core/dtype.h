@@ -36,7 +36,4 @@ bool is_integral(DType t);
 //! torch.promote_types for two tensor dtypes of the same priority class.
 DType promote_types(DType a, DType b);
 
-//! The CUDA C type that holds this dtype in kernels ("float", "__half", ...).
-const char* dtype_cuda_type(DType t);
-
 }  // namespace pf

@@ -2,24 +2,6 @@
 
 namespace pf::cuda {
 
-const char* cuda_error_class_name(CudaErrorClass c) {
-  switch (c) {
-    case CudaErrorClass::ok:
-      return "ok";
-    case CudaErrorClass::sticky:
-      return "sticky";
-    case CudaErrorClass::launch_rejected:
-      return "launch_rejected";
-    case CudaErrorClass::out_of_memory:
-      return "out_of_memory";
-    case CudaErrorClass::no_device:
-      return "no_device";
-    case CudaErrorClass::other:
-      return "other";
-  }
-  return "other";
-}
-
 CudaErrorClass classify_cuda_error(CUresult result) {
   switch (result) {
     case CUDA_SUCCESS:

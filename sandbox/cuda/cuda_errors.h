@@ -18,8 +18,6 @@ enum class CudaErrorClass {
   other,      // everything else (bad handle, not found, ...): not sticky
 };
 
-const char* cuda_error_class_name(CudaErrorClass c);
-
 CudaErrorClass classify_cuda_error(CUresult result);
 
 inline bool is_sticky_cuda_error(CUresult result) {

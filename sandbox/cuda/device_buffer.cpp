@@ -96,13 +96,6 @@ Status DeviceBuffer::download(void* host, size_t bytes, size_t offset) const {
                         "cuMemcpyDtoH(" + name_ + ")");
 }
 
-Status DeviceBuffer::upload_async(const void* host, size_t bytes, CUstream stream, size_t offset) {
-  PF_TRY(check_range("upload", bytes, offset));
-  if (bytes == 0) return ok_status();
-  return driver_->check(driver_->api().cuMemcpyHtoDAsync(data() + offset, host, bytes, stream),
-                        "cuMemcpyHtoDAsync(" + name_ + ")");
-}
-
 Status DeviceBuffer::download_async(void* host, size_t bytes, CUstream stream,
                                     size_t offset) const {
   PF_TRY(check_range("download", bytes, offset));

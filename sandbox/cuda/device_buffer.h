@@ -65,7 +65,6 @@ class DeviceBuffer {
   Status download(void* host, size_t bytes, size_t offset = 0) const;
   //! Asynchronous on `stream`: the host memory must stay valid (and, for a
   //! truly asynchronous copy, be page-locked) until the stream reaches it.
-  Status upload_async(const void* host, size_t bytes, CUstream stream, size_t offset = 0);
   Status download_async(void* host, size_t bytes, CUstream stream, size_t offset = 0) const;
   //! Copies `source`'s payload (same size) on `stream` (e.g. fresh input
   //! copies for the baseline, so a candidate's writes cannot reach it).

@@ -37,12 +37,4 @@ Status set_nonblocking(int fd, bool on) {
   return ok_status();
 }
 
-Status set_cloexec(int fd, bool on) {
-  int flags = ::fcntl(fd, F_GETFD);
-  if (flags < 0) return sys_error("fcntl(F_GETFD)", errno);
-  flags = on ? (flags | FD_CLOEXEC) : (flags & ~FD_CLOEXEC);
-  if (::fcntl(fd, F_SETFD, flags) < 0) return sys_error("fcntl(F_SETFD)", errno);
-  return ok_status();
-}
-
 }  // namespace pf::sandbox

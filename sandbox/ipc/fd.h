@@ -45,6 +45,5 @@ Error sys_error(const std::string& call, int err);
 std::string errno_name(int err);
 
 Status set_nonblocking(int fd, bool on);
-Status set_cloexec(int fd, bool on);
 
 }  // namespace pf::sandbox
