@@ -320,6 +320,13 @@ Result<ExportPreview> preview_export(const std::vector<std::filesystem::path>& s
   if (options.format == ExportFormat::dpo) {
     return make_error(ErrorCode::invalid_argument, "no preview of dpo exports");
   }
+  CorrectnessLevels levels;
+  if (!options.correctness_levels.empty()) {
+    PF_ASSIGN(levels, load_correctness_levels(options.correctness_levels));
+  }
+  // The same verified rule as the export itself.
+  const VerifyRule rule =
+      verify_rule(options, options.correctness_levels.empty() ? nullptr : &levels);
   std::vector<Source> sources;
   for (const auto& p : stores) {
     PF_ASSIGN(auto reader, TrajectoryReader::open(p));
@@ -327,8 +334,14 @@ Result<ExportPreview> preview_export(const std::vector<std::filesystem::path>& s
   }
   ExportPreview preview;
   PF_TRY(with_snapshots(sources, 0, [&]() -> Status {
+    for (auto& src : sources) {
+      PF_ASSIGN(auto runs, src.reader->runs());
+      for (auto& r : runs) src.runs[r.id] = std::move(r);
+      PF_ASSIGN(auto tasks, src.reader->tasks());
+      for (auto& t : tasks) src.tasks[t.id] = std::move(t);
+    }
     ExportSummary summary;
-    PF_ASSIGN(auto candidates, load_candidates(sources, options, summary));
+    PF_ASSIGN(auto candidates, load_candidates(sources, options, rule, summary));
     Selection sel = select_episodes(std::move(candidates), options);
     preview.episodes_read = summary.episodes_read;
     preview.excluded = std::move(summary.excluded);
