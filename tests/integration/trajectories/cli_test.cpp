@@ -129,7 +129,9 @@ TEST_F(CliTest, ExportAndStatsRefuseDevicesDirectoriesAndNameWriteErrors) {
       passforge("export " + run_dir_.string() + " --out " + (target / "x.jsonl").string());
   EXPECT_EQ(not_dir.rc, 2) << not_dir.out;
   EXPECT_NE(not_dir.out.find("Not a directory"), std::string::npos) << not_dir.out;
+}
 
+TEST_F(CliTest, ExportNamesPermissionErrors) {
   if (::geteuid() == 0) GTEST_SKIP() << "running as root: permissions do not stop writes";
   auto locked = dir_.path() / "locked";
   std::filesystem::create_directories(locked);
