@@ -17,7 +17,6 @@
 #include "common/strings.h"
 #include "config/config_json.h"
 #include "evaluator/ops/op_registry.h"
-#include "sandbox/nvrtc/nvrtc_library.h"
 #include "trajectories/ids.h"
 #include "trajectories/trajectory_reader.h"
 #include "trajectories/trajectory_store.h"
@@ -236,15 +235,7 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
                                                  traj::TrajectoryStore::OpenMode::create));
     traj::RunRecord run = new_run_record(outcome.run_id, config, request.config_toml,
                                          demo ? demo->record() : llm_options.base_url,
-                                         llm_options.model, prompts, gpus);
-    std::vector<traj::TaskRecord> task_records;
-    for (const auto& ctx : contexts) task_records.push_back(ctx->record);
-    run.task_suite_hash = traj::task_suite_hash(task_records);
-    // The NVRTC the workers compile with (the same library search as theirs);
-    // empty only when it cannot be loaded here, which the run has said already.
-    if (auto nvrtc_lib = nvrtc::NvrtcLibrary::load(); nvrtc_lib.ok()) {
-      run.nvrtc_version = (*nvrtc_lib)->version();
-    }
+                                         llm_options.model, prompts, gpus, contexts);
     PF_TRY(store->create_run(run));
     for (const auto& ctx : contexts) PF_TRY(store->upsert_task(ctx->record));
     if (request.shard.sharded()) PF_TRY(write_shard_file(outcome.run_dir, request.shard));

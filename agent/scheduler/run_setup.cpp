@@ -4,6 +4,7 @@
 
 #include "common/strings.h"
 #include "config/config_json.h"
+#include "sandbox/nvrtc/nvrtc_library.h"
 
 namespace pf::agent {
 
@@ -19,7 +20,8 @@ std::string evaluation_faults_line(const protocol::ServiceStats& stats) {
 traj::RunRecord new_run_record(const std::string& run_id, const Config& config,
                                const std::string& config_toml, const std::string& endpoint,
                                const std::string& model, const prompts::PromptVariant& prompts,
-                               const protocol::EvaluationPlan& plan) {
+                               const protocol::EvaluationPlan& plan,
+                               const std::vector<std::shared_ptr<const TaskContext>>& tasks) {
   traj::RunRecord run;
   run.id = run_id;
   run.config_toml = config_toml;
@@ -32,6 +34,14 @@ traj::RunRecord new_run_record(const std::string& run_id, const Config& config,
   run.driver_version = plan.driver_version;
   run.seed = config.run.seed;
   run.task_suite_id = join(config.run.tasks, ",");
+  std::vector<traj::TaskRecord> records;
+  for (const auto& ctx : tasks) records.push_back(ctx->record);
+  run.task_suite_hash = traj::task_suite_hash(records);
+  // The NVRTC the workers compile with (the same library search as theirs);
+  // empty only when it cannot be loaded here, which the run has said already.
+  if (auto nvrtc_lib = nvrtc::NvrtcLibrary::load(); nvrtc_lib.ok()) {
+    run.nvrtc_version = (*nvrtc_lib)->version();
+  }
   return run;
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "agent/loop/episode.h"
+#include "agent/loop/task_context.h"
 #include "common/result.h"
 #include "config/config.h"
 #include "evaluator/protocol/evaluation_service.h"
@@ -27,11 +28,13 @@ EpisodeSettings episode_settings(const Config& config);
 
 //! The record of a run (or an experiment's arm) starting now: its
 //! configuration, endpoint (a URL, or DemoReplay::record()), model, prompt
-//! variant and hash, and the plan's GPU and driver.
+//! variant and hash, the plan's GPU and driver, the NVRTC the workers compile
+//! with and the hash of its tasks as its episodes see them.
 traj::RunRecord new_run_record(const std::string& run_id, const Config& config,
                                const std::string& config_toml, const std::string& endpoint,
                                const std::string& model, const prompts::PromptVariant& prompts,
-                               const protocol::EvaluationPlan& plan);
+                               const protocol::EvaluationPlan& plan,
+                               const std::vector<std::shared_ptr<const TaskContext>>& tasks);
 
 //! system.md of `prompts` rendered for the configured agent mode and the
 //! plan's evaluation mode (the first message of every episode).
