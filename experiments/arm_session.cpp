@@ -114,6 +114,7 @@ Result<SessionOutcome> run_arm_session(const SessionRequest& request,
   agent::SessionContext session{.config = shared,
                                 .service = *service,
                                 .store = *store,
+                                .shard = agent::Shard{},
                                 .terminal = request.terminal,
                                 .notice = request.notice};
   return agent::run_session(runs, session, cancel);

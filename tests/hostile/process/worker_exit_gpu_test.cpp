@@ -10,6 +10,7 @@
 
 #include <filesystem>
 
+#include "evaluator/protocol/eval_messages.h"
 #include "evaluator/tasks/task.h"
 #include "sandbox/ipc/frame.h"
 #include "sandbox/ipc/protocol.h"
@@ -89,7 +90,10 @@ TEST(WorkerExit, GpuWorkerExitsCleanlyAfterAFullEvaluation) {
   ASSERT_TRUE(hello.ok() && hello->ok)
       << (hello.ok() ? hello->error.message : hello.error().message) << "\n"
       << (*worker)->log_tail(4096);
-  json body = {{"task", matmul_task()}, {"files", kFiles}, {"mode", "full"}};
+  json body = {{protocol::field::kProtocolVersion, protocol::kEvalProtocolVersion},
+               {"task", matmul_task()},
+               {"files", kFiles},
+               {"mode", "full"}};
   auto evaluated = exchange(**worker, 2, "evaluate", body);
   ASSERT_TRUE(evaluated.ok()) << evaluated.error().message << "\n" << (*worker)->log_tail(4096);
   ASSERT_TRUE(evaluated->ok) << evaluated->error.message;
