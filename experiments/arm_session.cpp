@@ -94,9 +94,8 @@ Result<SessionOutcome> run_arm_session(const SessionRequest& request,
     bool exists = std::any_of(known_runs.begin(), known_runs.end(),
                               [&](const traj::RunRecord& r) { return r.id == plan.run_id; });
     if (!exists) {
-      PF_TRY(store->create_run(agent::new_run_record(plan.run_id, c, plan.config_toml,
-                                                     endpoint_record, llm.model, variant, gpus,
-                                                     run.tasks)));
+      PF_TRY(store->create_run(agent::new_run_record(
+          plan.run_id, c, plan.config_toml, endpoint_record, llm.model, variant, gpus, run.tasks)));
     }
     run.run_id = plan.run_id;
     run.settings = agent::episode_settings(c);

@@ -155,8 +155,7 @@ CREATE TABLE failed_llm_calls (
 )sql";
 
 const std::vector<Migration>& migrations() {
-  static const std::vector<Migration> kAll = {
-      {1, kMigration1}, {2, kMigration2}, {3, kMigration3}};
+  static const std::vector<Migration> kAll = {{1, kMigration1}, {2, kMigration2}, {3, kMigration3}};
   return kAll;
 }
 
@@ -169,10 +168,10 @@ Status configure_connection(Database& db, bool writer) {
   PF_ASSIGN(auto mode, db.prepare("PRAGMA journal_mode = WAL"));
   PF_ASSIGN(bool row, mode.step());
   if (!row || mode.text(0) != "wal") {
-    return make_error(ErrorCode::io_error,
-                      db.path().string() + ": cannot switch to WAL mode (journal_mode is '" +
-                          (row ? mode.text(0) : std::string("?")) +
-                          "'); is it on a network file system?");
+    return make_error(ErrorCode::io_error, db.path().string() +
+                                               ": cannot switch to WAL mode (journal_mode is '" +
+                                               (row ? mode.text(0) : std::string("?")) +
+                                               "'); is it on a network file system?");
   }
   // In WAL mode synchronous=NORMAL fsyncs only at checkpoints, not at every
   // commit. Every commit is still atomic and survives a crash or SIGKILL of
@@ -209,11 +208,11 @@ Result<int> read_schema_version(Database& db) {
 }
 
 Error newer_schema_error(const Database& db, int version) {
-  return make_error(ErrorCode::unsupported,
-                    db.path().string() + " has schema version " + std::to_string(version) +
-                        " but this passforge knows versions up to " +
-                        std::to_string(kSchemaVersion) +
-                        "; use a newer passforge to read or write it");
+  return make_error(ErrorCode::unsupported, db.path().string() + " has schema version " +
+                                                std::to_string(version) +
+                                                " but this passforge knows versions up to " +
+                                                std::to_string(kSchemaVersion) +
+                                                "; use a newer passforge to read or write it");
 }
 
 Status migrate(Database& db) {
@@ -223,15 +222,16 @@ Status migrate(Database& db) {
   if (current == kSchemaVersion) return ok_status();
   for (const auto& m : migrations()) {
     PF_ASSIGN(auto tx, Transaction::begin(db, /*immediate=*/true));
-    PF_TRY(db.exec(
-        "CREATE TABLE IF NOT EXISTS schema_version ("
-        "version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"));
+    PF_TRY(
+        db.exec("CREATE TABLE IF NOT EXISTS schema_version ("
+                "version INTEGER PRIMARY KEY, applied_at TEXT NOT NULL)"));
     // Re-read inside the write lock: another process may have migrated.
     PF_ASSIGN(int version, read_schema_version(db));
     if (version > kSchemaVersion) return newer_schema_error(db, version);
     if (version >= m.version) continue;
     PF_TRY(db.exec(m.sql));
-    PF_ASSIGN(auto ins, db.prepare("INSERT INTO schema_version(version, applied_at) VALUES (?, ?)"));
+    PF_ASSIGN(auto ins,
+              db.prepare("INSERT INTO schema_version(version, applied_at) VALUES (?, ?)"));
     PF_TRY(ins.bind_all(static_cast<int64_t>(m.version), now_iso8601()).run());
     PF_TRY(tx.commit());
   }

@@ -155,8 +155,9 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
     }
     const int64_t episodes =
         static_cast<int64_t>(tasks.size()) * std::max<int64_t>(0, config.run.samples_per_task);
-    PF_ASSIGN(auto finished, finished_summary(reader, outcome.run_id,
-                                              static_cast<size_t>(request.shard.share_of(episodes))));
+    PF_ASSIGN(auto finished,
+              finished_summary(reader, outcome.run_id,
+                               static_cast<size_t>(request.shard.share_of(episodes))));
     if (finished) {
       request.notice("all " + std::to_string(finished->total.episodes) + " episodes of run " +
                      outcome.run_id + " are finished; nothing to resume");
@@ -264,7 +265,8 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
   outcome.failed_episodes = ran.failed_episodes;
   outcome.store_error = ran.store_error;
   outcome.evaluations = service->stats();
-  if (const auto& ev = outcome.evaluations; ev.unavailable + ev.infra_retries + ev.worker_faults > 0) {
+  if (const auto& ev = outcome.evaluations;
+      ev.unavailable + ev.infra_retries + ev.worker_faults > 0) {
     request.notice(evaluation_faults_line(ev));
   }
   std::vector<const EpisodeResult*> unrecorded;

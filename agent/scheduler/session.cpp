@@ -78,8 +78,8 @@ Result<SessionOutcome> run_session(std::vector<SessionRun>& runs, const SessionC
   PF_ASSIGN(auto plan, plan_episodes(runs, context.config.run, context.shard, context.store));
   if (context.shard.sharded()) {
     context.notice("shard " + std::to_string(context.shard.index) + " of " +
-                   std::to_string(context.shard.count) + " (" + context.shard.source + "): " +
-                   std::to_string(plan.total) + " episodes of the run");
+                   std::to_string(context.shard.count) + " (" + context.shard.source +
+                   "): " + std::to_string(plan.total) + " episodes of the run");
   }
   if (plan.already_done > 0 || plan.resumed > 0) {
     context.notice("resuming " + std::to_string(plan.jobs.size()) + " of " +

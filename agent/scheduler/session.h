@@ -37,7 +37,7 @@ struct SessionRun {
 };
 
 struct SessionContext {
-  const Config& config;  // [run] and [evaluator], shared by every run
+  const Config& config;                  // [run] and [evaluator], shared by every run
   protocol::EvaluationService& service;  // the session's workers and their plan
   traj::TrajectoryStore& store;
   Shard shard;            // the (task, sample) episodes this process runs (run --shard)

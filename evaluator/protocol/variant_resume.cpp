@@ -26,12 +26,12 @@ FailureClass killed_class(const sandbox::WorkerReply& reply) {
 }
 
 std::string killed_message(const std::string& subject, const sandbox::WorkerReply& reply) {
-  std::string message = "the worker evaluating " + subject + " " +
-                        (timed_out(reply) ? "timed out"
-                         : reply.status == sandbox::ReplyStatus::resource_limit
-                             ? "hit a resource limit"
-                             : "died") +
-                        ": " + reply.describe();
+  std::string message =
+      "the worker evaluating " + subject + " " +
+      (timed_out(reply)                                       ? "timed out"
+       : reply.status == sandbox::ReplyStatus::resource_limit ? "hit a resource limit"
+                                                              : "died") +
+      ": " + reply.describe();
   if (!reply.stderr_tail.empty()) message += "\n" + reply.stderr_tail;
   return message;
 }

@@ -361,6 +361,21 @@ WorkerReply WorkerPool::exchange(Slot& slot, const std::string& type, const json
                                why.value_or("a worker limit (the worker gave no reason)") +
                                    "; the worker was replaced"));
       }
+      // Libraries with their own allocators (NVRTC's LLVM: "LLVM ERROR: out of
+      // memory") abort when RLIMIT_DATA refuses them memory: the worker's
+      // memory limit ended the request, not a crash of the pass's making.
+      if (options_.limits.memory_mb > 0 && exit->signaled && exit->signal == SIGABRT) {
+        const std::string tail = proc.log_tail(options_.stderr_tail_bytes);
+        if (tail.find("out of memory") != std::string::npos ||
+            tail.find("std::bad_alloc") != std::string::npos) {
+          return fail(slot, std::move(reply), ReplyStatus::resource_limit,
+                      make_error(ErrorCode::unavailable,
+                                 "memory: an allocation failed at the worker's limit of " +
+                                     std::to_string(options_.limits.memory_mb) +
+                                     " MiB (evaluator.worker_memory_mb) (" + what +
+                                     " aborted: out of memory); the worker was replaced"));
+        }
+      }
       return fail(slot, std::move(reply), ReplyStatus::crashed,
                   make_error(ErrorCode::unavailable, what + " " + exit->describe()));
     }

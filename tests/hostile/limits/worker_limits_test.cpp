@@ -13,8 +13,9 @@
 #include <chrono>
 #include <filesystem>
 
-#include "evaluator/protocol/evaluation_service.h"
 #include "config/config.h"
+#include "evaluator/protocol/eval_messages.h"
+#include "evaluator/protocol/evaluation_service.h"
 #include "sandbox/pool/worker_pool.h"
 #include "tests/support/paths.h"
 #include "tests/unit/passes/pass_test_util.h"
@@ -64,7 +65,8 @@ class WorkerLimits : public ::testing::Test {
   }
 
   sandbox::WorkerReply evaluate(const json& files) {
-    json body = {{"task", passes::test::relu_task_json()},
+    json body = {{protocol::field::kProtocolVersion, protocol::kEvalProtocolVersion},
+                 {"task", passes::test::relu_task_json()},
                  {"files", files},
                  {"mode", "compile_only"},
                  {"options", {{"arch", "sm_90"}}}};

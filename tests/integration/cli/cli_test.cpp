@@ -53,7 +53,7 @@ TEST(CliDoctor, JsonHasEveryGroup) {
   EXPECT_EQ(j["ok"].get<bool>(), j["problems"].empty());
   EXPECT_EQ(j["config"]["file"], "configs/quickstart.toml");
   EXPECT_EQ(j["config"]["values"]["agent"]["max_steps"], 20);
-  EXPECT_EQ(j["config"]["sources"]["agent.max_steps"], "configs/quickstart.toml:45");
+  EXPECT_EQ(j["config"]["sources"]["agent.max_steps"], "configs/quickstart.toml:46");
   // The quickstart config has no endpoint: doctor says the replay endpoint will be used.
   EXPECT_EQ(j["endpoint"]["configured"], false);
   bool says_replay = false;
