@@ -1,4 +1,4 @@
-// Static integrity flags read from the PTX that NVRTC produced (DESIGN.md
+// Static integrity flags read from the PTX that NVRTC produced (docs/design.md
 // "Integrity"): what the compiled kernel does, whatever the source looked
 // like. Macros, function-scope statics, `(clock64)()` and asm strings split
 // across literals all end up as the same few PTX facts:
