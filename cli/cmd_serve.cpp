@@ -4,11 +4,11 @@
 // names the URL, so scripts can start it with --port 0.
 #include "cli/cmd_serve.h"
 
-#include <csignal>
 #include <iostream>
 #include <memory>
 
 #include "cli/exit_codes.h"
+#include "cli/signal_watch.h"
 #include "serve/web_server.h"
 
 namespace pf::cli {
@@ -32,27 +32,18 @@ int run_serve(const ServeArgs& a) {
   }
   size_t stores = catalog->list().size();
 
-  // Block the stop signals before the server threads exist (they inherit the
-  // mask), then wait for one on this thread.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  sigset_t previous;
-  pthread_sigmask(SIG_BLOCK, &stop_signals, &previous);
+  // Before the server threads exist: they inherit the blocked stop signals.
+  const StopSignals stop_signals;
   auto server = serve::WebServer::start(std::move(catalog).value(), a.server);
   if (!server.ok()) {
-    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     std::cerr << "passforge serve: " << server.error().message << "\n";
     return kExitUsage;
   }
   std::cout << "passforge serve: " << (*server)->url() << " (" << stores
             << " run stores now, read-only" << (a.server.token.empty() ? "" : ", token required")
             << "); Ctrl-C stops" << std::endl;
-  int signal = 0;
-  sigwait(&stop_signals, &signal);
+  stop_signals.wait();
   (*server)->stop();
-  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   std::cout << "passforge serve: stopped" << std::endl;
   return kExitOk;
 }

@@ -3,12 +3,12 @@
 // base URL on its first stdout line, so scripts can start it with --port 0.
 #include "cli/cmd_serve_replay.h"
 
-#include <csignal>
 #include <iostream>
 #include <memory>
 
 #include "agent/replay/replay_server.h"
 #include "cli/exit_codes.h"
+#include "cli/signal_watch.h"
 
 namespace pf::cli {
 namespace {
@@ -27,18 +27,11 @@ int run_serve_replay(const ServeReplayOptions& options) {
   size_t entries = script->size();
   size_t tasks = script->task_ids().size();
 
-  // Block the stop signals before the server threads exist (they inherit the
-  // mask), then wait for one on this thread.
-  sigset_t stop_signals;
-  sigemptyset(&stop_signals);
-  sigaddset(&stop_signals, SIGINT);
-  sigaddset(&stop_signals, SIGTERM);
-  sigset_t previous;
-  pthread_sigmask(SIG_BLOCK, &stop_signals, &previous);
+  // Before the server threads exist: they inherit the blocked stop signals.
+  const StopSignals stop_signals;
 
   auto server = replay::ReplayServer::start(std::move(script).value(), options.server);
   if (!server.ok()) {
-    pthread_sigmask(SIG_SETMASK, &previous, nullptr);
     std::cerr << "passforge serve-replay: " << server.error().message << "\n";
     return kExitUsage;
   }
@@ -46,10 +39,8 @@ int run_serve_replay(const ServeReplayOptions& options) {
             << " scripted entries, " << tasks << " tasks, from " << options.script
             << "); replaying recorded answers, not asking a model; Ctrl-C stops" << std::endl;
 
-  int signal = 0;
-  sigwait(&stop_signals, &signal);
+  stop_signals.wait();
   (*server)->stop();
-  pthread_sigmask(SIG_SETMASK, &previous, nullptr);
   std::cout << "passforge serve-replay: stopped after " << (*server)->requests_served()
             << " requests" << std::endl;
   return kExitOk;

@@ -52,4 +52,20 @@ void SignalWatcher::loop() {
   }
 }
 
+StopSignals::StopSignals() {
+  sigemptyset(&set_);
+  sigaddset(&set_, SIGINT);
+  sigaddset(&set_, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &set_, &previous_);
+}
+
+StopSignals::~StopSignals() {
+  pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+}
+
+void StopSignals::wait() const {
+  int signal = 0;
+  sigwait(&set_, &signal);
+}
+
 }  // namespace pf::cli

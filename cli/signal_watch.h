@@ -32,4 +32,19 @@ class SignalWatcher {
   std::thread thread_;
 };
 
+//! For the commands that serve until stopped (serve, serve-replay): blocks
+//! SIGINT/SIGTERM in the calling thread, and so in the server threads it
+//! starts later, until destruction; wait() returns when one arrives.
+class StopSignals {
+ public:
+  StopSignals();
+  ~StopSignals();
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+  void wait() const;
+
+ private:
+  sigset_t set_{}, previous_{};
+};
+
 }  // namespace pf::cli
