@@ -60,6 +60,12 @@ Result<std::shared_ptr<DeviceStorage>> CachingAllocator::allocate(size_t bytes,
       st.bytes_cached -= cls;
       st.bytes_in_use += cls;
       st.peak_bytes_in_use = std::max(st.peak_bytes_in_use, st.bytes_in_use);
+      // The block's last owner may have written past it: fresh guards, so
+      // that damage is never reported against the next owner's kernel.
+      if (Status fresh = buffer.reissue(name); !fresh.ok()) {
+        st.bytes_in_use -= cls;
+        return fresh.error().with_context("reusing a cached block for '" + name + "'");
+      }
       return std::shared_ptr<DeviceStorage>(
           new DeviceStorage(pool_, std::move(buffer), bytes, name));
     }

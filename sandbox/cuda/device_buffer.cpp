@@ -49,12 +49,21 @@ Result<DeviceBuffer> DeviceBuffer::allocate(std::shared_ptr<const CudaDriver> dr
     b.base_ = 0;
     return d.error(r, "cuMemAlloc(" + std::to_string(total) + " bytes for '" + b.name_ + "')");
   }
-  if (b.guard_ > 0) {
-    PF_TRY(d.check(d.api().cuMemsetD8(b.base_, kGuardByte, b.guard_), "cuMemsetD8(guard)"));
-    PF_TRY(d.check(d.api().cuMemsetD8(b.base_ + b.guard_ + bytes, kGuardByte, b.guard_),
-                   "cuMemsetD8(guard)"));
-  }
+  PF_TRY(b.fill_guards());
   return b;
+}
+
+Status DeviceBuffer::fill_guards() {
+  if (guard_ == 0) return ok_status();
+  const auto& d = *driver_;
+  PF_TRY(d.check(d.api().cuMemsetD8(base_, kGuardByte, guard_), "cuMemsetD8(guard)"));
+  return d.check(d.api().cuMemsetD8(base_ + guard_ + size_, kGuardByte, guard_),
+                 "cuMemsetD8(guard)");
+}
+
+Status DeviceBuffer::reissue(std::string name) {
+  name_ = std::move(name);
+  return fill_guards();
 }
 
 DeviceBuffer::DeviceBuffer(DeviceBuffer&& other) noexcept {

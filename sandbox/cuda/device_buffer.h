@@ -75,10 +75,15 @@ class DeviceBuffer {
 
   //! The guards' state; empty when intact. Reads device memory (synchronous).
   Result<std::vector<GuardViolation>> check_guards() const;
+  //! Hands the buffer to a new owner (a caching allocator reusing it): a new
+  //! name for violation reports and intact guards, so damage an earlier
+  //! owner's kernel did is never reported against the next one.
+  Status reissue(std::string name);
 
  private:
   DeviceBuffer() = default;
   void release();
+  Status fill_guards();
   Status check_range(const char* what, size_t bytes, size_t offset) const;
   std::shared_ptr<const CudaDriver> driver_;
   std::string name_;

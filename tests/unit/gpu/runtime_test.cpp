@@ -55,6 +55,34 @@ TEST(GpuRuntime, AllocatorReusesBlocksAndTrims) {
   EXPECT_EQ(alloc.stats().device_frees, 1u);
 }
 
+// An owner whose kernel wrote past its block returns it damaged; whoever
+// gets the block next must not be blamed for that (on the H200 every later
+// evaluation in the worker was flagged canary_overwritten, naming the old
+// owner's buffer).
+TEST(GpuRuntime, ReusedBlockComesBackWithIntactGuardsAndItsNewName) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  CachingAllocator alloc(rt->driver_ptr());
+  {
+    auto a = alloc.allocate(1024, "overrunner");
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    const cuda::DeviceBuffer& buf = (*a)->buffer();
+    const auto& d = rt->driver();
+    ASSERT_EQ(d.api().cuMemsetD8(buf.data() + buf.size(), 0x00, 64), CUDA_SUCCESS);
+    auto damaged = buf.check_guards();
+    ASSERT_TRUE(damaged.ok());
+    ASSERT_EQ(damaged->size(), 1u);
+  }
+  auto b = alloc.allocate(1000, "honest");
+  ASSERT_TRUE(b.ok()) << b.error().message;
+  EXPECT_EQ(alloc.stats().cache_hits, 1u);
+  EXPECT_EQ((*b)->buffer().name(), "honest");
+  auto guards = (*b)->buffer().check_guards();
+  ASSERT_TRUE(guards.ok());
+  EXPECT_TRUE(guards->empty()) << (guards->empty() ? "" : (*guards)[0].describe());
+}
+
 TEST(GpuRuntime, KernelLibraryMemoisesModules) {
   PF_REQUIRE_GPU();
   GpuRuntime* rt = runtime();
