@@ -96,6 +96,7 @@ struct EvaluatorConfig {
   std::string gpu_arch = "sm_90";
   double worker_timeout_s = 300;
   double compile_timeout_s = 60;
+  int compile_memory_mb = 512;    // 0: unlimited
   int worker_memory_mb = 4096;    // 0: unlimited
   int max_cubin_mb = 64;          // 0: unlimited
   int nvrtc_cache_max_mb = 2048;  // 0: unbounded

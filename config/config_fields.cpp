@@ -114,6 +114,10 @@ std::vector<Field> describe_fields(Config& c) {
   f.add("compile_timeout_s", v.compile_timeout_s,
         "deadline of one NVRTC compilation; past it the worker is ended (resource_limit)",
         {1, 3600});
+  f.add("compile_memory_mb", v.compile_memory_mb,
+        "growth of a worker's anonymous memory during one NVRTC compilation (honest kernels: "
+        "tens of MiB); past it the worker is ended (resource_limit); 0 = unlimited",
+        {0, 1 << 20});
   f.add("worker_memory_mb", v.worker_memory_mb,
         "anonymous memory of one worker (RLIMIT_DATA on compile-only workers, watched by the "
         "pool on all); past it: resource_limit; 0 = unlimited",

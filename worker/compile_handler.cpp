@@ -126,12 +126,18 @@ Result<nvrtc::CompileOutcome> CompileService::compile(
   opt.deadline = sandbox::current_request_deadline();
   opt.max_cubin_bytes = options_.worker_limits.max_cubin_mb << 20;
   const uint64_t timeout_ms = options_.worker_limits.compile_timeout_ms;
+  const uint64_t memory_mb = options_.worker_limits.compile_memory_mb;
   auto armed = watchdog_.arm(
       std::chrono::milliseconds(timeout_ms),
       fmt::format("compile time: NVRTC compiling the pass's kernels ran longer than {:g} s "
                   "(evaluator.compile_timeout_s); simplify the kernels (huge initialised arrays, "
                   "deep template recursion, huge unrolled loops?)",
-                  static_cast<double>(timeout_ms) / 1000.0));
+                  static_cast<double>(timeout_ms) / 1000.0),
+      memory_mb << 20,
+      fmt::format("compile memory: NVRTC compiling the pass's kernels needed more than {} MiB "
+                  "(evaluator.compile_memory_mb); simplify the kernels (huge initialised arrays, "
+                  "deep template recursion, huge unrolled loops?)",
+                  memory_mb));
   return c->compile(files, opt);
 }
 

@@ -56,6 +56,19 @@ size_t on_header(char* data, size_t size, size_t count, void* user) {
   return size * count;
 }
 
+// libcurl re-sends a request by itself when a reused connection dies before
+// any response byte (the server closed it while idle); it says so only in its
+// verbose text. The server may have received and billed the first send, so
+// the client must count it as an attempt.
+int on_debug(CURL*, curl_infotype type, char* data, size_t size, void* user) {
+  if (type != CURLINFO_TEXT) return 0;
+  std::string_view text(data, size);
+  if (text.find("retrying a fresh connect") != std::string_view::npos) {
+    ++static_cast<TransferState*>(user)->reply->resends;
+  }
+  return 0;
+}
+
 int on_progress(void* user, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
   auto* state = static_cast<TransferState*>(user);
   if (state->request->cancel != nullptr && state->request->cancel->cancelled()) {
@@ -200,6 +213,9 @@ HttpReply CurlTransport::perform(const HttpRequest& request) {
   curl_easy_setopt(curl, CURLOPT_NOPROGRESS, 0L);
   curl_easy_setopt(curl, CURLOPT_XFERINFOFUNCTION, &on_progress);
   curl_easy_setopt(curl, CURLOPT_XFERINFODATA, &state);
+  curl_easy_setopt(curl, CURLOPT_VERBOSE, 1L);  // to on_debug only, never to stderr
+  curl_easy_setopt(curl, CURLOPT_DEBUGFUNCTION, &on_debug);
+  curl_easy_setopt(curl, CURLOPT_DEBUGDATA, &state);
   if (shared_->share != nullptr) curl_easy_setopt(curl, CURLOPT_SHARE, shared_->share);
 
   auto start = SteadyClock::now();

@@ -43,6 +43,9 @@ struct HttpReply {
   std::map<std::string, std::string> headers;  // names lower-cased, of the final response
   std::string body;
   double latency_s = 0;
+  //! Times libcurl sent the request again by itself on a fresh connection
+  //! (a reused one died before any response byte).
+  int resends = 0;
 };
 
 class CurlTransport {

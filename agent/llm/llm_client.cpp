@@ -213,7 +213,8 @@ ChatOutcome LlmClient::chat(const ChatRequest& request, const CancelToken* cance
   };
 
   size_t failed_server = EndpointSet::kNone;
-  for (int number = 1;; ++number) {
+  int number = 0;  // attempts so far, re-sends by the HTTP layer included
+  for (;;) {
     auto permit = limiter_.acquire(estimate, cancel);
     if (!permit)
       return fail(ErrorKind::cancelled, "cancelled while waiting for a request slot", nullptr);
@@ -229,8 +230,17 @@ ChatOutcome LlmClient::chat(const ChatRequest& request, const CancelToken* cance
       result.detail = server.url + ": " + result.detail;
     }
 
+    for (int r = 0; r < reply.resends; ++r) {
+      AttemptRecord resent;
+      resent.number = ++number;
+      resent.outcome = AttemptOutcome::connection;
+      resent.detail = server.url +
+                      ": the connection died before any response; the HTTP layer sent the "
+                      "request again on a new one";
+      attempts.push_back(std::move(resent));
+    }
     AttemptRecord record;
-    record.number = number;
+    record.number = ++number;
     record.outcome = result.outcome;
     record.http_status = static_cast<int>(reply.status);
     record.latency_s = reply.latency_s;

@@ -15,6 +15,7 @@ sandbox::WorkerLimits worker_limits(const EvaluatorConfig& evaluator) {
   sandbox::WorkerLimits limits;
   limits.memory_mb = static_cast<uint64_t>(std::max(0, evaluator.worker_memory_mb));
   limits.compile_timeout_ms = static_cast<uint64_t>(evaluator.compile_timeout_s * 1000.0);
+  limits.compile_memory_mb = static_cast<uint64_t>(std::max(0, evaluator.compile_memory_mb));
   limits.max_cubin_mb = static_cast<uint64_t>(std::max(0, evaluator.max_cubin_mb));
   limits.cache_max_mb = static_cast<uint64_t>(std::max(0, evaluator.nvrtc_cache_max_mb));
   return limits;

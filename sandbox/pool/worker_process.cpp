@@ -13,6 +13,7 @@
 #include <cstdlib>
 #include <thread>
 
+#include "sandbox/isolation/anon_memory.h"
 #include "sandbox/worker/worker_config.h"
 
 namespace pf::sandbox {
@@ -184,16 +185,7 @@ std::optional<ExitInfo> WorkerProcess::kill() {
 }
 
 std::optional<uint64_t> WorkerProcess::anon_memory_bytes() const {
-  // Read without allocating a stream: called every few milliseconds.
-  Fd status(::open(("/proc/" + std::to_string(pid_) + "/status").c_str(), O_RDONLY | O_CLOEXEC));
-  if (!status.valid()) return std::nullopt;
-  char buf[4096];
-  ssize_t n = ::read(status.get(), buf, sizeof buf - 1);
-  if (n <= 0) return std::nullopt;
-  buf[n] = '\0';
-  const char* line = ::strstr(buf, "\nRssAnon:");
-  if (line == nullptr) return std::nullopt;
-  return static_cast<uint64_t>(std::strtoull(line + 10, nullptr, 10)) << 10;
+  return sandbox::anon_memory_bytes(pid_);
 }
 
 std::string WorkerProcess::log_tail(size_t max_bytes) const {

@@ -7,6 +7,8 @@
 #include <cstring>
 #include <new>
 
+#include "sandbox/isolation/anon_memory.h"
+
 namespace pf::sandbox {
 namespace {
 
@@ -67,11 +69,23 @@ LimitWatchdog::Armed::~Armed() {
 }
 
 LimitWatchdog::Armed LimitWatchdog::arm(std::chrono::milliseconds timeout, std::string what) {
-  if (timeout.count() <= 0) return Armed(nullptr);
+  return arm(timeout, std::move(what), 0, {});
+}
+
+LimitWatchdog::Armed LimitWatchdog::arm(std::chrono::milliseconds timeout, std::string what,
+                                        uint64_t growth_bytes, std::string growth_what) {
+  std::optional<uint64_t> ceiling;
+  if (growth_bytes > 0) {
+    if (auto now = anon_memory_bytes(0)) ceiling = *now + growth_bytes;
+  }
+  if (timeout.count() <= 0 && !ceiling) return Armed(nullptr);
   {
     std::lock_guard lock(mu_);
-    deadline_ = std::chrono::steady_clock::now() + timeout;
+    deadline_.reset();
+    if (timeout.count() > 0) deadline_ = std::chrono::steady_clock::now() + timeout;
     what_ = std::move(what);
+    memory_ceiling_ = ceiling;
+    memory_what_ = std::move(growth_what);
     if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
   }
   cv_.notify_all();
@@ -81,18 +95,27 @@ LimitWatchdog::Armed LimitWatchdog::arm(std::chrono::milliseconds timeout, std::
 void LimitWatchdog::disarm() {
   std::lock_guard lock(mu_);
   deadline_.reset();
+  memory_ceiling_.reset();
 }
 
 void LimitWatchdog::run() {
+  constexpr auto kMemoryPoll = std::chrono::milliseconds(20);
   std::unique_lock lock(mu_);
   for (;;) {
     if (stopping_) return;
-    if (!deadline_) {
+    if (!deadline_ && !memory_ceiling_) {
       cv_.wait(lock);
       continue;
     }
-    if (std::chrono::steady_clock::now() >= *deadline_) exit_on_resource_limit(what_.c_str());
-    cv_.wait_until(lock, *deadline_);
+    const auto now = std::chrono::steady_clock::now();
+    if (deadline_ && now >= *deadline_) exit_on_resource_limit(what_.c_str());
+    if (memory_ceiling_) {
+      auto anon = anon_memory_bytes(0);
+      if (anon && *anon > *memory_ceiling_) exit_on_resource_limit(memory_what_.c_str());
+    }
+    auto wake = memory_ceiling_ ? now + kMemoryPoll : *deadline_;
+    if (deadline_ && *deadline_ < wake) wake = *deadline_;
+    cv_.wait_until(lock, wake);
   }
 }
 

@@ -32,7 +32,9 @@ void install_memory_limit_handler(uint64_t memory_mb);
 //! The text of the last marker line in a worker's output, or nullopt.
 std::optional<std::string> resource_limit_reason(const std::string& output);
 
-//! One thread that ends the worker when an armed deadline passes. Thread-safe.
+//! One thread that ends the worker when an armed deadline passes, or when
+//! the worker's anonymous memory grows past an armed bound (checked every
+//! 20 ms). Thread-safe.
 class LimitWatchdog {
  public:
   LimitWatchdog() = default;
@@ -56,6 +58,11 @@ class LimitWatchdog {
   //! `what` (e.g. "compile_timeout_s = 60: ..."). A zero timeout arms nothing.
   [[nodiscard]] Armed arm(std::chrono::milliseconds timeout, std::string what);
 
+  //! The same deadline, plus: growing RssAnon by more than `growth_bytes`
+  //! over its value now ends the worker with `growth_what` (0: no bound).
+  [[nodiscard]] Armed arm(std::chrono::milliseconds timeout, std::string what,
+                          uint64_t growth_bytes, std::string growth_what);
+
  private:
   void run();
   void disarm();
@@ -64,6 +71,8 @@ class LimitWatchdog {
   std::condition_variable cv_;
   std::optional<std::chrono::steady_clock::time_point> deadline_;  // guarded by mu_
   std::string what_;                                               // guarded by mu_
+  std::optional<uint64_t> memory_ceiling_;                         // guarded by mu_
+  std::string memory_what_;                                        // guarded by mu_
   bool stopping_ = false;                                          // guarded by mu_
   std::thread thread_;
 };

@@ -28,6 +28,7 @@ std::vector<std::string> worker_limit_args(const WorkerLimits& limits, bool gpu_
   };
   add(gpu_worker ? "--memory-watch-mb" : "--memory-limit-mb", limits.memory_mb);
   add("--compile-timeout-ms", limits.compile_timeout_ms);
+  add("--compile-memory-mb", limits.compile_memory_mb);
   add("--max-cubin-mb", limits.max_cubin_mb);
   add("--cache-max-mb", limits.cache_max_mb);
   return args;
@@ -69,6 +70,9 @@ Result<WorkerConfig> parse_worker_args(int argc, const char* const* argv) {
     } else if (arg == "--compile-timeout-ms") {
       PF_ASSIGN(std::string text, value());
       PF_ASSIGN(config.limits.compile_timeout_ms, parse_count(arg, text));
+    } else if (arg == "--compile-memory-mb") {
+      PF_ASSIGN(std::string text, value());
+      PF_ASSIGN(config.limits.compile_memory_mb, parse_count(arg, text));
     } else if (arg == "--max-cubin-mb") {
       PF_ASSIGN(std::string text, value());
       PF_ASSIGN(config.limits.max_cubin_mb, parse_count(arg, text));

@@ -25,6 +25,11 @@ struct WorkerLimits {
   //! One NVRTC compilation; a watchdog ends the worker when it runs longer
   //! (NVRTC cannot be interrupted safely).
   uint64_t compile_timeout_ms = 0;
+  //! Growth of the worker's anonymous memory during one NVRTC compilation.
+  //! Honest kernels grow it by tens of MiB; an initialised 128 MiB
+  //! __device__ array by 1.8 GiB over 20 s, so this ends it in seconds,
+  //! long before the compile deadline or the worker's memory limit would.
+  uint64_t compile_memory_mb = 0;
   //! Largest cubin a compile may produce (an initialised __device__ array of
   //! 128 MiB compiles into a 128 MiB cubin).
   uint64_t max_cubin_mb = 0;

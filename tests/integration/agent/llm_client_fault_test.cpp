@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "agent/llm/llm_client.h"
+#include "tests/integration/agent/closing_server.h"
 #include "tests/integration/agent/fault_server.h"
 #include "tests/unit/agent/fake_clock.h"
 
@@ -369,6 +370,31 @@ TEST(LlmClientFaults, ConnectionRefusedIsRetriedThenReported) {
   auto models = (*client)->list_models();
   ASSERT_FALSE(models.ok());
   EXPECT_NE(models.error().message.find("/models"), std::string::npos);
+}
+
+// The server drops the kept-alive connection when the second call arrives on
+// it; libcurl sends that call again on a new connection by itself. The server
+// got it twice (and may have billed both), so it is two attempts.
+TEST(LlmClientFaults, ReSendsByTheHttpLayerAreCountedAsAttempts) {
+  pf::testing::ClosingServer server(FaultAction::ok("hi").body);
+  LlmOptions o = fast_options();
+  o.base_url = server.base_url();
+  o.model = "fault-model";
+  auto clock = std::make_shared<FakeClock>();
+  auto client = LlmClient::create(o, clock);
+  ASSERT_TRUE(client.ok()) << client.error().message;
+  auto first = (*client)->chat(hello());
+  ASSERT_TRUE(first.ok()) << first.failure().message;
+  EXPECT_EQ(outcomes(first), Names({"ok"}));
+  auto second = (*client)->chat(hello());
+  ASSERT_TRUE(second.ok()) << second.failure().message;
+  EXPECT_EQ(server.requests(), 3);
+  EXPECT_EQ(outcomes(second), Names({"connection", "ok"}));
+  ASSERT_EQ(second.attempts().size(), 2u);
+  EXPECT_EQ(second.attempts()[1].number, 2);
+  EXPECT_NE(second.attempts()[0].detail.find("sent the request again"), std::string::npos)
+      << second.attempts()[0].detail;
+  EXPECT_TRUE(clock->sleeps().empty());
 }
 
 TEST(LlmClientFaults, StreamingIdleTimeoutThenSuccess) {
