@@ -7,12 +7,15 @@ set(PF_GPU_KERNEL_ARCHS "80;90;100" CACHE STRING
     "SASS architectures of the prebuilt baseline kernels (\"\": NVRTC only, at run time)")
 
 # The programs: <stem>.<dtype> for each `// pf-dtypes:` word of each .cu
-# file. pf_kernel_programs checks this list against kernel_program.h.
+# file. pf_kernel_programs checks this list against kernel_program.h. An
+# edit of a .cu file re-runs this configure step, so a changed pf-dtypes line
+# changes the list without a manual cmake run.
 set(pf_programs "")
 foreach(path IN LISTS PF_GPU_KERNEL_FILES)
   if(NOT path MATCHES "\\.cu$")
     continue()
   endif()
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${path}")
   get_filename_component(stem "${path}" NAME_WE)
   file(STRINGS "${path}" dtypes_line REGEX "^// pf-dtypes:" LIMIT_COUNT 1)
   string(REGEX REPLACE "^// pf-dtypes:[ \t]*" "" dtypes "${dtypes_line}")
