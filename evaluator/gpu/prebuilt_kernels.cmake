@@ -1,8 +1,11 @@
 # The prebuilt kernel library (prebuilt_kernels.h): every kernel program
 # compiled by nvcc into a compressed fat binary, SASS for each architecture in
 # PF_GPU_KERNEL_ARCHS plus PTX of the highest, embedded by
-# embed_prebuilt.cmake. Sets PF_GPU_PREBUILT_SOURCE (the generated source).
-# One nvcc run per program, so `ninja -jN` compiles N programs at once.
+# embed_prebuilt.cmake into the shared library pf_gpu_prebuilt (build/lib,
+# beside the bundled libraries): the images (about 13 MB for the default
+# architectures, already compressed) are stored once, not in every binary
+# that links pf_gpu. One nvcc run per program, so `ninja -jN` compiles N
+# programs at once.
 set(PF_GPU_KERNEL_ARCHS "80;90;100" CACHE STRING
     "SASS architectures of the prebuilt baseline kernels (\"\": NVRTC only, at run time)")
 
@@ -70,15 +73,19 @@ if(NOT PF_GPU_KERNEL_ARCHS STREQUAL "")
   endforeach()
 endif()
 
-set(PF_GPU_PREBUILT_SOURCE ${CMAKE_CURRENT_BINARY_DIR}/prebuilt_kernels.cpp)
+set(pf_prebuilt_source ${CMAKE_CURRENT_BINARY_DIR}/prebuilt_kernels.cpp)
 list(JOIN pf_built_programs "$<SEMICOLON>" pf_programs_arg)
 list(JOIN pf_fatbins "$<SEMICOLON>" pf_fatbins_arg)
 list(JOIN PF_GPU_KERNEL_ARCHS "$<SEMICOLON>" pf_archs_arg)
 add_custom_command(
-  OUTPUT ${PF_GPU_PREBUILT_SOURCE}
+  OUTPUT ${pf_prebuilt_source}
   COMMAND ${CMAKE_COMMAND} "-DPROGRAMS=${pf_programs_arg}" "-DFATBINS=${pf_fatbins_arg}"
-          "-DARCHS=${pf_archs_arg}" "-DOUTPUT=${PF_GPU_PREBUILT_SOURCE}"
+          "-DARCHS=${pf_archs_arg}" "-DOUTPUT=${pf_prebuilt_source}"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/embed_prebuilt.cmake
   DEPENDS ${pf_fatbins} ${CMAKE_CURRENT_SOURCE_DIR}/embed_prebuilt.cmake
   COMMENT "Embedding the prebuilt baseline kernels"
   VERBATIM)
+
+add_library(pf_gpu_prebuilt SHARED ${pf_prebuilt_source})
+set_target_properties(pf_gpu_prebuilt PROPERTIES LIBRARY_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/lib)
+target_include_directories(pf_gpu_prebuilt PRIVATE ${PROJECT_SOURCE_DIR})
