@@ -57,3 +57,6 @@ done
 [ "${#missing[@]}" -eq 0 ] || die "unresolved libraries:$(printf '\n  %s' "${missing[@]}")"
 say "${#copied[@]} libraries in $LIB_DIR for ${#binaries[@]} binaries:"
 printf '  %s\n' "${!copied[@]}" | sort
+# lib/ also holds a library of our own (libpf_gpu_prebuilt.so, written by the
+# build), so its existence does not mean "bundled": this stamp does.
+touch "$LIB_DIR/.bundled"

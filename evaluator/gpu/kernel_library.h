@@ -1,8 +1,11 @@
-// The baseline kernel library of one worker: compiles a kernel file for a
-// dtype on first use (kernel_program.h; sandbox NVRTC with its on-disk cache,
-// for the device's architecture), loads the cubin and memoises module and
-// functions for the life of the process. Kernels take one parameter, a
-// struct from kernels/pf_abi.cuh; its size is checked against the cubin.
+// The baseline kernel library of one worker: on first use of a kernel file
+// for a dtype (kernel_program.h) it loads the program's prebuilt fat binary
+// (prebuilt_kernels.h) with the driver when that carries SASS or PTX the
+// device can run, and otherwise (or when the driver refuses the image)
+// compiles the program with the sandbox NVRTC (on-disk cache, the device's
+// architecture); module and functions are memoised for the life of the
+// process. Kernels take one parameter, a struct from kernels/pf_abi.cuh; its
+// size is checked against the cubin (NVRTC) or cuFuncGetParamInfo (prebuilt).
 //
 // Thread-safety: get() is mutex-guarded; returned kernels live as long as
 // the library.
@@ -31,9 +34,17 @@ struct BaselineKernel {
 };
 
 struct KernelLibraryStats {
+  uint64_t programs_prebuilt = 0;  // loaded from the embedded fat binaries
   uint64_t programs_compiled = 0;  // NVRTC runs (cache misses)
   uint64_t programs_cached = 0;    // served by the on-disk cache
   double compile_ms = 0;
+  double prebuilt_load_ms = 0;  // driver loads of prebuilt fat binaries
+};
+
+struct KernelLibraryOptions {
+  //! Use the prebuilt fat binaries where they serve the device; false: NVRTC
+  //! for every program (tests that exercise the NVRTC path).
+  bool use_prebuilt = true;
 };
 
 class KernelLibrary {
@@ -41,7 +52,8 @@ class KernelLibrary {
   //! `cache` may be null (no on-disk cache); `arch` is the device's ("sm_90").
   KernelLibrary(std::shared_ptr<const cuda::CudaDriver> driver,
                 std::shared_ptr<const nvrtc::NvrtcLibrary> nvrtc,
-                std::shared_ptr<nvrtc::CompileCache> cache, std::string arch);
+                std::shared_ptr<nvrtc::CompileCache> cache, std::string arch,
+                KernelLibraryOptions options = {});
   ~KernelLibrary();
 
   //! The kernel `name` of `file` compiled for `dtype`; compile errors are
@@ -54,10 +66,15 @@ class KernelLibrary {
  private:
   struct Module;
   Result<Module*> module_for(std::string_view file, DType dtype);
+  //! The prebuilt module of `program`, or nullptr when none serves the device.
+  std::unique_ptr<Module> load_prebuilt(const std::string& program);
+  Result<std::unique_ptr<Module>> compile(std::string_view file, DType dtype,
+                                          const std::string& program);
 
   std::shared_ptr<const cuda::CudaDriver> driver_;
   nvrtc::NvrtcCompiler compiler_;
   std::string arch_;
+  KernelLibraryOptions options_;
   mutable std::mutex mu_;
   std::map<std::string, std::unique_ptr<Module>, std::less<>> modules_;  // by program name
   KernelLibraryStats stats_;

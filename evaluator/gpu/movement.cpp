@@ -65,6 +65,31 @@ Status add_remap(PlanBuilder& b, const DeviceTensor& in, const DeviceTensor& out
                       linear_launch(n, PF_EW_THREADS * PF_EW_STRIDED_WORK, PF_EW_THREADS), p);
 }
 
+namespace {
+
+// One index, constant along out's last dim, which is contiguous in src; rows
+// of a multiple of 16 bytes, and every row start 16-byte aligned.
+bool row_gather(const DeviceTensor& src, const Strides& src_strides,
+                const std::vector<GatherIndex>& indices, const DeviceTensor& out) {
+  const size_t rank = out.shape().size();
+  if (indices.size() != 1 || rank < 2 || src_strides.back() != 1 ||
+      indices[0].strides.size() != rank || indices[0].strides.back() != 0) {
+    return false;
+  }
+  const int64_t es = static_cast<int64_t>(out.element_size());
+  auto aligned = [&](int64_t elements) { return (elements * es) % 16 == 0; };
+  if (!aligned(out.shape().back()) || !aligned(indices[0].src_stride) || src.data_ptr() % 16 != 0 ||
+      out.data_ptr() % 16 != 0) {
+    return false;
+  }
+  for (size_t d = 0; d + 1 < rank; ++d) {
+    if (!aligned(src_strides[d])) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 Status add_index_gather(PlanBuilder& b, const DeviceTensor& src, const Strides& src_strides,
                         const std::vector<GatherIndex>& indices, bool wrap,
                         const DeviceTensor& out) {
@@ -107,6 +132,17 @@ Status add_index_gather(PlanBuilder& b, const DeviceTensor& src, const Strides& 
   for (size_t k = indices.size(); k < PF_INDEX_MAX; ++k) {
     layout.strides.push_back(Strides(out.shape().size(), 0));
     sizes.push_back(1);
+  }
+  if (row_gather(src, src_strides, indices, out)) {
+    // Whole rows: the offset calculator walks out's rows, 16 bytes a thread.
+    Layout rows{Shape(out.shape().begin(), out.shape().end() - 1), {}};
+    for (const Strides& s : layout.strides) rows.strides.emplace_back(s.begin(), s.end() - 1);
+    PF_ASSIGN(p.oc, make_offset_calc(rows, sizes));
+    const int64_t row_bytes = out.shape().back() * static_cast<int64_t>(out.element_size());
+    p.row_chunks = make_divider(static_cast<uint32_t>(row_bytes / 16));
+    p.n = n * static_cast<int64_t>(out.element_size()) / 16;
+    return b.add_kernel(kLayout, movement_dtype(out.dtype()), "pf_index_rows",
+                        linear_launch(p.n, PF_EW_THREADS, PF_EW_THREADS), p);
   }
   PF_ASSIGN(p.oc, make_offset_calc(layout, sizes));
   return b.add_kernel(kLayout, movement_dtype(out.dtype()), "pf_index",

@@ -6,6 +6,7 @@
 // for a one-cell output). Source scales are computed here as PyTorch does
 // (float for the nearest modes; opmath for the others, from scale_factor
 // unless recompute_scale_factor or size).
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -110,7 +111,13 @@ Result<std::vector<DeviceTensor>> run_interpolate(const GpuArgs& a,
   } else {
     p.n = y.numel() / p.planes;
     const char* kernel = p.mode == PF_INTERP_CUBIC ? "pf_upsample_cubic" : "pf_upsample_linear";
-    PF_TRY(b.add_kernel("interpolate.cu", x.dtype(), kernel, linear_launch(p.n, 1024, 1024), p));
+    cuda::LaunchConfig lc = linear_launch(p.n, 1024, 1024);
+    // Few output positions and many planes (a 64x48 map of 1024 channels):
+    // split the planes over grid.y until about 2048 threads per SM are busy.
+    const int64_t sms = b.properties().sm_count > 0 ? b.properties().sm_count : 132;
+    const int64_t want = sms * 2048 / (lc.grid[0] * 1024);
+    lc.grid[1] = std::clamp<int64_t>(want, 1, std::min<int64_t>(p.planes, 65535));
+    PF_TRY(b.add_kernel("interpolate.cu", x.dtype(), kernel, lc, p));
   }
   return std::vector<DeviceTensor>{y};
 }

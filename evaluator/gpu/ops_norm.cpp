@@ -77,7 +77,7 @@ GpuOpFn row_norm(bool rms) {
     p.eps = eps;
     set_affine(p, w, bias);
     const int64_t vec = vector_width(x.dtype());
-    p.vectorize = (cols % vec == 0 && x.data_ptr() % 16 == 0) ? 1 : 0;
+    p.vectorize = (cols % vec == 0 && x.data_ptr() % 16 == 0 && y.data_ptr() % 16 == 0) ? 1 : 0;
     if (p.rows == 0 || cols == 0) return std::vector<DeviceTensor>{y};
     cuda::LaunchConfig lc;
     lc.grid = {p.rows, 1, 1};
@@ -163,6 +163,14 @@ Result<DeviceTensor> add_transform(PlanBuilder& b, const DeviceTensor& x, const 
   if (inner % vec == 0 && x.data_ptr() % 16 == 0 && y.data_ptr() % 16 == 0) {
     PF_TRY(b.add_kernel(kNorm, x.dtype(), "pf_norm_transform_vec",
                         linear_launch(p.numel, PF_EW_THREADS * vec, PF_EW_THREADS), p));
+  } else if (inner >= 32 && n * c < (int64_t{1} << 31)) {
+    // Planes of at least a warp: one block per plane, threads sized to it.
+    int64_t threads = 32;
+    while (threads < 256 && threads < inner) threads *= 2;
+    cuda::LaunchConfig lc;
+    lc.grid = {n * c, 1, 1};
+    lc.block = {threads, 1, 1};
+    PF_TRY(b.add_kernel(kNorm, x.dtype(), "pf_norm_transform_plane", lc, p));
   } else {
     PF_TRY(b.add_kernel(kNorm, x.dtype(), "pf_norm_transform",
                         linear_launch(p.numel, PF_EW_THREADS * PF_EW_STRIDED_WORK, PF_EW_THREADS),

@@ -108,6 +108,8 @@ Result<FullEvaluation> evaluate_full(const Task& task, const passes::PassWorkspa
   }
   PF_ASSIGN(auto harness, gpu::TimingHarness::create(runtime));
   GpuContext ctx{runtime, *harness, peaks, registry};
+  // Only a requested seed can repeat, so only then are draws worth keeping.
+  if (requested.seed) ctx.input_draws = &InputDrawCache::process();
 
   t0 = Clock::now();
   json& variants = result["variants"];

@@ -116,7 +116,17 @@ class VariantEvaluator {
     OutputRunner probe = [&](const std::vector<Tensor>& inputs) {
       return run_baseline_once(inputs);
     };
-    auto draw = draw_informative_inputs(variant_, so, probe);
+    // A requested seed gives the same draw every time (deterministic): drawn
+    // once per worker.
+    InputDrawCache* memo = ctx_.input_draws;
+    const std::string key = memo != nullptr ? InputDrawCache::key(variant_, so) : "";
+    Result<InputDraw> draw = make_error(ErrorCode::internal, "not drawn");
+    if (auto cached = memo != nullptr ? memo->find(key) : std::nullopt) {
+      draw = std::move(*cached);
+    } else {
+      draw = draw_informative_inputs(variant_, so, probe);
+      if (memo != nullptr && draw.ok()) memo->insert(key, *draw);
+    }
     if (!draw.ok()) {
       // The candidate has not run yet in this variant: the baseline's failure.
       run_.skipped = "the eager baseline failed: " + draw.error().message;

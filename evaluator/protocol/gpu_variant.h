@@ -20,6 +20,7 @@
 #include "evaluator/gpu/timing.h"
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/passes/gpu_replacement.h"
+#include "evaluator/protocol/input_draw_cache.h"
 #include "evaluator/protocol/protocol_options.h"
 #include "evaluator/protocol/roofline.h"
 #include "evaluator/protocol/variant_run.h"
@@ -32,6 +33,9 @@ struct GpuContext {
   gpu::TimingHarness& harness;
   DevicePeaks peaks;
   const OpRegistry& registry = OpRegistry::builtin();
+  //! The worker's memo of input draws (input_draw_cache.h); null: every
+  //! evaluation draws its inputs (a fresh seed never repeats).
+  InputDrawCache* input_draws = nullptr;
 };
 
 //! `graph` is the variant's typed graph, `rewritten` the same after the

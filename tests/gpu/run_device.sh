@@ -31,7 +31,7 @@ if [ "${1:-}" = "--pack" ]; then
   src=$(cd "${2:?--pack BUILD_DIR DEST}" && pwd)
   dest=${3:?--pack BUILD_DIR DEST}
   [ -d "$src/gpu_suites" ] || { echo "run_device.sh: $src has no gpu_suites/ (configure and build it first)" >&2; exit 2; }
-  [ -d "$src/lib" ] || scripts/bundle_libs.sh "$src"
+  [ -f "$src/lib/.bundled" ] || scripts/bundle_libs.sh "$src"
   rm -rf "$dest"
   mkdir -p "$dest"
   dest=$(cd "$dest" && pwd)
@@ -75,7 +75,7 @@ else
   log "nvidia-smi not found"
 fi
 
-if [ ! -d "$BUILD_DIR/lib" ] && [ -x scripts/bundle_libs.sh ]; then
+if [ ! -f "$BUILD_DIR/lib/.bundled" ] && [ -x scripts/bundle_libs.sh ]; then
   log "no $BUILD_DIR/lib: bundling libraries here (run scripts/bundle_libs.sh on the build machine instead)"
   scripts/bundle_libs.sh "$BUILD_DIR" >> "$OUT/summary.txt" 2>&1 || true
 fi

@@ -6,7 +6,9 @@
 //     min(floor(o * scale), in - 1) in float (nearest-exact: (o + 0.5) * scale);
 //   pf_upsample_linear / pf_upsample_cubic: one thread per output position
 //     looping over every plane (upsample_{linear1d,bilinear2d,trilinear3d,
-//     bicubic2d}_out_frame), coordinates and weights in opmath; when input
+//     bicubic2d}_out_frame), coordinates and weights in opmath; grid.y splits
+//     the planes when there are too few positions to fill the GPU (each
+//     element is computed the same way, only by another thread); when input
 //     and output sizes are equal they copy, as PyTorch's kernels do (the
 //     weights would be exactly 1 and 0: same values, a fraction of the time).
 
@@ -68,7 +70,7 @@ extern "C" __global__ void __launch_bounds__(1024) pf_upsample_linear(const PfIn
   if (p.in_size[0] == p.out_size[0] && H == p.out_size[1] && W == p.out_size[2]) {
     const scalar_t* src = reinterpret_cast<const scalar_t*>(p.in) + idx;
     scalar_t* dst = reinterpret_cast<scalar_t*>(p.out) + idx;
-    for (long long c = 0; c < p.planes; ++c) dst[c * out_plane] = src[c * in_plane];
+    for (long long c = blockIdx.y; c < p.planes; c += gridDim.y) dst[c * out_plane] = src[c * in_plane];
     return;
   }
   const pf_linear_tap td = pf_linear(p, 0, od), th = pf_linear(p, 1, oh), tw = pf_linear(p, 2, ow);
@@ -76,7 +78,7 @@ extern "C" __global__ void __launch_bounds__(1024) pf_upsample_linear(const PfIn
   const long long dh = th.step * W, dd = td.step * H * W;
   const scalar_t* in = reinterpret_cast<const scalar_t*>(p.in);
   scalar_t* out = reinterpret_cast<scalar_t*>(p.out) + idx;
-  for (long long c = 0; c < p.planes; ++c) {
+  for (long long c = blockIdx.y; c < p.planes; c += gridDim.y) {
     const scalar_t* x = in + c * in_plane + r00;
     const opmath_t v0 =
         th.l0 * (tw.l0 * pf_cast<opmath_t>(x[0]) + tw.l1 * pf_cast<opmath_t>(x[tw.step])) +
@@ -120,7 +122,7 @@ extern "C" __global__ void __launch_bounds__(1024) pf_upsample_cubic(const PfInt
   if (H == p.out_size[1] && W == p.out_size[2]) {
     const scalar_t* src = reinterpret_cast<const scalar_t*>(p.in) + idx;
     scalar_t* dst = reinterpret_cast<scalar_t*>(p.out) + idx;
-    for (long long c = 0; c < p.planes; ++c) dst[c * p.n] = src[c * plane];
+    for (long long c = blockIdx.y; c < p.planes; c += gridDim.y) dst[c * p.n] = src[c * plane];
     return;
   }
   const bool align = p.align_corners != 0;
@@ -139,7 +141,7 @@ extern "C" __global__ void __launch_bounds__(1024) pf_upsample_cubic(const PfInt
   }
   const scalar_t* in = reinterpret_cast<const scalar_t*>(p.in);
   scalar_t* out = reinterpret_cast<scalar_t*>(p.out) + idx;
-  for (long long c = 0; c < p.planes; ++c) {
+  for (long long c = blockIdx.y; c < p.planes; c += gridDim.y) {
     const scalar_t* x = in + c * plane;
     opmath_t v = 0;
 #pragma unroll

@@ -13,7 +13,9 @@
 //   (flip, roll, reflect / replicate / circular / constant padding), 4
 //   elements per thread as the strided elementwise kernels.
 // pf_index: gathers by up to three index tensors (index_select, gather,
-//   embedding, advanced indexing), 4 elements per thread.
+//   embedding, advanced indexing), 4 elements per thread; pf_index_rows:
+//   whole rows by one index (embedding, index_select of dim 0), 16 bytes per
+//   thread and one index load per chunk, as PyTorch's vectorized_gather_kernel.
 
 struct alignas(16) pf_u128 {
   unsigned long long lo, hi;
@@ -116,4 +118,22 @@ extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_index(const PfInd
     }
     out[idx] = r;
   }
+}
+
+extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_index_rows(const PfIndexParams p) {
+  const unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= static_cast<unsigned int>(p.n)) return;
+  const unsigned int row = pf_div(p.row_chunks, i);
+  const unsigned int chunk = i - row * p.row_chunks.divisor;
+  unsigned int off[1 + PF_INDEX_MAX];
+  pf_offsets<1 + PF_INDEX_MAX>(p.oc, row, off);
+  long long v = pf_load_dyn<long long>(reinterpret_cast<const char*>(p.index[0]) + off[1], p.index_dtype[0]);
+  if (p.wrap && v < 0) v += p.sizes[0];
+  pf_u128 r{0, 0};
+  if (v >= 0 && v < p.sizes[0]) {
+    const char* src = reinterpret_cast<const char*>(p.src) + off[0] +
+                      v * p.strides[0] * static_cast<long long>(sizeof(scalar_t));
+    r = reinterpret_cast<const pf_u128*>(src)[chunk];
+  }
+  reinterpret_cast<pf_u128*>(p.out)[i] = r;
 }

@@ -64,6 +64,9 @@ extern "C" __global__ void __launch_bounds__(128) pf_layer_norm(const PfNormPara
   const bool rms = p.rms != 0;
   pf_welford w{0, 0, 0};
   if (p.vectorize) {
+    // Unrolled so several 16-byte loads are in flight per thread: a short row
+    // (one row of 3072) is bound by memory latency, not bandwidth.
+#pragma unroll 4
     for (long long c = static_cast<long long>(tid) * N; c < p.cols; c += static_cast<long long>(threads) * N) {
       pf_vec<scalar_t, N> v = *reinterpret_cast<const pf_vec<scalar_t, N>*>(x + c);
 #pragma unroll
@@ -73,6 +76,7 @@ extern "C" __global__ void __launch_bounds__(128) pf_layer_norm(const PfNormPara
       }
     }
   } else {
+#pragma unroll 4
     for (long long c = tid; c < p.cols; c += threads) {
       facc_t f = pf_cast<facc_t>(x[c]);
       w = rms ? pf_welford{0, w.m2 + f * f, w.n + facc_t(1)} : pf_welford_add(w, f);
@@ -82,6 +86,31 @@ extern "C" __global__ void __launch_bounds__(128) pf_layer_norm(const PfNormPara
   const facc_t mean = rms ? facc_t(0) : w.mean;
   const facc_t var = w.m2 / static_cast<facc_t>(p.cols);
   const facc_t rstd = pf_rsqrt(var + static_cast<facc_t>(p.eps));
+  // The output pass as PyTorch's: 16-byte loads of x, weight and bias when
+  // the parameters have the input's dtype and are aligned (same arithmetic as
+  // the scalar path below, so both give the same bits).
+  const bool vec_params = (!p.weight || (p.weight_dtype == PF_DTYPE && p.weight % 16 == 0)) &&
+                          (!p.bias || (p.bias_dtype == PF_DTYPE && p.bias % 16 == 0));
+  if (p.vectorize && vec_params) {
+    const scalar_t* gamma = reinterpret_cast<const scalar_t*>(p.weight);
+    const scalar_t* beta = reinterpret_cast<const scalar_t*>(p.bias);
+#pragma unroll 2
+    for (long long c = static_cast<long long>(tid) * N; c < p.cols; c += static_cast<long long>(threads) * N) {
+      const pf_vec<scalar_t, N> xv = *reinterpret_cast<const pf_vec<scalar_t, N>*>(x + c);
+      pf_vec<scalar_t, N> gv, bv, yv;
+      if (gamma) gv = *reinterpret_cast<const pf_vec<scalar_t, N>*>(gamma + c);
+      if (beta) bv = *reinterpret_cast<const pf_vec<scalar_t, N>*>(beta + c);
+#pragma unroll
+      for (int j = 0; j < N; ++j) {
+        facc_t v = (pf_cast<facc_t>(xv.v[j]) - mean) * rstd;
+        if (gamma) v *= pf_cast<facc_t>(gv.v[j]);
+        if (beta) v += pf_cast<facc_t>(bv.v[j]);
+        yv.v[j] = pf_cast<scalar_t>(v);
+      }
+      *reinterpret_cast<pf_vec<scalar_t, N>*>(y + c) = yv;
+    }
+    return;
+  }
   for (long long c = tid; c < p.cols; c += threads) {
     facc_t v = (pf_cast<facc_t>(x[c]) - mean) * rstd;
     if (p.weight) v *= pf_param_at(p.weight, p.weight_dtype, c);
@@ -95,9 +124,22 @@ extern "C" __global__ void __launch_bounds__(512) pf_norm_moments(const PfNormPa
   const int tid = threadIdx.x, threads = blockDim.x;
   const scalar_t* base = reinterpret_cast<const scalar_t*>(p.in) + g * p.chunk_len;
   pf_welford w{0, 0, 0};
-  for (long long j = 0; j < p.chunks; ++j) {
-    const scalar_t* chunk = base + j * p.chunk_stride;
-    for (long long i = tid; i < p.chunk_len; i += threads) w = pf_welford_add(w, pf_cast<facc_t>(chunk[i]));
+  if (p.chunk_len >= threads) {
+    for (long long j = 0; j < p.chunks; ++j) {
+      const scalar_t* chunk = base + j * p.chunk_stride;
+      for (long long i = tid; i < p.chunk_len; i += threads) w = pf_welford_add(w, pf_cast<facc_t>(chunk[i]));
+    }
+  } else if (p.chunk_len == 1) {
+    // Per-channel statistics of (N, C) (batch norm over a 2-d input): one
+    // element per chunk, so the threads split the chunks, not the chunk.
+    for (long long j = tid; j < p.chunks; j += threads) w = pf_welford_add(w, pf_cast<facc_t>(base[j * p.chunk_stride]));
+  } else {
+    // Short chunks (N, C, L) with small L: threads split chunks x elements.
+    const long long total = p.chunks * p.chunk_len;
+    for (long long k = tid; k < total; k += threads) {
+      const long long j = k / p.chunk_len;
+      w = pf_welford_add(w, pf_cast<facc_t>(base[j * p.chunk_stride + (k - j * p.chunk_len)]));
+    }
   }
   w = pf_block_welford(w, false);
   if (tid == 0) {
@@ -170,4 +212,33 @@ extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_norm_transform_ve
     y.v[j] = pf_cast<scalar_t>(v * w + b);
   }
   *reinterpret_cast<pf_vec<scalar_t, N>*>(reinterpret_cast<scalar_t*>(p.out) + base) = y;
+}
+
+// The transform with one block per (n, c) plane, for planes that are not a
+// multiple of PF_VEC (7x7, 15x15): the plane's statistics and affine
+// parameters are loaded once per thread (one address per block, so one
+// memory round trip) instead of once per element, and threads walk the plane
+// with unit stride. blockDim.x is a power of two sized to the plane.
+extern "C" __global__ void __launch_bounds__(256) pf_norm_transform_plane(const PfNormParams p) {
+  const unsigned int plane = blockIdx.x;
+  const unsigned int ni = pf_div(p.channels_div, plane);
+  const unsigned int c = plane - ni * p.channels_div.divisor;
+  const long long s = p.per_sample ? static_cast<long long>(ni) * p.groups + c / (p.channels / p.groups)
+                                   : static_cast<long long>(c);
+  const facc_t mean = pf_param_at(p.mean, p.mean_dtype, s);
+  facc_t rstd = pf_param_at(p.rstd, p.rstd_dtype, s);
+  if (p.running) rstd = facc_t(1) / pf_sqrt(rstd + static_cast<facc_t>(p.eps));
+  const bool has_w = p.weight != 0, has_b = p.bias != 0;
+  const facc_t w = has_w ? pf_param_at(p.weight, p.weight_dtype, c) : facc_t(1);
+  const facc_t b = has_b ? pf_param_at(p.bias, p.bias_dtype, c) : facc_t(0);
+  const unsigned int inner = p.inner_div.divisor;
+  const scalar_t* x = reinterpret_cast<const scalar_t*>(p.in) + static_cast<long long>(plane) * inner;
+  scalar_t* y = reinterpret_cast<scalar_t*>(p.out) + static_cast<long long>(plane) * inner;
+#pragma unroll 4
+  for (unsigned int i = threadIdx.x; i < inner; i += blockDim.x) {
+    facc_t v = (pf_cast<facc_t>(x[i]) - mean) * rstd;
+    if (has_w) v *= w;
+    if (has_b) v += b;
+    y[i] = pf_cast<scalar_t>(v);
+  }
 }

@@ -64,6 +64,10 @@ struct PfRemapParams {
 // strides[k]], base and the index elements through the offset calculator
 // (operand 0: src without the indexed dims, operand k + 1: index k; bytes).
 // An index outside [-size, size) (or [0, size) without wrap) gives zero.
+// pf_index_rows (one index tensor constant along out's last dim, rows of a
+// multiple of 16 bytes, aligned): n counts 16-byte chunks, row_chunks divides
+// a chunk number into (out row, chunk), and the offset calculator runs over
+// out's shape without its last dim.
 struct PfIndexParams {
   unsigned long long out;
   unsigned long long src;
@@ -74,6 +78,7 @@ struct PfIndexParams {
   int index_dtype[PF_INDEX_MAX];
   int count;
   int wrap;  // negative indices count from the end (getitem)
+  PfDivider row_chunks;
   int pad_;
   PfOffsetCalc oc;
 };

@@ -346,6 +346,23 @@ void add_norm_cases(std::vector<OpCase>& c) {
                F + "batch_norm(x, None, None, w, b, True)",
                {in({4, 8, 6, 5}), in({8}), in({8})},
                kFloat});
+  // Planes of 49 (not a multiple of the vector width): one block per plane.
+  c.push_back({"batch_norm",
+               "x, rm, rv, w, b",
+               F + "batch_norm(x, rm, rv, w, b, False, 0.1, 1e-5)",
+               {in({2, 8, 7, 7}), in({8}, -1, 1), in({8}, 0.5, 2), in({8}), in({8})},
+               kFloat});
+  // Statistics of (N, C) and (N, C, 3): threads split the rows, not a row.
+  c.push_back({"batch_norm",
+               "x, w, b",
+               F + "batch_norm(x, None, None, w, b, True)",
+               {in({300, 8}), in({8}), in({8})},
+               kFloat});
+  c.push_back({"batch_norm",
+               "x",
+               F + "batch_norm(x, None, None, None, None, True)",
+               {in({70, 8, 3})},
+               kFloat});
   c.push_back({"group_norm",
                "x, w, b",
                F + "group_norm(x, 4, w, b)",

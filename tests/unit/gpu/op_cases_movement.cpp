@@ -51,6 +51,12 @@ void add_index_cases(std::vector<OpCase>& c) {
                "torch.index_select(x, 1, i)",
                {in({6, 9, 5}), typed('l', {12}, 0, 0, 0, 8)},
                kAll});
+  // Whole rows (16-byte multiples for 2-byte and wider dtypes): pf_index_rows.
+  c.push_back({"index_select",
+               "x, i",
+               "torch.index_select(x, 0, i)",
+               {in({9, 24}), typed('l', {13}, 0, 0, 0, 8)},
+               kAll});
   c.push_back({"gather",
                "x, i",
                "torch.gather(x, 1, i)",

@@ -4,10 +4,14 @@
 // rotation, re-checks of timed outputs). Skips without a GPU.
 #include <gtest/gtest.h>
 
+#include <iostream>
+
 #include "evaluator/dialect/graph_builder.h"
 #include "evaluator/gpu/elementwise.h"
+#include "evaluator/gpu/fatbin.h"
 #include "evaluator/gpu/graph_plan.h"
 #include "evaluator/gpu/kernels/pf_abi.cuh"
+#include "evaluator/gpu/prebuilt_kernels.h"
 #include "evaluator/gpu/timing.h"
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/ops/type_inference.h"
@@ -94,11 +98,48 @@ TEST(GpuRuntime, KernelLibraryMemoisesModules) {
   ASSERT_TRUE(k2.ok());
   EXPECT_EQ(*k1, *k2);
   auto after = rt->kernels().stats();
-  EXPECT_EQ(before.programs_compiled + before.programs_cached,
-            after.programs_compiled + after.programs_cached);
+  EXPECT_EQ(before.programs_prebuilt + before.programs_compiled + before.programs_cached,
+            after.programs_prebuilt + after.programs_compiled + after.programs_cached);
   EXPECT_EQ((*k1)->param_bytes, sizeof(PfElementwiseParams));
   auto missing = rt->kernels().get("ew_arith.cu", DType::float32, "pf_nope");
   EXPECT_FALSE(missing.ok());
+}
+
+// Cold start: on an architecture the build prebuilt, a program is a driver
+// load (no NVRTC) and its kernels have the layouts the NVRTC path reads from
+// the cubin.
+TEST(GpuRuntime, KernelLibraryLoadsPrebuiltProgramsWithoutNvrtc) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  auto nvrtc = nvrtc::NvrtcLibrary::load({});
+  ASSERT_TRUE(nvrtc.ok()) << nvrtc.error().message;
+  const std::string arch = rt->properties().arch();
+  KernelLibrary prebuilt(rt->driver_ptr(), *nvrtc, nullptr, arch);
+  KernelLibrary compiled(rt->driver_ptr(), *nvrtc, nullptr, arch, {.use_prebuilt = false});
+  for (const char* name : {"pf_add_vec", "pf_add_strided"}) {
+    auto a = prebuilt.get("ew_arith.cu", DType::float16, name);
+    auto b = compiled.get("ew_arith.cu", DType::float16, name);
+    ASSERT_TRUE(a.ok()) << a.error().message;
+    ASSERT_TRUE(b.ok()) << b.error().message;
+    EXPECT_EQ((*a)->param_bytes, (*b)->param_bytes) << name;
+    EXPECT_EQ((*a)->param_bytes, sizeof(PfElementwiseParams)) << name;
+  }
+  EXPECT_FALSE(prebuilt.get("ew_arith.cu", DType::float16, "pf_nope").ok());
+  EXPECT_EQ(compiled.stats().programs_prebuilt, 0u);
+  EXPECT_EQ(compiled.stats().programs_compiled, 1u);
+  const PrebuiltProgram* p = find_prebuilt_program("kernels/ew_arith.float16.cu");
+  auto entries = p != nullptr ? read_fatbin_entries(p->fatbin)
+                              : Result<std::vector<FatbinEntry>>(std::vector<FatbinEntry>{});
+  ASSERT_TRUE(entries.ok());
+  if (!fatbin_serves(*entries, parse_sm_arch(arch))) {
+    GTEST_SKIP() << "this build prebuilt no code for " << arch
+                 << " (PF_GPU_KERNEL_ARCHS=" << prebuilt_kernel_archs() << ")";
+  }
+  EXPECT_EQ(prebuilt.stats().programs_prebuilt, 1u);
+  EXPECT_EQ(prebuilt.stats().programs_compiled + prebuilt.stats().programs_cached, 0u);
+  std::cout << "prebuilt load " << prebuilt.stats().prebuilt_load_ms << " ms, NVRTC "
+            << compiled.stats().compile_ms << " ms\n";
 }
 
 TEST(GpuRuntime, PlansRerunAndViewsAddNoSteps) {

@@ -7,7 +7,8 @@
 //     pool: the crashing variant is runtime_fail / timeout, every other
 //     variant is evaluated after the restart;
 //   - reproducibility: the same pass evaluated 5 times, AS spread printed and
-//     bounded.
+//     bounded;
+//   - the input-draw memo: a fixed seed draws each input set once per worker.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 
 #include "evaluator/passes/workspace.h"
 #include "evaluator/protocol/evaluation_service.h"
+#include "evaluator/protocol/input_draw_cache.h"
 #include "tests/support/gpu.h"
 #include "tests/support/paths.h"
 #include "tests/unit/passes/pass_test_util.h"
@@ -172,6 +174,41 @@ TEST(Reproducibility, FiveEvaluationsAgree) {
   std::printf("[reproducibility] AS min %.4f median %.4f max %.4f: spread %.1f%% of the median\n",
               as.front(), as[2], as.back(), spread * 100);
   EXPECT_LT(spread, 0.2);
+}
+
+// A requested seed repeats, so the worker draws each input set once: the
+// second evaluation finds every draw in the memo (no new entries) and reaches
+// the same verdicts; a fresh seed leaves the memo alone.
+TEST(InputDrawMemo, FixedSeedDrawsOncePerWorker) {
+  PF_REQUIRE_GPU();
+  auto task = load_task_file(hacks_dir() / "tasks" / "sigmoid_mul.json");
+  ASSERT_TRUE(task.ok()) << task.error().message;
+  ProtocolOptions fresh;
+  fresh.include_rewritten = false;
+  const size_t before = InputDrawCache::process().size();
+  auto r0 = evaluate_full_here(*task, hacks_dir() / "control", fresh);
+  ASSERT_TRUE(r0.ok()) << r0.error().message;
+  EXPECT_EQ(InputDrawCache::process().size(), before);
+  ProtocolOptions fixed = fresh;
+  fixed.seed = 12345;
+  auto r1 = evaluate_full_here(*task, hacks_dir() / "control", fixed);
+  ASSERT_TRUE(r1.ok()) << r1.error().message;
+  const size_t drawn = InputDrawCache::process().size();
+  EXPECT_GT(drawn, before);
+  auto r2 = evaluate_full_here(*task, hacks_dir() / "control", fixed);
+  ASSERT_TRUE(r2.ok()) << r2.error().message;
+  EXPECT_EQ(InputDrawCache::process().size(), drawn);
+  ASSERT_EQ((*r1)["variants"].size(), (*r2)["variants"].size());
+  for (size_t i = 0; i < (*r1)["variants"].size(); ++i) {
+    const json& a = (*r1)["variants"][i];
+    const json& b = (*r2)["variants"][i];
+    EXPECT_EQ(a.value("correct", json()), b.value("correct", json())) << i;
+    EXPECT_EQ(a.value("first_passing_level", json()), b.value("first_passing_level", json())) << i;
+    std::printf("[memo] variant %zu synthesis %s ms then %s ms\n", i,
+                a["phases_ms"].value("synthesis", json()).dump().c_str(),
+                b["phases_ms"].value("synthesis", json()).dump().c_str());
+  }
+  EXPECT_EQ((*r2)["hack_flags"], json::array());
 }
 
 }  // namespace

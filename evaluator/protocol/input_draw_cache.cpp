@@ -1,0 +1,91 @@
+#include "evaluator/protocol/input_draw_cache.h"
+
+#include <cstring>
+#include <nlohmann/json.hpp>
+
+#include "common/sha256.h"
+
+namespace pf::protocol {
+namespace {
+
+InputDraw deep_copy(const InputDraw& draw) {
+  InputDraw out = draw;
+  for (auto& t : out.inputs) t = t.contiguous_copy();
+  for (auto& t : out.outputs) t = t.contiguous_copy();
+  return out;
+}
+
+uint64_t draw_bytes(const InputDraw& draw) {
+  uint64_t n = 0;
+  for (const auto& t : draw.inputs) n += t.nbytes();
+  for (const auto& t : draw.outputs) n += t.nbytes();
+  return n;
+}
+
+void append_raw(std::string& out, const void* p, size_t n) {
+  out.append(static_cast<const char*>(p), n);
+}
+
+}  // namespace
+
+InputDrawCache& InputDrawCache::process() {
+  static InputDrawCache cache(kProcessBudgetBytes);
+  return cache;
+}
+
+std::string InputDrawCache::key(const TaskVariant& variant, const SynthesisOptions& options) {
+  // The task JSON covers every field; literal data is added as raw bytes
+  // too, so the key never depends on how JSON spells inf and nan.
+  Task one;
+  one.variants.push_back(variant);
+  std::string text = task_to_json(one).dump();
+  for (const auto& in : variant.inputs) {
+    if (in.data) append_raw(text, in.data->data(), in.data->size() * sizeof(double));
+  }
+  append_raw(text, &options.seed, sizeof(options.seed));
+  append_raw(text, &options.round, sizeof(options.round));
+  append_raw(text, &options.zero_std, sizeof(options.zero_std));
+  append_raw(text, &options.spread, sizeof(options.spread));
+  return sha256_hex(text);
+}
+
+std::optional<InputDraw> InputDrawCache::find(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(key);
+  if (it == entries_.end()) return std::nullopt;
+  lru_.splice(lru_.begin(), lru_, it->second.lru);
+  return deep_copy(it->second.draw);
+}
+
+void InputDrawCache::insert(const std::string& key, const InputDraw& draw) {
+  const uint64_t bytes = draw_bytes(draw);
+  if (bytes > max_bytes_) return;
+  InputDraw copy = deep_copy(draw);
+  std::lock_guard<std::mutex> lock(mu_);
+  if (auto it = entries_.find(key); it != entries_.end()) {
+    bytes_ -= it->second.bytes;
+    lru_.erase(it->second.lru);
+    entries_.erase(it);
+  }
+  while (!lru_.empty() && bytes_ + bytes > max_bytes_) {
+    auto victim = entries_.find(lru_.back());
+    bytes_ -= victim->second.bytes;
+    entries_.erase(victim);
+    lru_.pop_back();
+  }
+  lru_.push_front(key);
+  entries_.emplace(key, Entry{std::move(copy), bytes, lru_.begin()});
+  bytes_ += bytes;
+}
+
+uint64_t InputDrawCache::bytes() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return bytes_;
+}
+
+size_t InputDrawCache::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return entries_.size();
+}
+
+}  // namespace pf::protocol
