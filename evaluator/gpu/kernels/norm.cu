@@ -225,18 +225,18 @@ extern "C" __global__ void __launch_bounds__(256) pf_norm_transform_plane(const 
   const unsigned int c = plane - ni * p.channels_div.divisor;
   const long long s = p.per_sample ? static_cast<long long>(ni) * p.groups + c / (p.channels / p.groups)
                                    : static_cast<long long>(c);
-  const facc_t mean = pf_param_at(p.mean, p.mean_dtype, s);
-  facc_t rstd = pf_param_at(p.rstd, p.rstd_dtype, s);
-  if (p.running) rstd = facc_t(1) / pf_sqrt(rstd + static_cast<facc_t>(p.eps));
+  const tacc_t mean = pf_param_exact(p.mean, p.mean_dtype, s);
+  tacc_t rstd = pf_param_exact(p.rstd, p.rstd_dtype, s);
+  if (p.running) rstd = tacc_t(1) / sqrt(rstd + p.eps);
   const bool has_w = p.weight != 0, has_b = p.bias != 0;
-  const facc_t w = has_w ? pf_param_at(p.weight, p.weight_dtype, c) : facc_t(1);
-  const facc_t b = has_b ? pf_param_at(p.bias, p.bias_dtype, c) : facc_t(0);
+  const tacc_t w = has_w ? pf_param_exact(p.weight, p.weight_dtype, c) : tacc_t(1);
+  const tacc_t b = has_b ? pf_param_exact(p.bias, p.bias_dtype, c) : tacc_t(0);
   const unsigned int inner = p.inner_div.divisor;
   const scalar_t* x = reinterpret_cast<const scalar_t*>(p.in) + static_cast<long long>(plane) * inner;
   scalar_t* y = reinterpret_cast<scalar_t*>(p.out) + static_cast<long long>(plane) * inner;
 #pragma unroll 4
   for (unsigned int i = threadIdx.x; i < inner; i += blockDim.x) {
-    facc_t v = (pf_cast<facc_t>(x[i]) - mean) * rstd;
+    tacc_t v = (pf_cast<tacc_t>(x[i]) - mean) * rstd;
     if (has_w) v *= w;
     if (has_b) v += b;
     y[i] = pf_cast<scalar_t>(v);
