@@ -22,6 +22,7 @@
 #include <filesystem>
 #include <mutex>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <thread>
 
 #include "common/log.h"
@@ -47,6 +48,9 @@ struct Options {
   double broken_share = 0;
   std::string cache;  // empty: $TMPDIR/pf_split_bench_cache
   std::vector<std::string> modes = {"off", "on"};
+  //! Fixes every request's input seed (a worker may then reuse its input
+  //! draws); absent: a fresh seed per evaluation, as runs do.
+  std::optional<int64_t> seed;
 };
 
 struct Candidate {
@@ -91,8 +95,9 @@ uint64_t requests_sum(const sandbox::PoolLoad& l) {
 Result<json> run_mode(const Options& o, Config config, const protocol::EvaluationPlan& plan,
                       const std::vector<Candidate>& mix, const std::string& mode) {
   config.evaluator.cpu_precompile = mode == "on";
-  PF_ASSIGN(auto service,
-            protocol::EvaluationService::start(protocol::service_options(config, plan)));
+  protocol::ServiceOptions so = protocol::service_options(config, plan);
+  if (o.seed) so.options["seed"] = *o.seed;
+  PF_ASSIGN(auto service, protocol::EvaluationService::start(std::move(so)));
   // Warm-up: each task once with its own files (fills the NVRTC and baseline
   // kernel caches and each worker's runtime).
   const auto warm0 = Clock::now();
@@ -231,6 +236,7 @@ int run(const Options& o) {
               {"tasks", o.tasks},
               {"in_flight", o.in_flight},
               {"broken_share", o.broken_share},
+              {"seed", o.seed ? json(*o.seed) : json(nullptr)},
               {"protocol",
                {{"warmup", config.evaluator.warmup},
                 {"trials", config.evaluator.trials},
@@ -259,6 +265,7 @@ int main(int argc, char** argv) {
   app.add_option("--broken-share", o.broken_share, "share of candidates that fail to compile")
       ->check(CLI::Range(0.0, 1.0));
   app.add_option("--cache", o.cache, "NVRTC cache directory (kept between runs: warm)");
+  app.add_option("--seed", o.seed, "one input seed for every request (default: fresh per request)");
   app.add_option("--modes", o.modes, "cpu_precompile settings to measure, in order")
       ->check(CLI::IsMember({"off", "on"}));
   CLI11_PARSE(app, argc, argv);
