@@ -159,6 +159,9 @@ int run_eval(const EvalArgs& a) {
   }
   protocol::ServiceOptions so = protocol::service_options(config, plan);
   so.pool.cpu_workers = 1;
+  // One evaluation has nothing to overlap its compile with: the split would
+  // only start another worker.
+  so.cpu_precompile = false;
   if (a.seed) so.options["seed"] = *a.seed;
   auto service = protocol::EvaluationService::start(std::move(so));
   if (!service.ok()) {

@@ -94,6 +94,7 @@ struct EvaluatorConfig {
   GpuSelection gpus;
   CompileOnly compile_only = CompileOnly::auto_detect;
   std::string gpu_arch = "sm_90";
+  bool cpu_precompile = true;
   double worker_timeout_s = 300;
   double compile_timeout_s = 60;
   int compile_memory_mb = 512;    // 0: unlimited

@@ -108,6 +108,9 @@ std::vector<Field> describe_fields(Config& c) {
   f.add_choice("compile_only", v.compile_only,
                "auto: full evaluation when a GPU works, else compile-only; true/false force it");
   f.add("gpu_arch", v.gpu_arch, "NVRTC target when no GPU decides it (compile-only)");
+  f.add("cpu_precompile", v.cpu_precompile,
+        "full mode: compile, match and dry-run each candidate on CPU workers first, so the GPU "
+        "workers only load cached kernels and time (failures never reach a GPU)");
   f.add("worker_timeout_s", v.worker_timeout_s,
         "deadline of one evaluation request; the worker is killed and restarted after it",
         {1, 86400});

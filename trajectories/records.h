@@ -162,6 +162,21 @@ struct LlmCallRecord {
 
 //! An endpoint call that failed for good: the episode ended with
 //! endpoint_error (or the like) at `turn` (the turn the call was for).
+//! One GPU worker's load over one session of a run (a `passforge run` or one
+//! resume of it), for `passforge stats` (docs/stats.md "GPU utilisation").
+struct GpuUsageRecord {
+  std::string run_id;
+  std::string session_started_at;
+  std::string device;       // the worker's CUDA ordinal
+  double wall_s = 0;        // the session's worker pool lifetime
+  double busy_s = 0;        // time the worker had a request in flight
+  int64_t requests = 0;
+  double queue_wait_s = 0;  // the session's shared GPU queue: time requests waited, summed
+  int64_t max_queue = 0;    // the most requests waiting at once
+
+  friend bool operator==(const GpuUsageRecord&, const GpuUsageRecord&) = default;
+};
+
 struct FailedLlmCallRecord {
   std::string episode_id;
   int64_t turn = 0;

@@ -108,6 +108,33 @@ Quality quality_of(const std::vector<Scored>& eps, double b) {
   return q;
 }
 
+// Sessions add up: a GPU's busy time over the wall time of every session it
+// served; the queue's waiting time over the sessions' wall time (each
+// session's queue figures are on every one of its rows: counted once).
+void add_gpu_usage(const std::vector<GpuUsageRecord>& rows, RunStats& st) {
+  std::map<std::string, GpuStats> by_device;
+  std::map<std::pair<std::string, std::string>, const GpuUsageRecord*> sessions;
+  for (const auto& u : rows) {
+    GpuStats& g = by_device[u.device];
+    g.device = u.device;
+    g.requests += u.requests;
+    g.busy_s += u.busy_s;
+    g.wall_s += u.wall_s;
+    sessions.emplace(std::make_pair(u.run_id, u.session_started_at), &u);
+  }
+  for (auto& [device, g] : by_device) {
+    g.busy_share = g.wall_s > 0 ? g.busy_s / g.wall_s : 0;
+    st.gpus.push_back(g);
+  }
+  double wait = 0, wall = 0;
+  for (const auto& [key, u] : sessions) {
+    wait += u->queue_wait_s;
+    wall += u->wall_s;
+    st.gpu_queue_max = std::max(st.gpu_queue_max, u->max_queue);
+  }
+  if (wall > 0) st.gpu_queue_mean = wait / wall;
+}
+
 }  // namespace
 
 Result<RunStats> compute_stats(TrajectoryReader& reader, const std::string& label) {
@@ -118,7 +145,9 @@ Result<RunStats> compute_stats(TrajectoryReader& reader, const std::string& labe
   std::vector<EpisodeRecord> episodes;
   std::vector<EvaluationRecord> evaluations;
   std::vector<LlmCallRecord> calls;
+  std::vector<GpuUsageRecord> gpu_usage;
   PF_TRY(reader.snapshot([&]() -> Status {
+    PF_ASSIGN(gpu_usage, reader.gpu_usage());
     PF_ASSIGN(runs, reader.runs());
     PF_ASSIGN(tasks, reader.tasks());
     PF_ASSIGN(episodes, reader.episodes());
@@ -126,6 +155,7 @@ Result<RunStats> compute_stats(TrajectoryReader& reader, const std::string& labe
     PF_ASSIGN(calls, reader.llm_call_summaries());
     return ok_status();
   }));
+  add_gpu_usage(gpu_usage, st);
   std::set<std::string> models, variants;
   for (const auto& r : runs) {
     st.run_ids.push_back(r.id);

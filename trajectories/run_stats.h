@@ -48,6 +48,15 @@ struct TaskStats {
   Quality quality;
 };
 
+//! One GPU's evaluation load over the sessions of a store (GpuUsageRecord
+//! rows of one device, summed).
+struct GpuStats {
+  std::string device;
+  int64_t requests = 0;
+  double busy_s = 0, wall_s = 0;
+  double busy_share = 0;  // busy_s / wall_s
+};
+
 struct RunStats {
   std::string label;  // the run directory
   std::vector<std::string> run_ids, models, prompt_variants;
@@ -68,6 +77,11 @@ struct RunStats {
   std::optional<double> wall_hours;  // first episode start to last episode end
   std::optional<double> episodes_per_hour, evaluations_per_hour;
   std::vector<TaskStats> tasks;
+  //! Full-mode sessions only: per GPU, and the shared GPU queue's mean depth
+  //! (time requests waited / wall time) and maximum.
+  std::vector<GpuStats> gpus;
+  std::optional<double> gpu_queue_mean;
+  int64_t gpu_queue_max = 0;
 };
 
 Result<RunStats> compute_stats(TrajectoryReader& reader, const std::string& label);

@@ -154,8 +154,26 @@ CREATE TABLE failed_llm_calls (
 );
 )sql";
 
+// Migration 4: each session's GPU worker loads (busy time, requests, the
+// queue), for `passforge stats`. IF NOT EXISTS: a store whose schema_version
+// rows were rolled back by hand (how tests make an old store) may hold it.
+constexpr const char* kMigration4 = R"sql(
+CREATE TABLE IF NOT EXISTS gpu_usage (
+  run_id TEXT NOT NULL REFERENCES runs(id),
+  session_started_at TEXT NOT NULL,
+  device TEXT NOT NULL,
+  wall_s REAL NOT NULL,
+  busy_s REAL NOT NULL,
+  requests INTEGER NOT NULL,
+  queue_wait_s REAL NOT NULL,
+  max_queue INTEGER NOT NULL,
+  PRIMARY KEY (run_id, session_started_at, device)
+);
+)sql";
+
 const std::vector<Migration>& migrations() {
-  static const std::vector<Migration> kAll = {{1, kMigration1}, {2, kMigration2}, {3, kMigration3}};
+  static const std::vector<Migration> kAll = {
+      {1, kMigration1}, {2, kMigration2}, {3, kMigration3}, {4, kMigration4}};
   return kAll;
 }
 

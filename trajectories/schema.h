@@ -9,7 +9,7 @@
 namespace pf::traj {
 
 //! The newest schema this binary knows.
-inline constexpr int kSchemaVersion = 3;
+inline constexpr int kSchemaVersion = 4;
 
 //! Connection settings: foreign keys on, busy timeout; writers also switch the
 //! file to WAL with synchronous=NORMAL (see schema.cpp for the trade-off).

@@ -121,6 +121,14 @@ Json to_json(const RunStats& s) {
     q["episodes"] = t.episodes;
     tasks.push_back(q);
   }
+  Json gpus = Json::array();
+  for (const auto& g : s.gpus) {
+    gpus.push_back({{"device", g.device},
+                    {"requests", g.requests},
+                    {"busy_s", g.busy_s},
+                    {"wall_s", g.wall_s},
+                    {"busy_share", g.busy_share}});
+  }
   return {{"label", s.label},
           {"run_ids", s.run_ids},
           {"models", s.models},
@@ -145,6 +153,8 @@ Json to_json(const RunStats& s) {
           {"episodes_per_hour", opt_json(s.episodes_per_hour)},
           {"evaluations_per_hour", opt_json(s.evaluations_per_hour)},
           {"warnings", stats_warnings(s)},
+          {"gpus", gpus},
+          {"gpu_queue", {{"mean", opt_json(s.gpu_queue_mean)}, {"max", s.gpu_queue_max}}},
           {"tasks", tasks}};
 }
 
@@ -212,6 +222,26 @@ std::string stats_table(const std::vector<RunStats>& runs) {
   t.row("wall hours", cells(runs, [](const RunStats& r) { return opt(r.wall_hours, 2); }));
   t.row("episodes / hour", cells(runs, [](const RunStats& r) { return opt(r.episodes_per_hour, 1); }));
   t.row("evaluations / hour", cells(runs, [](const RunStats& r) { return opt(r.evaluations_per_hour, 1); }));
+  std::set<std::string> devices;
+  for (const auto& r : runs) {
+    for (const auto& g : r.gpus) devices.insert(g.device);
+  }
+  if (!devices.empty()) {
+    t.section("GPU utilisation: busy share of wall time (worker requests)");
+    for (const auto& d : devices) {
+      t.row("GPU " + d, cells(runs, [&](const RunStats& r) -> std::string {
+              for (const auto& g : r.gpus) {
+                if (g.device == d) {
+                  return fixed(100 * g.busy_share, 0) + "% (" + std::to_string(g.requests) + ")";
+                }
+              }
+              return "-";
+            }));
+    }
+    t.row("GPU queue mean / max", cells(runs, [](const RunStats& r) {
+            return opt(r.gpu_queue_mean, 2) + " / " + std::to_string(r.gpu_queue_max);
+          }));
+  }
   t.section("evaluations");
   t.row("full / COMPILE-ONLY / compile checks", cells(runs, [](const RunStats& r) {
           return std::to_string(r.evaluations_full) + " / " +

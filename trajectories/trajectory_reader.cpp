@@ -254,6 +254,24 @@ Result<std::vector<FailedLlmCallRecord>> TrajectoryReader::failed_llm_calls(
   });
 }
 
+Result<std::vector<GpuUsageRecord>> TrajectoryReader::gpu_usage() {
+  PF_ASSIGN(auto st, db_.prepare("SELECT run_id, session_started_at, device, wall_s, busy_s, "
+                                 "requests, queue_wait_s, max_queue FROM gpu_usage "
+                                 "ORDER BY run_id, session_started_at, device"));
+  return collect<GpuUsageRecord>(st, [](const Statement& s) -> Result<GpuUsageRecord> {
+    GpuUsageRecord u;
+    u.run_id = s.text(0);
+    u.session_started_at = s.text(1);
+    u.device = s.text(2);
+    u.wall_s = s.real(3);
+    u.busy_s = s.real(4);
+    u.requests = s.int64(5);
+    u.queue_wait_s = s.real(6);
+    u.max_queue = s.int64(7);
+    return u;
+  });
+}
+
 Result<std::vector<EvaluationRecord>> TrajectoryReader::evaluations(
     const std::string& episode_id) {
   PF_ASSIGN(auto st, db_.prepare(std::string("SELECT ") + kEvaluationCols +

@@ -42,6 +42,8 @@ class TrajectoryReader {
   Result<std::vector<LlmCallRecord>> llm_call_summaries();
   //! Endpoint calls of the episode that failed for good, oldest first.
   Result<std::vector<FailedLlmCallRecord>> failed_llm_calls(const std::string& episode_id);
+  //! Every session's GPU worker loads, by run, session and device.
+  Result<std::vector<GpuUsageRecord>> gpu_usage();
   //! In (turn, id) order; "" = every evaluation of the database.
   Result<std::vector<EvaluationRecord>> evaluations(const std::string& episode_id);
   Result<std::string> artifact(const std::string& sha256);

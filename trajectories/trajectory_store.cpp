@@ -275,6 +275,17 @@ Status TrajectoryStore::record_failed_llm_call(const FailedLlmCallRecord& c) {
       .run();
 }
 
+Status TrajectoryStore::record_gpu_usage(const GpuUsageRecord& u) {
+  std::lock_guard lock(mu_);
+  PF_ASSIGN(auto st, db_.prepare("INSERT OR REPLACE INTO gpu_usage (run_id, session_started_at, "
+                                 "device, wall_s, busy_s, requests, queue_wait_s, max_queue) "
+                                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?)"));
+  return st
+      .bind_all(u.run_id, u.session_started_at, u.device, u.wall_s, u.busy_s, u.requests,
+                u.queue_wait_s, u.max_queue)
+      .run();
+}
+
 Result<ResumePoint> TrajectoryStore::resume_episode(const std::string& id) {
   std::lock_guard lock(mu_);
   PF_ASSIGN(auto tx, Transaction::begin(db_, true));

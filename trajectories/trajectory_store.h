@@ -59,6 +59,8 @@ class TrajectoryStore {
 
   //! Records an endpoint call that failed for good (attempts and last error).
   Status record_failed_llm_call(const FailedLlmCallRecord& call);
+  //! Records (or replaces) one GPU worker's load of one session.
+  Status record_gpu_usage(const GpuUsageRecord& usage);
 
   //! Marks an unfinished episode running again and says where it continues.
   Result<ResumePoint> resume_episode(const std::string& episode_id);

@@ -1,6 +1,7 @@
 #include "worker/pass_handler.h"
 
 #include <mutex>
+#include <optional>
 #include <set>
 
 #include "common/check.h"
@@ -12,6 +13,7 @@
 #include "evaluator/protocol/protocol_options.h"
 #include "evaluator/protocol/result_score.h"
 #include "evaluator/tasks/task.h"
+#include "sandbox/cuda/device_limits_json.h"
 #include "sandbox/worker/run_worker.h"
 
 namespace pf::worker {
@@ -33,6 +35,9 @@ struct Request {
   passes::CompileOnlyOptions options;
   protocol::ProtocolOptions protocol;
   std::set<std::string> only;  // full: the variants to evaluate (empty: all)
+  //! Compile-only: the GPU the dry runs check launches against (a CPU worker
+  //! precompiling for a GPU worker); else this worker's GPU or sm_90's.
+  std::optional<cuda::DeviceLimits> device_limits;
 };
 
 Status parse_options(const json& o, Request& r) {
@@ -43,6 +48,11 @@ Status parse_options(const json& o, Request& r) {
   if (auto p = o.find("include_rewritten"); p != o.end() && !p->is_null()) {
     if (!p->is_boolean()) return bad("options.include_rewritten must be a boolean");
     r.options.include_rewritten = p->get<bool>();
+  }
+  if (auto d = o.find("device_limits"); d != o.end() && !d->is_null()) {
+    auto limits = cuda::limits_from_json(*d);
+    if (!limits.ok()) return bad("options." + limits.error().message);
+    r.device_limits = *limits;
   }
   if (auto s = o.find("max_match_steps"); s != o.end() && !s->is_null()) {
     if (!s->is_number_unsigned() || s->get<uint64_t>() == 0) {
@@ -142,7 +152,9 @@ Result<json> evaluate_request(const json& body, CompileService& compile,
     return out;
   }
   if (req.full) return handle_full(req, *workspace, compile, options);
-  if (cuda::CudaContext* ctx = compile.context()) {
+  if (req.device_limits) {
+    req.options.dry_run.device = *req.device_limits;
+  } else if (cuda::CudaContext* ctx = compile.context()) {
     req.options.dry_run.device = ctx->properties().limits;
   }
   std::string arch = req.arch;

@@ -2,7 +2,9 @@
 // The request and the checked parts of the reply are typed in
 // evaluator/protocol/eval_messages.h (both carry "protocol_version"; a request
 // of another version is refused). Request options: "arch" (NVRTC target,
-// null: the worker's GPU), "include_rewritten", "max_match_steps", and in
+// null: the worker's GPU), "device_limits" (compile-only: the launch limits
+// its dry runs check against, cuda/device_limits_json.h; absent: the worker's GPU,
+// else sm_90's), "include_rewritten", "max_match_steps", and in
 // full mode the [evaluator] keys and protocol details (protocol_options.h);
 // "variants" (full only) evaluates just those, the rest come back with
 // "evaluated": false.

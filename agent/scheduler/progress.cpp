@@ -103,6 +103,7 @@ std::string ProgressTracker::line() const {
     double per_episode = elapsed / static_cast<double>(done_here_);
     out += ", ETA " + format_duration(per_episode * static_cast<double>(total_ - done_));
   }
+  if (load_text_) out += "; " + load_text_();
   return out;
 }
 

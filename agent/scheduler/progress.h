@@ -9,6 +9,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -27,8 +28,11 @@ class ProgressTracker {
 
   void episode_started();
   void episode_finished(const EpisodeResult& result);
-  //! "12/40 done, 4 running, mean best AS 0.82, correct 58%, 1.2k tok/s, ETA 3m10s"
+  //! "12/40 done, 4 running, mean best AS 0.82, correct 58%, 1.2k tok/s, ETA 3m10s",
+  //! then the load text (per-GPU utilisation, gpu_load.h) when one is set.
   std::string line() const;
+  //! Set before the printer starts; called by line().
+  void set_load_text(std::function<std::string()> load_text) { load_text_ = std::move(load_text); }
   size_t done() const;
   //! The episode lines since the last call, oldest first:
   //! "[3/10] relu-add-1a2b3c s0: submitted after 7 turns, compile share 1.000 (passed)".
@@ -43,6 +47,7 @@ class ProgressTracker {
   double score_sum_ = 0;
   int64_t tokens_ = 0;
   std::vector<std::string> events_;
+  std::function<std::string()> load_text_;
 };
 
 //! Prints `tracker.line()` every `interval` and the tracker's episode lines

@@ -85,6 +85,26 @@ RunSummary summarize_session(traj::TrajectoryStore& store, RunOutcome& outcome,
   return summary;
 }
 
+// What `passforge stats` shows of this session's GPUs; a store failure here
+// costs only that, not the run.
+void record_gpu_usage(traj::TrajectoryStore& store, const std::string& run_id,
+                      const std::string& session_started_at, const sandbox::PoolLoad& load) {
+  for (const auto& slot : load.slots) {
+    traj::GpuUsageRecord u;
+    u.run_id = run_id;
+    u.session_started_at = session_started_at;
+    u.device = slot.device;
+    u.wall_s = load.wall_s;
+    u.busy_s = slot.busy_s;
+    u.requests = static_cast<int64_t>(slot.requests);
+    u.queue_wait_s = load.queue_wait_s;
+    u.max_queue = static_cast<int64_t>(load.max_waiting);
+    if (auto st = store.record_gpu_usage(u); !st.ok()) {
+      spdlog::warn("recording the load of GPU {}: {}", slot.device, st.error().message);
+    }
+  }
+}
+
 }  // namespace
 
 fs::path resolve_data_dir(const fs::path& dir) {
@@ -259,7 +279,11 @@ Result<RunOutcome> execute_run(const RunRequest& request, const llm::CancelToken
                          .shard = request.shard,
                          .terminal = request.terminal,
                          .notice = request.notice};
+  const std::string session_started_at = traj::now_iso8601();
   PF_ASSIGN(auto ran, run_session(runs, session, cancel));
+  if (ran.mode == traj::EvalMode::full) {
+    record_gpu_usage(*store, outcome.run_id, session_started_at, service->load());
+  }
   outcome.mode = ran.mode;
   outcome.interrupted = ran.interrupted;
   outcome.failed_episodes = ran.failed_episodes;

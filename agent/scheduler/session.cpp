@@ -5,6 +5,7 @@
 #include <map>
 
 #include "agent/scheduler/episode_seed.h"
+#include "agent/scheduler/gpu_load.h"
 #include "agent/scheduler/progress.h"
 #include "agent/scheduler/scheduler.h"
 #include "common/check.h"
@@ -88,6 +89,8 @@ Result<SessionOutcome> run_session(std::vector<SessionRun>& runs, const SessionC
   }
 
   ProgressTracker progress(plan.total, plan.already_done, outcome.mode);
+  GpuLoadWindow gpu_load([&service = context.service] { return service.load(); });
+  if (outcome.mode == traj::EvalMode::full) progress.set_load_text([&] { return gpu_load.text(); });
   std::vector<std::optional<EpisodeResult>> results;
   {
     ProgressPrinter printer(progress, context.terminal,

@@ -52,6 +52,7 @@ struct EvalRequest {
   EvalMode mode = EvalMode::compile_only;
   //! The [evaluator] section and protocol details (protocol_options.h), plus
   //! "arch" (NVRTC target of a compile-only request; null: the worker's GPU),
+  //! "device_limits" (the dry runs' launch limits, cuda::limits_to_json),
   //! "include_rewritten" and "max_match_steps" (compile-only).
   nlohmann::json options = nlohmann::json::object();
   //! Full mode only: evaluate just these (the rest come back "evaluated": false).

@@ -2,6 +2,7 @@
 
 #include "config/config.h"
 #include "sandbox/cuda/cuda_driver.h"
+#include "sandbox/cuda/device_limits_json.h"
 #include "sandbox/cuda/device_properties.h"
 
 namespace pf::protocol {
@@ -46,6 +47,8 @@ Result<EvaluationPlan> plan_evaluation(const EvaluatorConfig& ev) {
   plan.driver_version = (*driver)->driver_version_string();
   if (auto props = cuda::query_device_properties(**driver, ordinals.front()); props.ok()) {
     plan.gpu_name = props->name;
+    plan.gpu_arch = props->arch();
+    plan.gpu_limits = cuda::limits_to_json(props->limits);
   }
   plan.reason = std::to_string(ordinals.size()) + " GPU worker(s)" +
                 (plan.gpu_name.empty() ? "" : " on " + plan.gpu_name);

@@ -5,6 +5,7 @@
 // through this and start their EvaluationService from it.
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,12 @@ struct EvaluationPlan {
   std::vector<std::string> devices;  // CUDA ordinals for the GPU workers (full mode)
   std::string reason;                // why this mode, in words, for the user
   std::string gpu_name, driver_version;
+  //! NVRTC target of the first GPU ("sm_90"): what CPU workers compile for
+  //! so that the GPU workers find the kernels in the cache ("" unknown).
+  std::string gpu_arch;
+  //! The first GPU's launch limits (sandbox/cuda/device_limits_json.h; null:
+  //! unknown), which the CPU workers' dry runs use.
+  nlohmann::json gpu_limits;
 };
 
 //! Errors: evaluator.compile_only = false without a usable GPU

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 
+#include "evaluator/protocol/full_evaluation.h"
 #include "evaluator/protocol/protocol_options.h"
 #include "evaluator/protocol/reply_checks.h"
 #include "evaluator/protocol/result_score.h"
@@ -42,7 +43,8 @@ bool is_infrastructure(const Error& e) {
 json ServiceStats::to_json() const {
   return {{"evaluations", evaluations},     {"unavailable", unavailable},
           {"requests", requests},           {"restarts", restarts},
-          {"infra_retries", infra_retries}, {"worker_faults", worker_faults}};
+          {"infra_retries", infra_retries}, {"worker_faults", worker_faults},
+          {"precompiled", precompiled},     {"kept_off_gpu", kept_off_gpu}};
 }
 
 Result<std::unique_ptr<EvaluationService>> EvaluationService::start(ServiceOptions options) {
@@ -52,15 +54,37 @@ Result<std::unique_ptr<EvaluationService>> EvaluationService::start(ServiceOptio
   options.pool.gpu_devices = options.plan.devices;
   auto pool = sandbox::WorkerPool::start(options.pool);
   if (!pool.ok()) return pool.error().with_context("starting the evaluation workers");
+  std::unique_ptr<sandbox::WorkerPool> cpu_pool;
+  if (options.cpu_precompile && options.plan.mode == EvalMode::full) {
+    // Without the GPU's arch the CPU workers' cubins would not be the ones
+    // the GPU workers look up; without a cache they could not hand them over.
+    if (options.plan.gpu_arch.empty() || options.pool.cache_dir.empty()) {
+      spdlog::info("evaluator.cpu_precompile is off for this run: {}",
+                   options.plan.gpu_arch.empty() ? "the GPU's architecture is unknown"
+                                                 : "there is no NVRTC cache to share");
+    } else {
+      sandbox::WorkerPoolOptions cpu = options.pool;
+      cpu.gpu_devices.clear();
+      cpu.cpu_workers = std::max(1, options.precompile_workers);
+      cpu.work_dir.clear();  // a private one: the slots' scratch folders must not collide
+      auto started = sandbox::WorkerPool::start(std::move(cpu));
+      if (!started.ok()) return started.error().with_context("starting the precompile workers");
+      cpu_pool = std::move(started).value();
+    }
+  }
   return std::unique_ptr<EvaluationService>(
-      new EvaluationService(std::move(options), std::move(pool).value(),
+      new EvaluationService(std::move(options), std::move(pool).value(), std::move(cpu_pool),
                             std::make_unique<const ProtocolOptions>(std::move(protocol).value())));
 }
 
 EvaluationService::EvaluationService(ServiceOptions options,
                                      std::unique_ptr<sandbox::WorkerPool> pool,
+                                     std::unique_ptr<sandbox::WorkerPool> cpu_pool,
                                      std::unique_ptr<const ProtocolOptions> protocol)
-    : options_(std::move(options)), protocol_(std::move(protocol)), pool_(std::move(pool)) {}
+    : options_(std::move(options)),
+      protocol_(std::move(protocol)),
+      pool_(std::move(pool)),
+      cpu_pool_(std::move(cpu_pool)) {}
 
 EvaluationService::~EvaluationService() = default;
 
@@ -72,6 +96,8 @@ ServiceStats EvaluationService::stats() const {
   s.restarts = restarts_;
   s.infra_retries = infra_retries_;
   s.worker_faults = worker_faults_;
+  s.precompiled = precompiled_;
+  s.kept_off_gpu = kept_off_gpu_;
   return s;
 }
 
@@ -94,7 +120,8 @@ EvalRequest EvaluationService::request(const Task& task,
   return r;
 }
 
-Result<EvaluationService::Attempt> EvaluationService::call(const EvalRequest& request,
+Result<EvaluationService::Attempt> EvaluationService::call(sandbox::WorkerPool& pool,
+                                                           const EvalRequest& request,
                                                            Evaluation& out) {
   const json body = to_json(request);
   int faults = 0, infra = 0;
@@ -117,7 +144,7 @@ Result<EvaluationService::Attempt> EvaluationService::call(const EvalRequest& re
       return "";
     };
     sandbox::WorkerReply reply =
-        pool_->call(kEvaluateRequestType, body, sandbox::deadline_in(options_.timeout), judge);
+        pool.call(kEvaluateRequestType, body, sandbox::deadline_in(options_.timeout), judge);
     out.restarts += reply.worker_replaced ? 1 : 0;
     switch (reply.status) {
       case sandbox::ReplyStatus::ok:
@@ -161,12 +188,38 @@ Result<EvaluationService::Attempt> EvaluationService::call(const EvalRequest& re
 }
 
 Result<json> EvaluationService::run_compile_only(const EvalRequest& request, Evaluation& out) {
-  PF_ASSIGN(Attempt attempt, call(request, out));
+  PF_ASSIGN(Attempt attempt, call(*pool_, request, out));
   if (!attempt.answered) return killed_compile_only_result(attempt.killed);
   return std::move(attempt.reply.body);
 }
 
+std::optional<json> EvaluationService::precompile(const EvalRequest& full, Evaluation& out) {
+  EvalRequest pre = full;
+  pre.mode = EvalMode::compile_only;
+  pre.variants = std::nullopt;
+  pre.options["arch"] = options_.plan.gpu_arch;
+  if (!options_.plan.gpu_limits.is_null()) pre.options["device_limits"] = options_.plan.gpu_limits;
+  const auto t0 = std::chrono::steady_clock::now();
+  auto attempt = call(*cpu_pool_, pre, out);
+  if (!attempt.ok() || !attempt->answered) {
+    spdlog::debug("precompile not finished ({}); the GPU worker decides",
+                  attempt.ok() ? attempt->killed.describe() : attempt.error().message);
+    return std::nullopt;
+  }
+  out.precompiled = true;
+  ++precompiled_;
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  auto decided = full_result_without_gpu(std::move(attempt->reply.body), *protocol_, ms);
+  if (decided) ++kept_off_gpu_;
+  return decided;
+}
+
 Result<json> EvaluationService::run_full(EvalRequest request, Evaluation& out) {
+  if (cpu_pool_) {
+    if (auto decided = precompile(request, out)) return std::move(*decided);
+  }
+  out.gpu = true;
   std::vector<std::string> order;
   for (const auto& v : request.task.variants) order.push_back(v.name);
   std::vector<std::string> todo = order;
@@ -180,7 +233,7 @@ Result<json> EvaluationService::run_full(EvalRequest request, Evaluation& out) {
     request.variants = batch.size() == order.size()
                            ? std::nullopt
                            : std::optional<std::vector<std::string>>(batch);
-    PF_ASSIGN(Attempt attempt, call(request, out));
+    PF_ASSIGN(Attempt attempt, call(*pool_, request, out));
     if (!attempt.answered) {
       if (batch.size() == 1) {
         if (merged.is_null()) {

@@ -21,7 +21,18 @@
 //     request that kills its worker is a whole failure (runtime_fail /
 //     timeout), as it is the pass's doing;
 //   - falls back to compile-only for the rest of its life, once and loudly,
-//     when the workers answer that they cannot run `full`.
+//     when the workers answer that they cannot run `full`;
+//   - with cpu_precompile (full mode, a known GPU arch and an NVRTC cache),
+//     first sends each full evaluation as a compile-only request for the
+//     GPU's arch to a separate pool of CPU workers: NVRTC, matching and dry
+//     runs happen there, the cubins land in the shared, verified compile
+//     cache, and a candidate that fails as a whole or on every variant is
+//     answered from that result (full_result_without_gpu) without ever
+//     reaching a GPU worker. Otherwise the full request goes to the GPU
+//     workers as before; their compile is then a cache hit, so a GPU is held
+//     only for loading kernels, matching again (cheap) and running/timing.
+//     A precompile the CPU side cannot finish (worker killed, infrastructure)
+//     leaves the decision to the GPU worker, exactly as without the split.
 // What the pass did wrong is a result; what the harness could not do is an
 // ErrorCode::unavailable error: nothing ran, nothing is stored, and the
 // model is not charged for it.
@@ -35,6 +46,7 @@
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "common/result.h"
@@ -56,6 +68,10 @@ struct ServiceOptions {
   //! NVRTC target of compile-only requests when the plan has no GPU.
   std::string compile_only_arch = "sm_90";
   int max_infra_retries = 2;  // fresh-worker retries of one infrastructure failure
+  //! Full mode: compile, match and dry-run on CPU workers first (above);
+  //! in effect only with plan.gpu_arch and pool.cache_dir set.
+  bool cpu_precompile = true;
+  int precompile_workers = 1;  // CPU workers of the precompile pool
 };
 
 //! The [evaluator] limits every worker runs under (docs/evaluation.md "Worker
@@ -64,8 +80,9 @@ sandbox::WorkerLimits worker_limits(const EvaluatorConfig& evaluator);
 
 //! From the configuration: the [evaluator] section as request options, the
 //! worker limits,
-//! worker_timeout_s, gpu_arch, the NVRTC cache, and in compile-only mode
-//! min(run.concurrency, cores) CPU workers. (service_options.cpp)
+//! worker_timeout_s, gpu_arch, the NVRTC cache, cpu_precompile, and
+//! min(run.concurrency, cores) CPU workers (the compile-only pool, or the
+//! precompile pool in full mode). (service_options.cpp)
 ServiceOptions service_options(const Config& config, const EvaluationPlan& plan);
 
 struct Evaluation {
@@ -75,6 +92,8 @@ struct Evaluation {
   int restarts = 0;                        // workers replaced on the way
   int infra_retries = 0;                   // requests re-sent after an infrastructure failure
   int worker_faults = 0;                   // replies that failed the reply checks
+  bool precompiled = false;                // compiled, matched and dry-run on a CPU worker first
+  bool gpu = false;                        // a GPU worker took part
   double seconds = 0;                      // wall time
 };
 
@@ -85,6 +104,8 @@ struct ServiceStats {
   uint64_t restarts = 0;
   uint64_t infra_retries = 0;
   uint64_t worker_faults = 0;
+  uint64_t precompiled = 0;   // full evaluations compiled on CPU workers first
+  uint64_t kept_off_gpu = 0;  // of those, decided without a GPU (failed compile/match/dry run)
   nlohmann::json to_json() const;
 };
 
@@ -108,15 +129,23 @@ class EvaluationService {
   const EvaluationPlan& plan() const { return options_.plan; }
   ServiceStats stats() const;
   sandbox::WorkerPool& pool() { return *pool_; }
+  //! The GPU workers' load (one slot per GPU) in full mode; the CPU
+  //! workers' otherwise.
+  sandbox::PoolLoad load() const { return pool_->load(); }
+  //! The precompile pool, or null when the split is off.
+  const sandbox::WorkerPool* precompile_pool() const { return cpu_pool_.get(); }
 
  private:
   struct Attempt;
   EvaluationService(ServiceOptions options, std::unique_ptr<sandbox::WorkerPool> pool,
+                    std::unique_ptr<sandbox::WorkerPool> cpu_pool,
                     std::unique_ptr<const ProtocolOptions> protocol);
 
   EvalRequest request(const Task& task, const std::map<std::string, std::string>& files,
                       EvalMode mode) const;
-  Result<Attempt> call(const EvalRequest& request, Evaluation& out);
+  Result<Attempt> call(sandbox::WorkerPool& pool, const EvalRequest& request, Evaluation& out);
+  //! The full result when the CPU workers' compile-only phase decides it alone.
+  std::optional<nlohmann::json> precompile(const EvalRequest& request, Evaluation& out);
   Result<nlohmann::json> run_compile_only(const EvalRequest& request, Evaluation& out);
   Result<nlohmann::json> run_full(EvalRequest request, Evaluation& out);
   void count(const Evaluation& e, bool evaluated);
@@ -124,9 +153,10 @@ class EvaluationService {
   ServiceOptions options_;
   std::unique_ptr<const ProtocolOptions> protocol_;  // options_.options as scoring reads them
   std::unique_ptr<sandbox::WorkerPool> pool_;
+  std::unique_ptr<sandbox::WorkerPool> cpu_pool_;  // precompile workers (null: split off)
   std::atomic<bool> full_unsupported_{false};
   std::atomic<uint64_t> evaluations_{0}, unavailable_{0}, requests_{0}, restarts_{0},
-      infra_retries_{0}, worker_faults_{0};
+      infra_retries_{0}, worker_faults_{0}, precompiled_{0}, kept_off_gpu_{0};
 };
 
 }  // namespace pf::protocol

@@ -1,5 +1,6 @@
 #include "evaluator/protocol/full_evaluation.h"
 
+#include <algorithm>
 #include <chrono>
 #include <random>
 
@@ -36,6 +37,23 @@ void mark_not_evaluated(json& v, const std::string& why) {
   v["pending"] = why;
 }
 
+constexpr const char* kNotCompiled = "the workspace did not compile";
+
+// The fields every full result adds to the compile-only one.
+void begin_full_result(json& result, const ProtocolOptions& options) {
+  result["mode"] = "full";
+  // Graph replay removes host launch gaps from both sides: speedups measured
+  // one way are not comparable with the other's, so the result says which.
+  result["baseline"] =
+      std::string(
+          "passforge eager CUDA baseline (one kernel or library call per "
+          "op), both sides timed ") +
+      (options.graph_replay ? "as replayed CUDA graphs where they can be captured (each "
+                              "variant's timing.launch says)"
+                            : "launched step by step");
+  result["options"] = options_to_json(options);
+}
+
 }  // namespace
 
 // 53 bits, so that every JSON reader (doubles included) sees the seed exactly.
@@ -43,6 +61,31 @@ uint64_t fresh_seed() {
   std::random_device rd;
   const uint64_t s = (static_cast<uint64_t>(rd()) << 32) | rd();
   return s & ((uint64_t{1} << 53) - 1);
+}
+
+std::optional<json> full_result_without_gpu(json result, ProtocolOptions options,
+                                            double compile_ms) {
+  if (!result.is_object() || !result.contains("variants") || !result["variants"].is_array()) {
+    return std::nullopt;
+  }
+  const bool whole_failure = result.value(kFailureClassField, json()).is_string();
+  json& variants = result["variants"];
+  const bool all_failed_early = std::all_of(variants.begin(), variants.end(), [](const json& v) {
+    return v.value(kFailureClassField, json()).is_string();
+  });
+  if (!whole_failure && !all_failed_early) return std::nullopt;
+  if (!options.seed) options.seed = fresh_seed();
+  begin_full_result(result, options);
+  for (auto& v : variants) {
+    if (whole_failure) {
+      mark_not_evaluated(v, kNotCompiled);
+    } else {
+      mark_failed_early(v);
+    }
+  }
+  result["phases_ms"] = {{"compile_and_match", compile_ms}};
+  score_result(result, options);
+  return result;
 }
 
 passes::CompileOnlyOptions compile_only_options(const ProtocolOptions& options) {
@@ -69,7 +112,7 @@ Result<FullEvaluation> evaluate_full(const Task& task, const passes::PassWorkspa
   phases["compile_and_match"] = ms_since(t0);
   json& result = out.result;
   result = co.to_json();
-  result["mode"] = "full";
+  begin_full_result(result, options);
   const auto& props = runtime.properties();
   DevicePeaks peaks = device_peaks(props.sm_count, props.clock_khz, props.peak_memory_bandwidth());
   peaks.l2_bytes = props.l2_cache_bytes;
@@ -77,16 +120,6 @@ Result<FullEvaluation> evaluate_full(const Task& task, const passes::PassWorkspa
                       {"arch", props.arch()},
                       {"peak_memory_bytes_per_s", peaks.memory_bytes_per_s},
                       {"peak_flops_per_s", peaks.flops_per_s}};
-  // Graph replay removes host launch gaps from both sides: speedups measured
-  // one way are not comparable with the other's, so the result says which.
-  result["baseline"] =
-      std::string(
-          "passforge eager CUDA baseline (one kernel or library call per "
-          "op), both sides timed ") +
-      (options.graph_replay ? "as replayed CUDA graphs where they can be captured (each "
-                              "variant's timing.launch says)"
-                            : "launched step by step");
-  result["options"] = options_to_json(options);
 
   std::unique_ptr<passes::GpuReplacements> repl;
   if (co.failure == FailureClass::none) {
@@ -101,7 +134,7 @@ Result<FullEvaluation> evaluate_full(const Task& task, const passes::PassWorkspa
     }
   }
   if (!repl) {
-    for (auto& v : result["variants"]) mark_not_evaluated(v, "the workspace did not compile");
+    for (auto& v : result["variants"]) mark_not_evaluated(v, kNotCompiled);
     result["phases_ms"] = phases;
     score_result(result, options);
     return out;

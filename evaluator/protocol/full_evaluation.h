@@ -14,6 +14,7 @@
 #pragma once
 
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 #include <string>
 
@@ -42,6 +43,15 @@ Result<FullEvaluation> evaluate_full(const Task& task, const passes::PassWorkspa
                                      gpu::GpuRuntime& runtime, const ProtocolOptions& options,
                                      const std::set<std::string>& only = {},
                                      const OpRegistry& registry = OpRegistry::builtin());
+
+//! The full-mode result of a candidate that the compile-only phase alone
+//! decides, from that phase's result (`compile_only`, e.g. a CPU worker's
+//! reply): a whole failure (nothing compiled) or every variant failed early
+//! (pass_miss, dry run). The same fields, classes and scores evaluate_full
+//! gives it, without "device" (no GPU took part); `compile_ms` becomes
+//! phases_ms.compile_and_match. nullopt when a variant needs the GPU.
+std::optional<nlohmann::json> full_result_without_gpu(nlohmann::json compile_only,
+                                                      ProtocolOptions options, double compile_ms);
 
 //! The compile-only options a protocol run uses for its first phase.
 passes::CompileOnlyOptions compile_only_options(const ProtocolOptions& options);

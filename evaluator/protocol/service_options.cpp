@@ -34,6 +34,8 @@ ServiceOptions service_options(const Config& config, const EvaluationPlan& plan)
   o.options = config_to_json(config)["evaluator"];
   o.compile_only_arch = config.evaluator.gpu_arch;
   o.pool.limits = worker_limits(config.evaluator);
+  o.cpu_precompile = config.evaluator.cpu_precompile;
+  o.precompile_workers = o.pool.cpu_workers;
   return o;
 }
 

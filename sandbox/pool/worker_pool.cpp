@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <thread>
 
@@ -32,6 +33,11 @@ struct WorkerPool::Slot {
   pid_t pid = 0;
   Clock::time_point resting_until{};
   std::string rest_reason;
+  uint64_t requests = 0;
+  Clock::time_point busy_since{};
+  Clock::duration busy_total{};
+  double recent_busy_s = 0;  // decayed to recent_at
+  Clock::time_point recent_at{};
   // Used only by the thread holding `busy` (or by start() before sharing).
   std::unique_ptr<WorkerProcess> proc;
   std::deque<Clock::time_point> recent_restarts;
@@ -61,6 +67,17 @@ std::string ms_text(std::chrono::milliseconds ms) {
   return std::to_string(ms.count()) + " ms";
 }
 
+// The time constant of "recent" busy time in routing.
+constexpr double kRecentBusyTau = 30.0;
+
+double seconds(Clock::duration d) {
+  return std::chrono::duration<double>(d).count();
+}
+
+double decayed(double value, Clock::time_point at, Clock::time_point now) {
+  return value * std::exp(-std::max(0.0, seconds(now - at)) / kRecentBusyTau);
+}
+
 void clear_directory(const fs::path& dir) {
   std::error_code ec;
   fs::remove_all(dir, ec);
@@ -80,6 +97,20 @@ json PoolStats::to_json() const {
           {"unavailable", unavailable},
           {"restarts", restarts},
           {"start_failures", start_failures}};
+}
+
+json SlotLoad::to_json() const {
+  return {{"device", device}, {"busy", busy}, {"requests", requests}, {"busy_s", busy_s}};
+}
+
+json PoolLoad::to_json() const {
+  json slots_json = json::array();
+  for (const auto& s : slots) slots_json.push_back(s.to_json());
+  return {{"wall_s", wall_s},
+          {"waiting", waiting},
+          {"max_waiting", max_waiting},
+          {"queue_wait_s", queue_wait_s},
+          {"slots", slots_json}};
 }
 
 Result<fs::path> WorkerPool::resolve_worker_path(const WorkerPoolOptions& options) {
@@ -426,31 +457,36 @@ WorkerReply WorkerPool::call(const std::string& type, const json& body, Deadline
         break;
       }
       const auto now = Clock::now();
-      bool any_usable = false;
       std::string rest_reason;
-      for (auto& s : slots_) {
-        if (s->resting_until > now) {
-          rest_reason = s->rest_reason;
-          continue;
-        }
-        any_usable = true;
-        if (!s->busy) {
-          slot = s.get();
-          break;
-        }
-      }
+      const bool any_usable = std::any_of(slots_.begin(), slots_.end(), [&](const auto& s) {
+        if (s->resting_until <= now) return true;
+        rest_reason = s->rest_reason;
+        return false;
+      });
+      slot = pick_idle_slot(now);
       if (slot != nullptr) {
         slot->busy = true;
+        slot->busy_since = now;
+        ++slot->requests;
         break;
       }
       if (!any_usable) {
         reply.error = make_error(ErrorCode::unavailable, "no worker can start: " + rest_reason);
         break;
       }
+      ++waiting_;
+      max_waiting_ = std::max(max_waiting_, waiting_);
+      const auto queued_at = Clock::now();
+      bool timed_out = false;
       if (deadline == no_deadline()) {
         idle_cv_.wait(lock);
-      } else if (idle_cv_.wait_until(lock, deadline) == std::cv_status::timeout &&
-                 Clock::now() >= deadline) {
+      } else {
+        timed_out = idle_cv_.wait_until(lock, deadline) == std::cv_status::timeout &&
+                    Clock::now() >= deadline;
+      }
+      --waiting_;
+      queue_wait_ += Clock::now() - queued_at;
+      if (timed_out) {
         reply.error =
             make_error(ErrorCode::unavailable, "all " + std::to_string(slots_.size()) +
                                                    " workers stayed busy until the deadline");
@@ -472,7 +508,12 @@ WorkerReply WorkerPool::call(const std::string& type, const json& body, Deadline
 
   std::lock_guard lock(mu_);
   if (slot != nullptr) {
+    const auto now = Clock::now();
     slot->busy = false;
+    slot->busy_total += now - slot->busy_since;
+    slot->recent_busy_s =
+        decayed(slot->recent_busy_s, slot->recent_at, now) + seconds(now - slot->busy_since);
+    slot->recent_at = now;
     idle_cv_.notify_all();
   }
   switch (reply.status) {
@@ -499,6 +540,39 @@ WorkerReply WorkerPool::call(const std::string& type, const json& body, Deadline
       break;
   }
   return reply;
+}
+
+WorkerPool::Slot* WorkerPool::pick_idle_slot(Clock::time_point now) const {
+  Slot* best = nullptr;
+  double best_recent = 0;
+  for (const auto& s : slots_) {
+    if (s->busy || s->resting_until > now) continue;
+    const double recent = decayed(s->recent_busy_s, s->recent_at, now);
+    if (best == nullptr || recent < best_recent) {
+      best = s.get();
+      best_recent = recent;
+    }
+  }
+  return best;
+}
+
+PoolLoad WorkerPool::load() const {
+  std::lock_guard lock(mu_);
+  const auto now = Clock::now();
+  PoolLoad out;
+  out.wall_s = seconds(now - started_);
+  out.waiting = waiting_;
+  out.max_waiting = max_waiting_;
+  out.queue_wait_s = seconds(queue_wait_);
+  for (const auto& s : slots_) {
+    SlotLoad l;
+    l.device = s->cuda_devices;
+    l.busy = s->busy;
+    l.requests = s->requests;
+    l.busy_s = seconds(s->busy_total + (s->busy ? now - s->busy_since : Clock::duration{}));
+    out.slots.push_back(std::move(l));
+  }
+  return out;
 }
 
 PoolStats WorkerPool::stats() const {

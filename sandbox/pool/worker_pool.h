@@ -1,4 +1,9 @@
 // A fixed set of passforge-worker processes serving requests with deadlines.
+// Routing: callers wait in one shared queue and each request goes to an idle
+// worker the moment one is free (no request waits behind a busy GPU while
+// another is idle); among several idle workers it goes to the one with the
+// least recent busy time (decayed with a 30 s time constant), so GPUs share
+// the load evenly. load() reports each worker's busy time and the queue.
 // A worker that misses a deadline, crashes, breaks the protocol or declares
 // itself poisoned is killed (SIGKILL to its process group) and replaced before
 // the caller gets its classified reply; other callers never see the restart.
@@ -73,6 +78,25 @@ struct PoolStats {
   nlohmann::json to_json() const;
 };
 
+//! One worker slot's load (one GPU of a GPU pool).
+struct SlotLoad {
+  std::string device;     // its CUDA_VISIBLE_DEVICES ("" for a CPU worker)
+  bool busy = false;      // a request in flight
+  uint64_t requests = 0;  // requests it took
+  double busy_s = 0;      // time spent on requests since the pool started, the current one included
+  nlohmann::json to_json() const;
+};
+
+struct PoolLoad {
+  double wall_s = 0;     // since the pool started
+  uint64_t waiting = 0;  // callers queued for an idle worker now
+  uint64_t max_waiting = 0;
+  //! Time callers spent queued, summed: over wall_s it is the mean queue depth.
+  double queue_wait_s = 0;
+  std::vector<SlotLoad> slots;
+  nlohmann::json to_json() const;
+};
+
 class WorkerPool {
  public:
   //! Starts every worker and completes its hello handshake. Fails with a
@@ -100,6 +124,7 @@ class WorkerPool {
   }
 
   PoolStats stats() const;
+  PoolLoad load() const;
   //! What the first worker reported applying at its last start.
   IsolationReport isolation_report() const;
   size_t size() const { return slots_.size(); }
@@ -111,6 +136,8 @@ class WorkerPool {
  private:
   struct Slot;
   WorkerPool() = default;
+  //! The idle, usable slot with the least recent busy time, or null. Holds mu_.
+  Slot* pick_idle_slot(Clock::time_point now) const;
 
   WorkerReply exchange(Slot& slot, const std::string& type, const nlohmann::json& body,
                        Deadline deadline);
@@ -131,8 +158,12 @@ class WorkerPool {
 
   mutable std::mutex mu_;
   std::condition_variable idle_cv_;
-  bool closing_ = false;           // guarded by mu_
-  PoolStats stats_;                // guarded by mu_
+  bool closing_ = false;          // guarded by mu_
+  PoolStats stats_;               // guarded by mu_
+  uint64_t waiting_ = 0;          // guarded by mu_
+  uint64_t max_waiting_ = 0;      // guarded by mu_
+  Clock::duration queue_wait_{};  // guarded by mu_
+  const Clock::time_point started_ = Clock::now();
   IsolationReport report_;         // guarded by mu_
   bool isolation_logged_ = false;  // guarded by mu_
 };

@@ -8,8 +8,13 @@
 //     stored, the model not blamed;
 //   - an NVRTC internal error is retried on a fresh worker and the model only
 //     sees the evaluation that really ran;
-//   - an evaluator that stays broken is not charged to the step budget.
+//   - an evaluator that stays broken is not charged to the step budget;
+//   - with the CPU/GPU split, a candidate that passes the CPU workers'
+//     compile-only phase is evaluated by the GPU pool, whose result is the
+//     one returned.
 #include <gtest/gtest.h>
+
+#include <cstdlib>
 
 #include "agent/replay/replay_server.h"
 #include "tests/integration/agent/episode_harness.h"
@@ -159,6 +164,44 @@ TEST(EvaluationServiceAgentRun, AnEvaluatorThatStaysBrokenIsNotChargedToTheSteps
   const auto stats = h.service().stats();
   EXPECT_EQ(stats.infra_retries, 6u) << "two fresh-worker retries for each of 3 evaluations";
   EXPECT_EQ(stats.unavailable, 3u);
+}
+
+TEST(EvaluationServiceSplit, ACandidateThatPassesOnTheCpuIsEvaluatedByTheGpuPool) {
+  char dir[] = "/tmp/pf-split-fake-XXXXXX";
+  ASSERT_NE(::mkdtemp(dir), nullptr);
+  protocol::ServiceOptions so;
+  so.plan.mode = protocol::EvalMode::full;
+  so.plan.devices = {"0", "1"};
+  so.plan.gpu_arch = "sm_90";
+  so.pool.worker_path = fs::path(PF_FAKE_EVAL_WORKER);
+  so.pool.extra_env = {"PF_FAKE_EVAL=honest"};
+  so.pool.cache_dir = dir;
+  so.precompile_workers = 2;
+  so.timeout = std::chrono::seconds(30);
+  auto service = protocol::EvaluationService::start(std::move(so));
+  ASSERT_TRUE(service.ok()) << service.error().message;
+  ASSERT_NE((*service)->precompile_pool(), nullptr);
+  const std::map<std::string, std::string> files = {
+      {"passes/FuseAddRelu.py", "def pattern(a, b):\n    return torch.relu(a + b)\n"}};
+  for (int i = 0; i < 4; ++i) {
+    auto r = (*service)->evaluate(tiny_task(), files, protocol::EvalMode::full);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(r->mode, protocol::EvalMode::full);
+    EXPECT_TRUE(r->precompiled);
+    EXPECT_TRUE(r->gpu);
+    EXPECT_EQ(r->requests, 2) << "one compile-only request on a CPU worker, one full on a GPU";
+    EXPECT_EQ(r->result["mode"], "full");
+    EXPECT_TRUE(r->result["as"].is_number()) << r->result.dump(1);
+  }
+  EXPECT_EQ((*service)->precompile_pool()->stats().requests, 4u);
+  auto load = (*service)->load();
+  ASSERT_EQ(load.slots.size(), 2u);
+  EXPECT_EQ(load.slots[0].requests + load.slots[1].requests, 4u);
+  EXPECT_GE(load.slots[1].requests, 1u) << "the rested GPU takes the second request";
+  EXPECT_EQ((*service)->stats().precompiled, 4u);
+  EXPECT_EQ((*service)->stats().kept_off_gpu, 0u);
+  service->reset();
+  fs::remove_all(dir);
 }
 
 }  // namespace

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "agent/scheduler/gpu_load.h"
+
 namespace pf::agent {
 namespace {
 
@@ -69,6 +71,36 @@ TEST(Progress, Durations) {
   EXPECT_EQ(format_duration(190), "3m10s");
   EXPECT_EQ(format_duration(7500), "2h05m");
   EXPECT_EQ(format_duration(-3), "0s");
+}
+
+sandbox::PoolLoad gpu_load(double wall, double busy0, double busy1, uint64_t waiting) {
+  sandbox::PoolLoad l;
+  l.wall_s = wall;
+  l.waiting = waiting;
+  l.slots = {{"0", true, 10, busy0}, {"1", false, 8, busy1}};
+  return l;
+}
+
+TEST(Progress, GpuLoadTextIsTheBusyShareOfTheWindow) {
+  const auto start = gpu_load(10, 5, 1, 0);
+  const auto now = gpu_load(20, 14, 2, 3);
+  EXPECT_EQ(gpu_load_text(now, nullptr), "GPU 0 70% busy, GPU 1 10% busy, 3 queued");
+  EXPECT_EQ(gpu_load_text(now, &start), "GPU 0 90% busy, GPU 1 10% busy, 3 queued");
+}
+
+TEST(Progress, GpuLoadWindowDropsOldSamplesAndTheLineShowsIt) {
+  std::vector<sandbox::PoolLoad> loads = {gpu_load(1, 1, 0, 0), gpu_load(2, 2, 0, 1),
+                                          gpu_load(3, 2, 1, 2)};
+  size_t next = 0;
+  GpuLoadWindow window([&] { return loads[next++]; }, std::chrono::milliseconds(0));
+  EXPECT_EQ(window.text(), "GPU 0 100% busy, GPU 1 0% busy, 0 queued");
+  EXPECT_EQ(window.text(), "GPU 0 100% busy, GPU 1 0% busy, 1 queued");
+  // A zero window keeps only the newest sample: the last second alone.
+  EXPECT_EQ(window.text(), "GPU 0 0% busy, GPU 1 100% busy, 2 queued");
+
+  ProgressTracker p(2, 0, traj::EvalMode::full);
+  p.set_load_text([] { return std::string("GPU 0 50% busy, 0 queued"); });
+  EXPECT_NE(p.line().find("; GPU 0 50% busy, 0 queued"), std::string::npos) << p.line();
 }
 
 }  // namespace

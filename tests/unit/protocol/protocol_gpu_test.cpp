@@ -8,15 +8,23 @@
 //     variant is evaluated after the restart;
 //   - reproducibility: the same pass evaluated 5 times, AS spread printed and
 //     bounded;
-//   - the input-draw memo: a fixed seed draws each input set once per worker.
+//   - the input-draw memo: a fixed seed draws each input set once per worker;
+//   - the CPU/GPU split (evaluator.cpu_precompile): the same seed gives the
+//     same verdicts with the split on and off, the GPU worker compiles
+//     nothing after the CPU worker did, and a candidate that does not compile
+//     never reaches the GPU worker.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
 
 #include "evaluator/passes/workspace.h"
+#include "evaluator/protocol/evaluation_plan.h"
 #include "evaluator/protocol/evaluation_service.h"
 #include "evaluator/protocol/input_draw_cache.h"
+#include "sandbox/cuda/device_limits_json.h"
+#include "sandbox/cuda/device_properties.h"
 #include "tests/support/gpu.h"
 #include "tests/support/paths.h"
 #include "tests/unit/passes/pass_test_util.h"
@@ -209,6 +217,79 @@ TEST(InputDrawMemo, FixedSeedDrawsOncePerWorker) {
                 b["phases_ms"].value("synthesis", json()).dump().c_str());
   }
   EXPECT_EQ((*r2)["hack_flags"], json::array());
+}
+
+// One GPU worker on device 0 with the split on or off, a fresh cache, seed 42.
+Result<std::unique_ptr<EvaluationService>> split_service(bool precompile, const fs::path& cache) {
+  auto props = cuda::query_device_properties(*pf::test::gpu_driver(), 0);
+  if (!props.ok()) return props.error();
+  ServiceOptions so;
+  so.plan.mode = EvalMode::full;
+  so.plan.devices = {"0"};
+  so.plan.gpu_arch = props->arch();
+  so.plan.gpu_limits = cuda::limits_to_json(props->limits);
+  so.pool.worker_path = pf::test::binary_dir() / "passforge-worker";
+  so.pool.cache_dir = cache;
+  json options = options_to_json(quick_options());
+  options["seed"] = 42;
+  so.options = options;
+  so.timeout = std::chrono::seconds(120);
+  so.cpu_precompile = precompile;
+  so.precompile_workers = 2;
+  return EvaluationService::start(std::move(so));
+}
+
+TEST(CpuGpuSplit, SameVerdictsAndTheGpuWorkerCompilesNothing) {
+  PF_REQUIRE_GPU();
+  const std::string id = "neg-cat-mul-add-6a5c9e";
+  auto task = passes::test::corpus_task(id, false);
+  ASSERT_TRUE(task.ok()) << task.error().message;
+  auto ws = passes::PassWorkspace::load(pf::test::source_dir() / "examples" / "passes" / id);
+  ASSERT_TRUE(ws.ok()) << ws.error().message;
+  auto broken = ws->files();
+  broken["kernels/rope.cu"] += "\nthis is not CUDA;\n";
+  std::map<bool, json> good, bad;
+  std::map<bool, uint64_t> gpu_requests_for_bad;
+  for (bool on : {false, true}) {
+    SCOPED_TRACE(on ? "split on" : "split off");
+    const fs::path cache =
+        fs::temp_directory_path() /
+        ("pf-split-gpu-test-" + std::to_string(::getpid()) + (on ? "-on" : "-off"));
+    fs::remove_all(cache);
+    auto service = split_service(on, cache);
+    ASSERT_TRUE(service.ok()) << service.error().message;
+    auto b = (*service)->evaluate(*task, broken, EvalMode::full);
+    ASSERT_TRUE(b.ok()) << b.error().message;
+    bad[on] = b->result;
+    gpu_requests_for_bad[on] = (*service)->load().slots.at(0).requests;
+    auto r = (*service)->evaluate(*task, ws->files(), EvalMode::full);
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    EXPECT_EQ(r->mode, EvalMode::full);
+    EXPECT_EQ(r->precompiled, on);
+    good[on] = r->result;
+    std::printf("[split %s] %s", on ? "on" : "off", describe_result(r->result).c_str());
+    fs::remove_all(cache);
+  }
+  EXPECT_EQ(good[true]["compile"]["cache_misses"], 0) << good[true]["compile"].dump();
+  EXPECT_EQ(good[false]["compile"]["cache_misses"], 1) << good[false]["compile"].dump();
+  EXPECT_EQ(good[true]["failure_class"], good[false]["failure_class"]);
+  EXPECT_EQ(good[true]["correct_rate"], good[false]["correct_rate"]);
+  ASSERT_EQ(good[true]["variants"].size(), good[false]["variants"].size());
+  for (size_t i = 0; i < good[true]["variants"].size(); ++i) {
+    const json& a = good[true]["variants"][i];
+    const json& b = good[false]["variants"][i];
+    EXPECT_EQ(a["correct"], b["correct"]) << a["name"];
+    EXPECT_EQ(a["failure_class"], b["failure_class"]) << a["name"];
+    EXPECT_EQ(a["first_passing_level"], b["first_passing_level"]) << a["name"];
+    EXPECT_EQ(a["max_abs_diff"], b["max_abs_diff"]) << a["name"] << ": same seed, same inputs";
+  }
+  EXPECT_EQ(bad[true]["failure_class"], "compile_fail");
+  EXPECT_EQ(bad[false]["failure_class"], "compile_fail");
+  EXPECT_EQ(bad[true]["as"], bad[false]["as"]);
+  EXPECT_EQ(bad[true]["es_curve"], bad[false]["es_curve"]);
+  EXPECT_EQ(bad[true]["variants"], bad[false]["variants"]);
+  EXPECT_EQ(gpu_requests_for_bad[true], 0u) << "a candidate that does not compile reached the GPU";
+  EXPECT_EQ(gpu_requests_for_bad[false], 1u);
 }
 
 }  // namespace

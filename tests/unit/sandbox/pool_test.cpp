@@ -7,6 +7,7 @@
 #include <atomic>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -262,6 +263,65 @@ TEST(WorkerPool, WorkersServeInParallel) {
   for (auto& th : threads) th.join();
   EXPECT_LT(std::chrono::steady_clock::now() - start, 1100ms);
   EXPECT_EQ(pids.size(), 3u);
+}
+
+// Routing: among idle workers (GPUs) the least recently busy takes the
+// request, so one that just ran a long request rests while the others share.
+TEST(WorkerPool, LeastRecentlyBusyIdleWorkerTakesTheRequest) {
+  auto pool = start_pool(test_options(3));
+  ASSERT_TRUE(pool);
+  auto long_one = pool->call("sleep", json{{"ms", 300}}, 5s);
+  ASSERT_TRUE(long_one.ok()) << long_one.describe();
+  std::map<int, int> taken;
+  for (int i = 0; i < 10; ++i) {
+    auto r = pool->call("echo", json::object(), 5s);
+    ASSERT_TRUE(r.ok()) << r.describe();
+    ++taken[r.slot];
+  }
+  EXPECT_EQ(taken.count(long_one.slot), 0u) << "the worker busy for 300 ms took a request";
+  EXPECT_EQ(taken.size(), 2u) << "the two rested workers share the short requests";
+  PoolLoad load = pool->load();
+  ASSERT_EQ(load.slots.size(), 3u);
+  uint64_t requests = 0;
+  for (const auto& s : load.slots) {
+    requests += s.requests;
+    EXPECT_FALSE(s.busy);
+  }
+  EXPECT_EQ(requests, 11u);
+  const auto& busiest = load.slots[static_cast<size_t>(long_one.slot)];
+  EXPECT_GE(busiest.busy_s, 0.3);
+  EXPECT_EQ(busiest.requests, 1u);
+  EXPECT_GE(load.wall_s, busiest.busy_s);
+  EXPECT_EQ(load.waiting, 0u);
+}
+
+// The queue: callers waiting for a busy worker are counted while they wait,
+// and the time they waited is summed.
+TEST(WorkerPool, LoadReportsQueueDepthAndBusyTime) {
+  auto pool = start_pool(test_options(1));
+  ASSERT_TRUE(pool);
+  std::vector<std::thread> threads;
+  threads.emplace_back([&] { EXPECT_TRUE(pool->call("sleep", json{{"ms", 500}}, 5s).ok()); });
+  std::this_thread::sleep_for(100ms);
+  for (int i = 0; i < 2; ++i) {
+    threads.emplace_back([&] { EXPECT_TRUE(pool->call("echo", json::object(), 5s).ok()); });
+  }
+  std::this_thread::sleep_for(150ms);
+  PoolLoad during = pool->load();
+  EXPECT_EQ(during.waiting, 2u);
+  ASSERT_EQ(during.slots.size(), 1u);
+  EXPECT_TRUE(during.slots[0].busy);
+  EXPECT_GE(during.slots[0].busy_s, 0.2) << "the request in flight counts";
+  for (auto& t : threads) t.join();
+  PoolLoad after = pool->load();
+  EXPECT_EQ(after.waiting, 0u);
+  EXPECT_EQ(after.max_waiting, 2u);
+  EXPECT_GE(after.queue_wait_s, 0.4);  // two callers, each queued ~0.25 s or more
+  EXPECT_EQ(after.slots[0].requests, 3u);
+  EXPECT_GE(after.slots[0].busy_s, 0.5);
+  EXPECT_LE(after.slots[0].busy_s, after.wall_s);
+  auto j = after.to_json();
+  EXPECT_EQ(j["slots"][0]["requests"], 3);
 }
 
 TEST(WorkerPool, BusyUntilTheDeadlineIsUnavailable) {

@@ -164,5 +164,51 @@ TEST_F(StatsTest, ReportsSayCompileOnlyLoudlyAndRenderJsonAndSvg) {
   EXPECT_NE(svg.find("</svg>"), std::string::npos);
 }
 
+// Per-GPU utilisation over two sessions of one run (a run and its resume):
+// busy time over the wall time of every session, the queue counted once per
+// session; the rows survive reopening the store and show in table and JSON.
+TEST(GpuUsageStats, SessionsAddUpPerGpu) {
+  testing::TempDir dir;
+  const std::string run = "20250101T000000Z-00000abc";
+  {
+    auto s = TrajectoryStore::open(dir.path(), TrajectoryStore::OpenMode::create);
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    ASSERT_TRUE((*s)->create_run(testing::make_run(run)).ok());
+    for (const auto& u :
+         {GpuUsageRecord{run, "2025-01-01T00:00:00.000Z", "0", 100, 90, 400, 50, 6},
+          GpuUsageRecord{run, "2025-01-01T00:00:00.000Z", "1", 100, 60, 300, 50, 6},
+          GpuUsageRecord{run, "2025-01-01T01:00:00.000Z", "0", 100, 50, 200, 10, 2},
+          GpuUsageRecord{run, "2025-01-01T01:00:00.000Z", "1", 100, 70, 250, 10, 2}}) {
+      ASSERT_TRUE((*s)->record_gpu_usage(u).ok());
+    }
+    // Recording a session's GPU again replaces its row.
+    ASSERT_TRUE(
+        (*s)->record_gpu_usage({run, "2025-01-01T01:00:00.000Z", "1", 100, 80, 260, 10, 2}).ok());
+  }
+  auto reader = TrajectoryReader::open(dir.path());
+  ASSERT_TRUE(reader.ok()) << reader.error().message;
+  auto rows = reader->gpu_usage();
+  ASSERT_TRUE(rows.ok()) << rows.error().message;
+  ASSERT_EQ(rows->size(), 4u);
+  auto st = compute_stats(*reader, "runs/g");
+  ASSERT_TRUE(st.ok()) << st.error().message;
+  ASSERT_EQ(st->gpus.size(), 2u);
+  EXPECT_EQ(st->gpus[0].device, "0");
+  EXPECT_DOUBLE_EQ(st->gpus[0].busy_share, 140 / 200.0);
+  EXPECT_EQ(st->gpus[0].requests, 600);
+  EXPECT_DOUBLE_EQ(st->gpus[1].busy_share, 140 / 200.0);
+  EXPECT_EQ(st->gpus[1].requests, 560);
+  ASSERT_TRUE(st->gpu_queue_mean.has_value());
+  EXPECT_DOUBLE_EQ(*st->gpu_queue_mean, 60 / 200.0);
+  EXPECT_EQ(st->gpu_queue_max, 6);
+  auto table = stats_table({*st});
+  EXPECT_NE(table.find("GPU utilisation"), std::string::npos) << table;
+  EXPECT_NE(table.find("70% (600)"), std::string::npos) << table;
+  EXPECT_NE(table.find("0.30 / 6"), std::string::npos) << table;
+  Json j = to_json(*st);
+  EXPECT_EQ(j["gpus"][1]["requests"], 560);
+  EXPECT_EQ(j["gpu_queue"]["max"], 6);
+}
+
 }  // namespace
 }  // namespace pf::traj

@@ -1,0 +1,273 @@
+// Full evaluations per GPU-second on the quickstart mix (issue 18), with the
+// CPU/GPU split off and on in one process: the quickstart configuration, the
+// GPUs passforge plans for, warm caches (a warm-up evaluation per task and
+// mode first), and many requests in flight through the EvaluationService a
+// run uses. Every measured request is a new candidate like an agent's: its
+// kernel files differ by a comment, so NVRTC compiles each one (the eager
+// baseline's kernels and everything else stay cached); --broken-share makes
+// that share of them fail to compile, as agents' candidates often do.
+//
+// Per mode it counts the full evaluations finished within a window of
+// --seconds (then lets the requests in flight finish, unmeasured) and the
+// GPU workers' busy time over the same window. JSON on stdout, one summary
+// line per mode on stderr. Run from the repository root (tasks/ and
+// examples/passes/ are read from there); the binary sits at the build root so
+// that `tests/gpu/run_device.sh --pack` carries it with passforge-worker.
+#include <CLI/CLI.hpp>
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <thread>
+
+#include "common/log.h"
+#include "config/config_loader.h"
+#include "evaluator/passes/workspace.h"
+#include "evaluator/protocol/evaluation_plan.h"
+#include "evaluator/protocol/evaluation_service.h"
+#include "evaluator/tasks/task.h"
+
+namespace {
+
+using namespace pf;
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+struct Options {
+  std::string config = "configs/quickstart.toml";
+  std::vector<std::string> tasks = {"neg-cat-mul-add-6a5c9e", "add-softmax-dropout-a73f2b",
+                                    "linear-mul-truediv-erf-add-mul-2eaa9f"};
+  double seconds = 30;
+  int in_flight = 8;
+  double broken_share = 0;
+  std::string cache;  // empty: $TMPDIR/pf_split_bench_cache
+  std::vector<std::string> modes = {"off", "on"};
+  //! Fixes every request's input seed (a worker may then reuse its input
+  //! draws); absent: a fresh seed per evaluation, as runs do.
+  std::optional<int64_t> seed;
+};
+
+struct Candidate {
+  Task task;
+  std::map<std::string, std::string> files;
+};
+
+int fail(const std::string& what) {
+  std::fprintf(stderr, "pf_split_bench: %s\n", what.c_str());
+  return 2;
+}
+
+double seconds_between(Clock::time_point a, Clock::time_point b) {
+  return std::chrono::duration<double>(b - a).count();
+}
+
+// The candidate's kernel files made new (request `n` of mode `mode`), and
+// broken when `broken`.
+std::map<std::string, std::string> fresh_files(const Candidate& c, const std::string& mode,
+                                               uint64_t n, bool broken) {
+  auto files = c.files;
+  for (auto& [name, source] : files) {
+    if (name.size() < 3 || name.compare(name.size() - 3, 3, ".cu") != 0) continue;
+    source += "\n// pf_split_bench " + mode + " request " + std::to_string(n) + "\n";
+    if (broken) source += "this is not CUDA;\n";
+  }
+  return files;
+}
+
+double busy_sum(const sandbox::PoolLoad& l) {
+  double s = 0;
+  for (const auto& slot : l.slots) s += slot.busy_s;
+  return s;
+}
+
+uint64_t requests_sum(const sandbox::PoolLoad& l) {
+  uint64_t s = 0;
+  for (const auto& slot : l.slots) s += slot.requests;
+  return s;
+}
+
+Result<json> run_mode(const Options& o, Config config, const protocol::EvaluationPlan& plan,
+                      const std::vector<Candidate>& mix, const std::string& mode) {
+  config.evaluator.cpu_precompile = mode == "on";
+  protocol::ServiceOptions so = protocol::service_options(config, plan);
+  if (o.seed) so.options["seed"] = *o.seed;
+  PF_ASSIGN(auto service, protocol::EvaluationService::start(std::move(so)));
+  // Warm-up: each task once with its own files (fills the NVRTC and baseline
+  // kernel caches and each worker's runtime).
+  const auto warm0 = Clock::now();
+  for (const auto& c : mix) {
+    PF_ASSIGN(auto e, service->evaluate(c.task, c.files, protocol::EvalMode::full));
+    if (e.mode != protocol::EvalMode::full) {
+      return make_error(ErrorCode::unsupported, "the workers fell back to compile-only");
+    }
+  }
+  const double warm_s = seconds_between(warm0, Clock::now());
+
+  std::atomic<uint64_t> next{0}, done_in_window{0}, done{0}, correct{0}, failed{0}, unavailable{0},
+      gpu_evaluations{0};
+  std::mutex mu;
+  std::vector<double> latencies;
+  const auto start = Clock::now();
+  const auto deadline =
+      start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.seconds));
+  const sandbox::PoolLoad load0 = service->load();
+  sandbox::PoolLoad load1;
+  std::thread window_end([&] {
+    std::this_thread::sleep_until(deadline);
+    load1 = service->load();
+  });
+  std::vector<std::thread> threads;
+  for (int t = 0; t < std::max(1, o.in_flight); ++t) {
+    threads.emplace_back([&] {
+      while (Clock::now() < deadline) {
+        const uint64_t n = next++;
+        const Candidate& c = mix[n % mix.size()];
+        const bool broken = o.broken_share > 0 && static_cast<double>((n * 7919) % 1000) <
+                                                      o.broken_share * 1000.0;  // spread evenly
+        const auto t0 = Clock::now();
+        auto e =
+            service->evaluate(c.task, fresh_files(c, mode, n, broken), protocol::EvalMode::full);
+        const auto t1 = Clock::now();
+        if (!e.ok()) {
+          ++unavailable;
+          continue;
+        }
+        ++done;
+        if (t1 < deadline) ++done_in_window;
+        if (e->gpu) ++gpu_evaluations;
+        const json& r = e->result;
+        if (r.value("failure_class", json()).is_string()) {
+          ++failed;
+        } else if (r.value("correct_rate", 0.0) >= 1.0) {
+          ++correct;
+        }
+        std::lock_guard lock(mu);
+        latencies.push_back(seconds_between(t0, t1));
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  window_end.join();
+  const double window = seconds_between(start, deadline);
+  // The GPU side's own interval between the two samples (the second one
+  // lands a little after the deadline).
+  const double sampled = std::max(1e-9, load1.wall_s - load0.wall_s);
+  const size_t gpus = std::max<size_t>(1, load1.slots.size());
+  const double busy = busy_sum(load1) - busy_sum(load0);
+  const uint64_t gpu_requests = requests_sum(load1) - requests_sum(load0);
+  json per_gpu = json::array();
+  for (size_t i = 0; i < load1.slots.size(); ++i) {
+    const double b = load1.slots[i].busy_s - (i < load0.slots.size() ? load0.slots[i].busy_s : 0);
+    per_gpu.push_back({{"device", load1.slots[i].device}, {"busy_share", b / sampled}});
+  }
+  std::sort(latencies.begin(), latencies.end());
+  const double evals_per_s = static_cast<double>(done_in_window) / window;
+  const auto stats = service->stats();
+  json out = {{"cpu_precompile", mode == "on"},
+              {"warmup_s", warm_s},
+              {"window_s", window},
+              {"evaluations_in_window", done_in_window.load()},
+              {"evaluations", done.load()},
+              {"unavailable", unavailable.load()},
+              {"compile_failures", failed.load()},
+              {"all_variants_correct", correct.load()},
+              {"reached_a_gpu", gpu_evaluations.load()},
+              {"kept_off_gpu", stats.kept_off_gpu},
+              {"evals_per_s", evals_per_s},
+              {"evals_per_gpu_s", evals_per_s / static_cast<double>(gpus)},
+              {"gpu_busy_share", busy / sampled / static_cast<double>(gpus)},
+              {"gpu_requests_in_window", gpu_requests},
+              {"gpu_s_per_request",
+               gpu_requests > 0 ? json(busy / static_cast<double>(gpu_requests)) : json(nullptr)},
+              {"per_gpu", per_gpu},
+              {"latency_median_s",
+               latencies.empty() ? json(nullptr) : json(latencies[latencies.size() / 2])},
+              {"service", stats.to_json()}};
+  std::fprintf(stderr,
+               "pf_split_bench: cpu_precompile %-3s: %.2f full evaluations/s per GPU (%llu in "
+               "%.0f s on %zu GPU), GPU busy %.0f%%, %.0f ms GPU per request, %llu kept off the "
+               "GPU\n",
+               mode.c_str(), evals_per_s / static_cast<double>(gpus),
+               static_cast<unsigned long long>(done_in_window.load()), window, gpus,
+               100 * busy / sampled / static_cast<double>(gpus),
+               gpu_requests > 0 ? 1000 * busy / static_cast<double>(gpu_requests) : 0.0,
+               static_cast<unsigned long long>(stats.kept_off_gpu));
+  return out;
+}
+
+int run(const Options& o) {
+  // Logs to stderr, so that stdout is only the JSON.
+  if (auto st = setup_logging({"warn", ""}); !st.ok()) return fail(st.error().message);
+  ConfigInputs inputs;
+  inputs.file = o.config;
+  auto loaded = load_config(inputs);
+  if (!loaded.ok()) return fail(loaded.error().message);
+  Config config = loaded->config;
+  config.run.concurrency = std::max(config.run.concurrency, o.in_flight);
+  const fs::path cache =
+      o.cache.empty() ? fs::temp_directory_path() / "pf_split_bench_cache" : fs::path(o.cache);
+  config.evaluator.nvrtc_cache_dir = cache.string();
+  auto plan = protocol::plan_evaluation(config.evaluator);
+  if (!plan.ok()) return fail(plan.error().message);
+  if (plan->mode != protocol::EvalMode::full) return fail("needs a GPU: " + plan->reason);
+
+  std::vector<Candidate> mix;
+  for (const auto& id : o.tasks) {
+    auto task = load_task_file(fs::path("tasks") / (id + ".json"));
+    if (!task.ok()) return fail(task.error().message);
+    auto ws = passes::PassWorkspace::load(fs::path("examples/passes") / id);
+    if (!ws.ok()) return fail(ws.error().message);
+    mix.push_back({std::move(*task), ws->files()});
+  }
+  json modes = json::array();
+  for (const auto& mode : o.modes) {
+    auto m = run_mode(o, config, *plan, mix, mode);
+    if (!m.ok()) return fail("cpu_precompile " + mode + ": " + m.error().message);
+    modes.push_back(std::move(*m));
+  }
+  json out = {{"gpu", plan->gpu_name},
+              {"gpus", plan->devices.size()},
+              {"tasks", o.tasks},
+              {"in_flight", o.in_flight},
+              {"broken_share", o.broken_share},
+              {"seed", o.seed ? json(*o.seed) : json(nullptr)},
+              {"protocol",
+               {{"warmup", config.evaluator.warmup},
+                {"trials", config.evaluator.trials},
+                {"l2_flush", config.evaluator.l2_flush},
+                {"graph_replay", config.evaluator.graph_replay}}},
+              {"modes", modes}};
+  if (modes.size() == 2 && modes[0]["evals_per_s"].get<double>() > 0) {
+    out["speedup_on_over_off"] =
+        modes[1]["evals_per_s"].get<double>() / modes[0]["evals_per_s"].get<double>();
+  }
+  std::printf("%s\n", out.dump(2).c_str());
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  CLI::App app{
+      "Full evaluations per GPU-second on the quickstart mix, CPU/GPU split off and on (JSON on "
+      "stdout; run from the repository root)"};
+  app.add_option("--config", o.config, "configuration file");
+  app.add_option("--tasks", o.tasks, "task ids (tasks/<id>.json, examples/passes/<id>)");
+  app.add_option("--seconds", o.seconds, "measured window per mode");
+  app.add_option("--in-flight", o.in_flight, "evaluation requests in flight");
+  app.add_option("--broken-share", o.broken_share, "share of candidates that fail to compile")
+      ->check(CLI::Range(0.0, 1.0));
+  app.add_option("--cache", o.cache, "NVRTC cache directory (kept between runs: warm)");
+  app.add_option("--seed", o.seed, "one input seed for every request (default: fresh per request)");
+  app.add_option("--modes", o.modes, "cpu_precompile settings to measure, in order")
+      ->check(CLI::IsMember({"off", "on"}));
+  CLI11_PARSE(app, argc, argv);
+  return run(o);
+}
