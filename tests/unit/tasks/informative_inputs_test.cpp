@@ -142,5 +142,22 @@ TEST(InformativeInputs, DiscreteOutputsWithElementsAtTheThresholdAreRejected) {
   EXPECT_TRUE(clear->informative) << clear->summary();
 }
 
+TEST(InformativeInputs, ThresholdInsideTheGraphIsProbedNearZero) {
+  // repeat-flatten-sigmoid-lt: sigmoid(x) < 0.5 sits at its threshold where x
+  // is near 0, where a move relative to |x| alone moves nothing; the probe
+  // moves every element by at least 2^-20 of the tensor's largest magnitude.
+  InputMeta x = normal(0, {4}, 0.0, 1.0);
+  x.data = std::vector<double>{1e-9, -0.3, 0.6, 0.2};
+  const std::string body = "    s = in_0.sigmoid()\n    t = s < 0.5\n    return (t,)\n";
+  auto d = draw_on_cpu(variant(body, {x}));
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_FALSE(d->informative);
+  EXPECT_NE(d->summary().find("output 0: 1 elements flip"), std::string::npos) << d->summary();
+  x.data = std::vector<double>{0.05, -0.3, 0.6, 0.2};
+  auto clear = draw_on_cpu(variant(body, {x}));
+  ASSERT_TRUE(clear.ok()) << clear.error().message;
+  EXPECT_TRUE(clear->informative) << clear->summary();
+}
+
 }  // namespace
 }  // namespace pf
