@@ -140,4 +140,17 @@ g.case("interpolate/align_with_nearest", INTERP, [r([1, 1, 2, 2])], {"size": 4, 
 g.case("interpolate/size_and_scale", INTERP, [r([1, 1, 2, 2])], {"size": 4, "scale_factor": 2.0},
        expect_error=True)
 
+# F.unfold (im2col), added last: cases draw from one random stream
+UNFOLD = "torch.nn.functional.unfold"
+g.case("unfold/basic", UNFOLD, [r([2, 3, 4, 5])], {"kernel_size": 2})
+g.case("unfold/all_params", UNFOLD, [r([1, 2, 6, 7])],
+       {"kernel_size": (2, 3), "dilation": (2, 1), "padding": 1, "stride": (2, 3)})
+g.case("unfold/positional", UNFOLD, [r([1, 2, 5, 5]), 3, 1, 1, 2])
+g.case("unfold/unbatched_f16", UNFOLD, [r([2, 4, 4], torch.float16)], {"kernel_size": 3, "padding": 1})
+g.case("unfold/int64", UNFOLD, [torch.arange(2 * 3 * 3, dtype=torch.int64).reshape(1, 2, 3, 3)],
+       {"kernel_size": 2}, expect_error=True)
+g.case("unfold/bf16_strided", UNFOLD, [transposed(r([1, 2, 5, 4], BF16))], {"kernel_size": (3, 2), "stride": 2})
+g.case("unfold/too_big", UNFOLD, [r([1, 1, 2, 2])], {"kernel_size": 3}, expect_error=True)
+g.case("unfold/5d", UNFOLD, [r([1, 1, 2, 2, 2])], {"kernel_size": 1}, expect_error=True)
+
 g.write()
