@@ -11,9 +11,11 @@
 #include "evaluator/core/half.h"
 #include "evaluator/dialect/graph_builder.h"
 #include "evaluator/dialect/printer.h"
+#include "evaluator/ops/cpu_executor.h"
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/ops/type_inference.h"
 #include "evaluator/tasks/hidden_variants.h"
+#include "evaluator/tasks/informative_inputs.h"
 #include "evaluator/tasks/weight_meta.h"
 
 namespace pf {
@@ -83,6 +85,21 @@ Status carry_input(InputMeta& in, DType dt) {
   return ok_status();
 }
 
+// True when an input's statistics are beyond `dt`'s range (GraphNet records
+// activations at 1e35). Synthesis clamps values to [-100, 100], so the copy's
+// inputs fit, but what the graph makes of them may not (a bmm of 32 such
+// products overflows float16); a batch norm after them normalises them.
+bool statistics_beyond(const TaskVariant& copy, DType dt) {
+  const double largest = dt == DType::float16 ? 65504 : dt == DType::bfloat16 ? 0x1.fep127 : 0;
+  if (largest == 0) return false;
+  for (const auto& in : copy.inputs) {
+    if (!in.data && std::max(std::fabs(in.mean.value_or(0)), in.std.value_or(0)) > largest) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Variants whose floating inputs are all float32 get copies in other dtypes.
 std::vector<TaskVariant> dtype_copies(const TaskVariant& v, const ImportOptions& options,
                                       const OpRegistry& registry,
@@ -112,6 +129,22 @@ std::vector<TaskVariant> dtype_copies(const TaskVariant& v, const ImportOptions&
       warnings.push_back("no " + std::string(dtype_name(dt)) + " copy of " + v.name + ": " +
                          graph.error().message);
       continue;
+    }
+    if (statistics_beyond(copy, dt)) {
+      // Decided as `passforge tasks check` decides (default seed): a copy no
+      // input draw makes informative is not made; its float32 original is.
+      const Graph& g = *graph;
+      OutputRunner cpu = [&g, &registry](const std::vector<Tensor>& inputs) {
+        return run_graph_cpu(g, inputs, registry);
+      };
+      auto draw = draw_informative_inputs(copy, SynthesisOptions{}, cpu);
+      if (!draw.ok() || !draw->informative) {
+        warnings.push_back("no " + std::string(dtype_name(dt)) + " copy of " + v.name +
+                           ": its inputs' statistics are beyond " + dtype_name(dt) +
+                           "'s range and no input draw makes its outputs informative (" +
+                           (draw.ok() ? draw->summary() : draw.error().message) + ")");
+        continue;
+      }
     }
     out.push_back(std::move(copy));
   }
