@@ -6,7 +6,7 @@
 # copies of float32 variants, 20% of each task's variants hidden
 # (deterministic); tasks no input draw makes informative are removed (below).
 # Then checks every variant on the CPU reference (exit 1 on a degenerate
-# variant; about 45 minutes on one core).
+# variant; about 5.5 CPU minutes).
 set -euo pipefail
 if [ $# -ne 1 ]; then
   echo "usage: $0 CORPUS_DIR  (holding graphnet-slices/ and graphnet-slices-more/)" >&2
