@@ -14,6 +14,7 @@
 #include "common/fs.h"
 #include "evaluator/ops/cpu_executor.h"
 #include "evaluator/ops/op_registry.h"
+#include "evaluator/tasks/synthesis.h"
 #include "evaluator/tasks/task_suite.h"
 #include "evaluator/tasks/weight_meta.h"
 #include "tests/support/paths.h"
@@ -278,6 +279,53 @@ TEST(Importer, HalfCopiesOnlyWhereTheDtypeHoldsTheInputs) {
                           "range and no input draw makes its outputs informative (attempt 0"),
             std::string::npos)
       << warnings;
+}
+
+// A stored -inf became null in a task file and `tasks check` then rejected
+// the whole suite: weight_meta.py's bare inf/-inf/nan go through import, the
+// float16 copy, the task file and back, and reach the synthesised inputs.
+TEST(Importer, NonFiniteLiteralsSurviveImportAndTaskFiles) {
+  const fs::path dir = fs::temp_directory_path() /
+                       ("pf_import_nonfinite_" + std::to_string(::getpid())) / "mask-task";
+  fs::create_directories(dir);
+  ASSERT_TRUE(write_file_atomic(dir / "model.py",
+                                "import torch\nclass GraphModule(torch.nn.Module):\n"
+                                "    def forward(self, in_0):\n        a = in_0.exp()\n"
+                                "        return (a,)\n")
+                  .ok());
+  ASSERT_TRUE(write_file_atomic(dir / "weight_meta.py",
+                                "class A:\n    name = \"in_0\"\n    shape = [4]\n"
+                                "    dtype = \"torch.float32\"\n    min_val = -inf\n"
+                                "    data = [0.000000, -inf, inf, nan]\n")
+                  .ok());
+  ImportOptions options;
+  options.extra_float_dtypes = {DType::float16};
+  auto results = import_tasks(dir, options, OpRegistry::builtin());
+  ASSERT_TRUE(results.ok()) << results.error().message;
+  ASSERT_TRUE((*results)[0].task) << (*results)[0].error;
+  const fs::path file = dir.parent_path() / "task.json";
+  ASSERT_TRUE(save_task_file(*(*results)[0].task, file).ok());
+  auto text = read_file(file);
+  auto loaded = load_task_file(file);
+  std::error_code ec;
+  fs::remove_all(dir.parent_path(), ec);
+  ASSERT_TRUE(text.ok());
+  EXPECT_EQ(text->find("null"), std::string::npos) << *text;
+  ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+  ASSERT_EQ(loaded->variants.size(), 2u);  // float32 and its float16 copy
+  const double inf = std::numeric_limits<double>::infinity();
+  for (const TaskVariant& v : loaded->variants) {
+    const auto& d = *v.inputs[0].data;
+    ASSERT_EQ(d.size(), 4u) << v.name;
+    EXPECT_EQ(d[1], -inf) << v.name;
+    EXPECT_EQ(d[2], inf) << v.name;
+    EXPECT_TRUE(std::isnan(d[3])) << v.name;
+    EXPECT_EQ(*v.inputs[0].min_val, -inf) << v.name;
+    Tensor x = synthesize_inputs(v, SynthesisOptions{})[0];
+    EXPECT_EQ(x.get(1), -inf) << v.name;
+    EXPECT_EQ(x.get(2), inf) << v.name;
+    EXPECT_TRUE(std::isnan(x.get(3))) << v.name;
+  }
 }
 
 TEST(Importer, PassBenchCorpusImportsCompletely) {
