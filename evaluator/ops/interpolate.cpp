@@ -1,5 +1,6 @@
 // interpolate (alias upsample): nearest, nearest-exact, (bi/tri)linear,
-// bicubic and area over 1-3 spatial dims of an [N, C, *spatial] input.
+// bicubic and area over 1-3 spatial dims of an [N, C, *spatial] input;
+// antialiased bilinear and bicubic (antialias=True) over 2.
 //
 // Every mode is separable, so the reference resamples one spatial dim at a
 // time with per-output taps (input index, weight), accumulating in float64.
@@ -33,6 +34,7 @@ using Taps = std::vector<std::vector<Tap>>;  // per output index
 struct InterpPlan {
   Mode mode = Mode::nearest;
   bool align_corners = false;
+  bool antialias = false;
   std::vector<int64_t> in, out;               // spatial sizes
   std::vector<std::optional<double>> scales;  // passed to the kernel (nullopt: in / out)
   Shape out_shape;
@@ -82,8 +84,9 @@ Result<InterpPlan> plan_interpolate(const BoundArgs<T>& a) {
     p.mode = Mode::cubic;
     needs = 4;
   } else {
-    return a.error(kMode, "unknown mode '" + mode + "' (nearest, nearest-exact, linear, "
-                          "bilinear, bicubic, trilinear, area)");
+    return a.error(kMode, "unknown mode '" + mode +
+                              "' (nearest, nearest-exact, linear, "
+                              "bilinear, bicubic, trilinear, area)");
   }
   if (needs ? rank != needs : (rank < 3 || rank > 5)) {
     return a.error(kInput, "got a " + std::to_string(rank) + "-d input, but mode '" + mode +
@@ -93,13 +96,16 @@ Result<InterpPlan> plan_interpolate(const BoundArgs<T>& a) {
   bool interpolating = p.mode == Mode::linear || p.mode == Mode::cubic;
   if (!a.is_none(kAlign)) {
     if (!interpolating) {
-      return a.error(kAlign, "align_corners can only be set with the interpolating modes "
-                             "(linear, bilinear, bicubic, trilinear)");
+      return a.error(kAlign,
+                     "align_corners can only be set with the interpolating modes "
+                     "(linear, bilinear, bicubic, trilinear)");
     }
     PF_ASSIGN(p.align_corners, a.boolean(kAlign));
   }
-  PF_ASSIGN(bool antialias, a.boolean(kAntialias));
-  if (antialias) return a.error(kAntialias, "antialias=True is not supported");
+  PF_ASSIGN(p.antialias, a.boolean(kAntialias));
+  if (p.antialias && (rank != 4 || !interpolating)) {
+    return a.error(kAntialias, "antialias=True needs mode 'bilinear' or 'bicubic' (as PyTorch)");
+  }
   size_t dims = rank - 2;
   p.in.assign(s.begin() + 2, s.end());
   for (int64_t d : p.in) {
@@ -114,7 +120,8 @@ Result<InterpPlan> plan_interpolate(const BoundArgs<T>& a) {
     PF_ASSIGN(recompute, a.boolean(kRecompute));
   }
   if (has_size) {
-    if (recompute) return a.error(kRecompute, "recompute_scale_factor needs scale_factor, not size");
+    if (recompute)
+      return a.error(kRecompute, "recompute_scale_factor needs scale_factor, not size");
     PF_ASSIGN(p.out, ints_n(a, kSize, dims));
     for (int64_t o : p.out) {
       if (o <= 0) return a.error(kSize, "output sizes must be positive");
@@ -149,9 +156,13 @@ C source_index(C scale, int64_t dst, bool align, bool cubic) {
 }
 
 template <typename C>
-C cubic1(C x, C A) { return ((A + 2) * x - (A + 3)) * x * x + 1; }
+C cubic1(C x, C A) {
+  return ((A + 2) * x - (A + 3)) * x * x + 1;
+}
 template <typename C>
-C cubic2(C x, C A) { return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A; }
+C cubic2(C x, C A) {
+  return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A;
+}
 
 template <typename C>
 Taps make_taps(Mode mode, int64_t in, int64_t out, bool align, std::optional<double> scale) {
@@ -205,8 +216,52 @@ Taps make_taps(Mode mode, int64_t in, int64_t out, bool align, std::optional<dou
   return taps;
 }
 
+// PyTorch's antialiased resampling (_upsample_bilinear2d_aa /
+// _upsample_bicubic2d_aa, PIL's filters): a triangle (bilinear) or Keys
+// a = -0.5 (bicubic) filter, stretched by the downscale factor so that every
+// input pixel under it counts, weights normalised to sum 1. The mixed
+// float/double arithmetic is PyTorch's (its 0.5 literals are double).
+template <typename C>
+C aa_filter(Mode mode, C x) {
+  x = std::fabs(x);
+  if (mode == Mode::linear) return x < C(1) ? C(1) - x : C(0);
+  const C A = C(-0.5);
+  if (x < C(1)) return cubic1<C>(x, A);
+  return x < C(2) ? cubic2<C>(x, A) : C(0);
+}
+
+template <typename C>
+Taps make_aa_taps(Mode mode, int64_t in, int64_t out, bool align, std::optional<double> scale) {
+  const C interp_size = mode == Mode::linear ? C(2) : C(4);
+  const C s = pixel_scale<C>(in, out, align, scale);
+  const C support = s >= C(1) ? (interp_size * C(0.5)) * s : interp_size * C(0.5);
+  const C invscale = s >= C(1) ? C(1) / s : C(1);
+  Taps taps(static_cast<size_t>(out));
+  for (int64_t o = 0; o < out; ++o) {
+    const C center = static_cast<C>(static_cast<double>(s) * (static_cast<double>(o) + 0.5));
+    const int64_t xmin =
+        std::max(static_cast<int64_t>(static_cast<double>(center - support) + 0.5), int64_t{0});
+    const int64_t xsize =
+        std::min(static_cast<int64_t>(static_cast<double>(center + support) + 0.5), in) - xmin;
+    std::vector<C> w;
+    C total = C(0);
+    for (int64_t j = 0; j < xsize; ++j) {
+      const double offset = static_cast<double>(static_cast<C>(j + xmin) - center) + 0.5;
+      w.push_back(aa_filter<C>(mode, static_cast<C>(offset * static_cast<double>(invscale))));
+      total += w.back();
+    }
+    for (int64_t j = 0; j < xsize; ++j) {
+      C wj = w[static_cast<size_t>(j)];
+      if (total != C(0)) wj /= total;
+      taps[static_cast<size_t>(o)].push_back({xmin + j, static_cast<double>(wj)});
+    }
+  }
+  return taps;
+}
+
 // Resamples dim `d` of a row-major array of `shape` with the given taps.
-std::vector<double> resample(const std::vector<double>& x, Shape& shape, size_t d, const Taps& taps) {
+std::vector<double> resample(const std::vector<double>& x, Shape& shape, size_t d,
+                             const Taps& taps) {
   int64_t outer = 1, inner = 1;
   for (size_t i = 0; i < d; ++i) outer *= shape[i];
   for (size_t i = d + 1; i < shape.size(); ++i) inner *= shape[i];
@@ -230,8 +285,9 @@ Tensor run_interpolate(const Tensor& x, const InterpPlan& p, const TensorType& o
   Shape shape = x.shape();
   bool dbl = x.dtype() == DType::float64;
   for (size_t d = 0; d < p.in.size(); ++d) {
-    Taps taps = dbl ? make_taps<double>(p.mode, p.in[d], p.out[d], p.align_corners, p.scales[d])
-                    : make_taps<float>(p.mode, p.in[d], p.out[d], p.align_corners, p.scales[d]);
+    auto make = p.antialias ? (dbl ? make_aa_taps<double> : make_aa_taps<float>)
+                            : (dbl ? make_taps<double> : make_taps<float>);
+    Taps taps = make(p.mode, p.in[d], p.out[d], p.align_corners, p.scales[d]);
     v = resample(v, shape, d + 2, taps);
   }
   return Tensor::from_doubles(out_type.dtype, out_type.shape, v);
@@ -245,12 +301,16 @@ void register_interpolate_ops(OpRegistry& r) {
   op.aliases = {"torch.nn.functional.interpolate", "torch.nn.functional.upsample"};
   ParamDef align{"align_corners", ParamKind::boolean, Arg::make_none()};
   ParamDef recompute{"recompute_scale_factor", ParamKind::boolean, Arg::make_none()};
-  op.params = {param_tensor("input"),      param_opt_ints("size"),
-               param_opt_real("scale_factor"), param_string("mode", "nearest"),
-               align,                      recompute,
+  op.params = {param_tensor("input"),
+               param_opt_ints("size"),
+               param_opt_real("scale_factor"),
+               param_string("mode", "nearest"),
+               align,
+               recompute,
                param_bool("antialias", false)};
-  op.doc = "resizes the spatial dims (size or scale_factor) by nearest, nearest-exact, "
-           "(bi/tri)linear, bicubic or area";
+  op.doc =
+      "resizes the spatial dims (size or scale_factor) by nearest, nearest-exact, "
+      "(bi/tri)linear, bicubic or area";
   op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
     PF_ASSIGN(InterpPlan p, plan_interpolate(a));
     return std::vector<TensorType>{TensorType{a.tensor(kInput).dtype, p.out_shape}};
