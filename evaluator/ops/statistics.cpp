@@ -296,7 +296,8 @@ OpInfo matrix_norm_op() {
               std::fabs(sum_over_hi ? m[o * n_hi + k] : m[k * n_hi + o]);
         }
       }
-      y.set(g, norm_of(sums.data(), outer, ord > 0 ? INFINITY : -INFINITY));
+      const double inf = std::numeric_limits<double>::infinity();
+      y.set(g, norm_of(sums.data(), outer, ord > 0 ? inf : -inf));
     }
     return std::vector<Tensor>{y};
   };

@@ -32,6 +32,7 @@ bool is_task_dir(const fs::path& dir) {
 
 std::vector<TensorType> input_types(const std::vector<InputMeta>& inputs) {
   std::vector<TensorType> out;
+  out.reserve(inputs.size());
   for (const auto& in : inputs) out.push_back({in.dtype, in.shape});
   return out;
 }
@@ -280,8 +281,9 @@ Result<TaskVariant> import_variant(const std::string& name, std::string_view mod
     auto it = std::find_if(metas.begin(), metas.end(),
                            [&](const InputMeta& m) { return m.name == param; });
     if (it == metas.end()) {
-      return make_error(ErrorCode::invalid_argument,
-                        meta_file + ": no metadata for forward parameter '" + param + "'");
+      std::string message = meta_file;
+      message.append(": no metadata for forward parameter '").append(param).append("'");
+      return make_error(ErrorCode::invalid_argument, message);
     }
     v.inputs.push_back(*it);
   }
@@ -304,6 +306,7 @@ Result<std::vector<TaskImport>> import_tasks(const fs::path& root, const ImportO
                                                 "(model.py + weight_meta.py) found");
   }
   std::vector<TaskImport> out;
+  out.reserve(dirs.size());
   for (const auto& d : dirs) out.push_back(import_one(d, options, registry));
   return out;
 }
