@@ -23,7 +23,7 @@ using namespace layout;
 
 enum class Mode : uint8_t { nearest, nearest_exact, linear, cubic, area };
 
-enum Param : size_t { kInput, kSize, kScale, kMode, kAlign, kRecompute, kAntialias };
+enum Param : size_t { p_input, p_size, p_scale, p_mode, p_align, p_recompute, p_antialias };
 
 struct Tap {
   int64_t index;
@@ -41,24 +41,24 @@ struct InterpPlan {
 };
 
 Result<std::vector<double>> scale_factors(const ArgReader& a, size_t dims) {
-  const Arg& arg = a.arg(kScale);
+  const Arg& arg = a.arg(p_scale);
   std::vector<double> v;
   if (arg.is_sequence()) {
     for (const auto& item : arg.items) {
-      if (!item.is_number()) return a.error(kScale, "expects numbers");
+      if (!item.is_number()) return a.error(p_scale, "expects numbers");
       v.push_back(item.kind == Arg::Kind::real ? item.f : static_cast<double>(item.i));
     }
   } else {
-    PF_ASSIGN(double s, a.real(kScale));
+    PF_ASSIGN(double s, a.real(p_scale));
     v.assign(dims, s);
   }
   if (v.size() != dims) {
-    return a.error(kScale, "expects " + std::to_string(dims) + " factors for " +
-                               std::to_string(dims) + " spatial dims, got " +
-                               std::to_string(v.size()));
+    return a.error(p_scale, "expects " + std::to_string(dims) + " factors for " +
+                                std::to_string(dims) + " spatial dims, got " +
+                                std::to_string(v.size()));
   }
   for (double s : v) {
-    if (!(s > 0)) return a.error(kScale, "scale factors must be positive");
+    if (!(s > 0)) return a.error(p_scale, "scale factors must be positive");
   }
   return v;
 }
@@ -66,9 +66,9 @@ Result<std::vector<double>> scale_factors(const ArgReader& a, size_t dims) {
 template <typename T>
 Result<InterpPlan> plan_interpolate(const BoundArgs<T>& a) {
   InterpPlan p;
-  const Shape& s = shape_of(a.tensor(kInput));
-  PF_TRY(require_floating(a, kInput, dtype_of(a.tensor(kInput))));
-  PF_ASSIGN(std::string mode, a.string(kMode));
+  const Shape& s = shape_of(a.tensor(p_input));
+  PF_TRY(require_floating(a, p_input, dtype_of(a.tensor(p_input))));
+  PF_ASSIGN(std::string mode, a.string(p_mode));
   size_t rank = s.size();
   size_t needs = 0;  // required rank, 0 = 3..5
   if (mode == "nearest") {
@@ -84,54 +84,55 @@ Result<InterpPlan> plan_interpolate(const BoundArgs<T>& a) {
     p.mode = Mode::cubic;
     needs = 4;
   } else {
-    return a.error(kMode, "unknown mode '" + mode +
-                              "' (nearest, nearest-exact, linear, "
-                              "bilinear, bicubic, trilinear, area)");
+    return a.error(p_mode, "unknown mode '" + mode +
+                               "' (nearest, nearest-exact, linear, "
+                               "bilinear, bicubic, trilinear, area)");
   }
   if (needs ? rank != needs : (rank < 3 || rank > 5)) {
-    return a.error(kInput, "got a " + std::to_string(rank) + "-d input, but mode '" + mode +
-                               "' needs " + (needs ? std::to_string(needs) : "3-d to 5-d") +
-                               " input [N, C, spatial...]");
+    return a.error(p_input, "got a " + std::to_string(rank) + "-d input, but mode '" + mode +
+                                "' needs " + (needs ? std::to_string(needs) : "3-d to 5-d") +
+                                " input [N, C, spatial...]");
   }
   bool interpolating = p.mode == Mode::linear || p.mode == Mode::cubic;
-  if (!a.is_none(kAlign)) {
+  if (!a.is_none(p_align)) {
     if (!interpolating) {
-      return a.error(kAlign,
+      return a.error(p_align,
                      "align_corners can only be set with the interpolating modes "
                      "(linear, bilinear, bicubic, trilinear)");
     }
-    PF_ASSIGN(p.align_corners, a.boolean(kAlign));
+    PF_ASSIGN(p.align_corners, a.boolean(p_align));
   }
-  PF_ASSIGN(p.antialias, a.boolean(kAntialias));
+  PF_ASSIGN(p.antialias, a.boolean(p_antialias));
   if (p.antialias && (rank != 4 || !interpolating)) {
-    return a.error(kAntialias, "antialias=True needs mode 'bilinear' or 'bicubic' (as PyTorch)");
+    return a.error(p_antialias, "antialias=True needs mode 'bilinear' or 'bicubic' (as PyTorch)");
   }
   size_t dims = rank - 2;
   p.in.assign(s.begin() + 2, s.end());
   for (int64_t d : p.in) {
-    if (d <= 0) return a.error(kInput, "spatial dims must be non-empty, got shape " + shape_str(s));
+    if (d <= 0)
+      return a.error(p_input, "spatial dims must be non-empty, got shape " + shape_str(s));
   }
-  bool has_size = !a.is_none(kSize), has_scale = !a.is_none(kScale);
+  bool has_size = !a.is_none(p_size), has_scale = !a.is_none(p_scale);
   if (has_size == has_scale) {
-    return a.error(kSize, "exactly one of size and scale_factor must be given");
+    return a.error(p_size, "exactly one of size and scale_factor must be given");
   }
   bool recompute = false;
-  if (!a.is_none(kRecompute)) {
-    PF_ASSIGN(recompute, a.boolean(kRecompute));
+  if (!a.is_none(p_recompute)) {
+    PF_ASSIGN(recompute, a.boolean(p_recompute));
   }
   if (has_size) {
     if (recompute)
-      return a.error(kRecompute, "recompute_scale_factor needs scale_factor, not size");
-    PF_ASSIGN(p.out, ints_n(a, kSize, dims));
+      return a.error(p_recompute, "recompute_scale_factor needs scale_factor, not size");
+    PF_ASSIGN(p.out, ints_n(a, p_size, dims));
     for (int64_t o : p.out) {
-      if (o <= 0) return a.error(kSize, "output sizes must be positive");
+      if (o <= 0) return a.error(p_size, "output sizes must be positive");
     }
     p.scales.assign(dims, std::nullopt);
   } else {
     PF_ASSIGN(std::vector<double> f, scale_factors(a, dims));
     for (size_t d = 0; d < dims; ++d) {
       p.out.push_back(static_cast<int64_t>(std::floor(static_cast<double>(p.in[d]) * f[d])));
-      if (p.out.back() <= 0) return a.error(kScale, "the scaled output size is not positive");
+      if (p.out.back() <= 0) return a.error(p_scale, "the scaled output size is not positive");
       p.scales.push_back(recompute ? std::nullopt : std::optional<double>(f[d]));
     }
   }
@@ -156,12 +157,12 @@ C source_index(C scale, int64_t dst, bool align, bool cubic) {
 }
 
 template <typename C>
-C cubic1(C x, C A) {
-  return ((A + 2) * x - (A + 3)) * x * x + 1;
+C cubic1(C x, C coeff) {
+  return ((coeff + 2) * x - (coeff + 3)) * x * x + 1;
 }
 template <typename C>
-C cubic2(C x, C A) {
-  return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A;
+C cubic2(C x, C coeff) {
+  return ((coeff * x - 5 * coeff) * x + 8 * coeff) * x - 4 * coeff;
 }
 
 template <typename C>
@@ -199,8 +200,9 @@ Taps make_taps(Mode mode, int64_t in, int64_t out, bool align, std::optional<dou
         C real = source_index<C>(s, o, align, true);
         C fl = std::floor(real);
         int64_t ix = static_cast<int64_t>(fl);
-        C x = real - fl, A = C(-0.75);
-        C w[4] = {cubic2<C>(x + 1, A), cubic1<C>(x, A), cubic1<C>(1 - x, A), cubic2<C>(2 - x, A)};
+        C x = real - fl, coeff = C(-0.75);
+        C w[4] = {cubic2<C>(x + 1, coeff), cubic1<C>(x, coeff), cubic1<C>(1 - x, coeff),
+                  cubic2<C>(2 - x, coeff)};
         for (int64_t k = 0; k < 4; ++k) {
           t.push_back({std::clamp<int64_t>(ix - 1 + k, 0, in - 1), static_cast<double>(w[k])});
         }
@@ -225,9 +227,9 @@ template <typename C>
 C aa_filter(Mode mode, C x) {
   x = std::fabs(x);
   if (mode == Mode::linear) return x < C(1) ? C(1) - x : C(0);
-  const C A = C(-0.5);
-  if (x < C(1)) return cubic1<C>(x, A);
-  return x < C(2) ? cubic2<C>(x, A) : C(0);
+  const C coeff = C(-0.5);
+  if (x < C(1)) return cubic1<C>(x, coeff);
+  return x < C(2) ? cubic2<C>(x, coeff) : C(0);
 }
 
 template <typename C>
@@ -239,10 +241,13 @@ Taps make_aa_taps(Mode mode, int64_t in, int64_t out, bool align, std::optional<
   Taps taps(static_cast<size_t>(out));
   for (int64_t o = 0; o < out; ++o) {
     const C center = static_cast<C>(static_cast<double>(s) * (static_cast<double>(o) + 0.5));
-    const int64_t xmin =
-        std::max(static_cast<int64_t>(static_cast<double>(center - support) + 0.5), int64_t{0});
+    // Truncation toward zero of x + 0.5, as PyTorch writes it (not rounding).
+    const int64_t xmin = std::max(
+        static_cast<int64_t>(std::trunc(static_cast<double>(center - support) + 0.5)), int64_t{0});
     const int64_t xsize =
-        std::min(static_cast<int64_t>(static_cast<double>(center + support) + 0.5), in) - xmin;
+        std::min(static_cast<int64_t>(std::trunc(static_cast<double>(center + support) + 0.5)),
+                 in) -
+        xmin;
     std::vector<C> w;
     C total = C(0);
     for (int64_t j = 0; j < xsize; ++j) {
@@ -313,12 +318,12 @@ void register_interpolate_ops(OpRegistry& r) {
       "(bi/tri)linear, bicubic or area";
   op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
     PF_ASSIGN(InterpPlan p, plan_interpolate(a));
-    return std::vector<TensorType>{TensorType{a.tensor(kInput).dtype, p.out_shape}};
+    return std::vector<TensorType>{TensorType{a.tensor(p_input).dtype, p.out_shape}};
   };
   op.cpu = [](const BoundArgs<Tensor>& a,
               const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
     PF_ASSIGN(InterpPlan p, plan_interpolate(a));
-    return std::vector<Tensor>{run_interpolate(a.tensor(kInput), p, out[0])};
+    return std::vector<Tensor>{run_interpolate(a.tensor(p_input), p, out[0])};
   };
   r.add(std::move(op));
 }

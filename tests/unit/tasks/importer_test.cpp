@@ -36,7 +36,7 @@ fs::path passnet_fusible_dir() {
 // outputs are constant under every input draw; the script says why).
 constexpr const char* kLeftOutTask = "tensor-sub-to-masked_fill-a1f98d";
 
-const char* kNotShipped =
+constexpr const char* kNotShipped =
     "passnet-fusible is not shipped with passforge (not redistributable); set PF_CORPUS_DIR to a "
     "corpus directory holding passnet-fusible/ to run this test";
 
@@ -257,6 +257,7 @@ TEST(Importer, HalfCopiesOnlyWhereTheDtypeHoldsTheInputs) {
   std::map<std::string, const TaskVariant*> by_name;
   for (const auto& v : r.task->variants) by_name[v.name] = &v;
   std::vector<std::string> names;
+  names.reserve(by_name.size());
   for (const auto& [name, v] : by_name) names.push_back(name);
   EXPECT_EQ(names, (std::vector<std::string>{
                        "big", "big.bfloat16", "huge", "huge.bfloat16", "mask", "mask.bfloat16",

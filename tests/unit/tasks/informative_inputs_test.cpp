@@ -77,9 +77,10 @@ TEST(InformativeInputs, DrawOptionsWidenTheSpreadOnAnotherStream) {
   // -0.0078 (a real GraphNet input) becomes 0.1 * 0.0078 * 16 * 0.2.
   InputMeta tight = normal(0, {20000}, -0.0078, 1e-9);
   std::vector<double> v = synthesize_input(tight, "v", 0, wide).to_doubles();
+  const auto n = static_cast<double>(v.size());
   double mean = 0, var = 0;
-  for (double x : v) mean += x / v.size();
-  for (double x : v) var += (x - mean) * (x - mean) / v.size();
+  for (double x : v) mean += x / n;
+  for (double x : v) var += (x - mean) * (x - mean) / n;
   EXPECT_NEAR(std::sqrt(var), 0.1 * 0.0078 * 16 * 0.2, 1e-4);
 }
 
