@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 #include <thread>
 
+#include "agent/scheduler/shard.h"
 #include "cli/exit_codes.h"
 #include "common/strings.h"
 #include "evaluator/dialect/printer.h"
@@ -29,6 +30,7 @@ struct TasksArgs {
   std::string outputs_dir;
   uint64_t seed = 0;
   int jobs = 0;
+  std::string shard;  // check: "K/N", every N-th task from K
   bool json = false;
 };
 
@@ -113,13 +115,26 @@ int run_check(const TasksArgs& a) {
     std::cerr << "passforge tasks check: " << tasks.error().message << "\n";
     return kExitUsage;
   }
+  agent::Shard shard;
+  if (!a.shard.empty()) {
+    // "K/N" only: a check has no scheduler environment to read.
+    auto parsed = agent::parse_shard(a.shard, [](const char*) -> const char* { return nullptr; });
+    if (!parsed.ok()) {
+      std::cerr << "passforge tasks check: " << parsed.error().message << "\n";
+      return kExitUsage;
+    }
+    shard = *parsed;
+  }
   struct Job {
     const Task* task;
     const TaskVariant* variant;
   };
   std::vector<Job> jobs;
-  for (const auto& t : *tasks) {
-    for (const auto& v : t.variants) jobs.push_back({&t, &v});
+  size_t checked_tasks = 0;
+  for (size_t ti = 0; ti < tasks->size(); ++ti) {
+    if (!shard.owns(static_cast<int64_t>(ti))) continue;  // tasks are sorted by file name
+    ++checked_tasks;
+    for (const auto& v : (*tasks)[ti].variants) jobs.push_back({&(*tasks)[ti], &v});
   }
   std::vector<VariantCheck> results(jobs.size());
   SynthesisOptions so;
@@ -150,8 +165,10 @@ int run_check(const TasksArgs& a) {
       std::cout << "\n";
     }
   };
-  int n = a.jobs > 0 ? a.jobs : std::max(1u, std::thread::hardware_concurrency());
+  const int n =
+      a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   std::vector<std::thread> threads;
+  threads.reserve(static_cast<size_t>(n));
   for (int k = 0; k < n; ++k) threads.emplace_back(worker);
   for (auto& t : threads) t.join();
   int failed = 0, degenerate = 0, redrawn = 0;
@@ -172,7 +189,7 @@ int run_check(const TasksArgs& a) {
               << "\n";
   } else {
     std::cout << results.size() - failed - degenerate << "/" << results.size() << " variants ok in "
-              << tasks->size() << " tasks; " << redrawn << " with re-drawn inputs; " << degenerate
+              << checked_tasks << " tasks; " << redrawn << " with re-drawn inputs; " << degenerate
               << " degenerate (no input draw gives an output that carries information: they "
                  "cannot decide correctness)\n";
   }
@@ -270,6 +287,8 @@ void add_tasks_command(CLI::App& app, CommandContext& ctx) {
   check->add_option("target", a->target, "task file or directory (default: the suite)");
   check->add_option("--seed", a->seed, "input synthesis seed");
   check->add_option("--jobs", a->jobs, "parallel checks (default: all cores)");
+  check->add_option("--shard", a->shard,
+                    "K/N: only every N-th task from the K-th (0-based, by file name)");
   check->add_flag("--json", a->json, "machine-readable output");
   check->callback([a, &ctx] { ctx.exit_code = run_check(*a); });
 

@@ -1,5 +1,6 @@
 // interpolate (alias upsample): nearest, nearest-exact, (bi/tri)linear,
-// bicubic and area over 1-3 spatial dims of an [N, C, *spatial] input.
+// bicubic and area over 1-3 spatial dims of an [N, C, *spatial] input;
+// antialiased bilinear and bicubic (antialias=True) over 2.
 //
 // Every mode is separable, so the reference resamples one spatial dim at a
 // time with per-output taps (input index, weight), accumulating in float64.
@@ -22,7 +23,7 @@ using namespace layout;
 
 enum class Mode : uint8_t { nearest, nearest_exact, linear, cubic, area };
 
-enum Param : size_t { kInput, kSize, kScale, kMode, kAlign, kRecompute, kAntialias };
+enum Param : size_t { p_input, p_size, p_scale, p_mode, p_align, p_recompute, p_antialias };
 
 struct Tap {
   int64_t index;
@@ -33,30 +34,31 @@ using Taps = std::vector<std::vector<Tap>>;  // per output index
 struct InterpPlan {
   Mode mode = Mode::nearest;
   bool align_corners = false;
+  bool antialias = false;
   std::vector<int64_t> in, out;               // spatial sizes
   std::vector<std::optional<double>> scales;  // passed to the kernel (nullopt: in / out)
   Shape out_shape;
 };
 
 Result<std::vector<double>> scale_factors(const ArgReader& a, size_t dims) {
-  const Arg& arg = a.arg(kScale);
+  const Arg& arg = a.arg(p_scale);
   std::vector<double> v;
   if (arg.is_sequence()) {
     for (const auto& item : arg.items) {
-      if (!item.is_number()) return a.error(kScale, "expects numbers");
+      if (!item.is_number()) return a.error(p_scale, "expects numbers");
       v.push_back(item.kind == Arg::Kind::real ? item.f : static_cast<double>(item.i));
     }
   } else {
-    PF_ASSIGN(double s, a.real(kScale));
+    PF_ASSIGN(double s, a.real(p_scale));
     v.assign(dims, s);
   }
   if (v.size() != dims) {
-    return a.error(kScale, "expects " + std::to_string(dims) + " factors for " +
-                               std::to_string(dims) + " spatial dims, got " +
-                               std::to_string(v.size()));
+    return a.error(p_scale, "expects " + std::to_string(dims) + " factors for " +
+                                std::to_string(dims) + " spatial dims, got " +
+                                std::to_string(v.size()));
   }
   for (double s : v) {
-    if (!(s > 0)) return a.error(kScale, "scale factors must be positive");
+    if (!(s > 0)) return a.error(p_scale, "scale factors must be positive");
   }
   return v;
 }
@@ -64,9 +66,9 @@ Result<std::vector<double>> scale_factors(const ArgReader& a, size_t dims) {
 template <typename T>
 Result<InterpPlan> plan_interpolate(const BoundArgs<T>& a) {
   InterpPlan p;
-  const Shape& s = shape_of(a.tensor(kInput));
-  PF_TRY(require_floating(a, kInput, dtype_of(a.tensor(kInput))));
-  PF_ASSIGN(std::string mode, a.string(kMode));
+  const Shape& s = shape_of(a.tensor(p_input));
+  PF_TRY(require_floating(a, p_input, dtype_of(a.tensor(p_input))));
+  PF_ASSIGN(std::string mode, a.string(p_mode));
   size_t rank = s.size();
   size_t needs = 0;  // required rank, 0 = 3..5
   if (mode == "nearest") {
@@ -82,49 +84,55 @@ Result<InterpPlan> plan_interpolate(const BoundArgs<T>& a) {
     p.mode = Mode::cubic;
     needs = 4;
   } else {
-    return a.error(kMode, "unknown mode '" + mode + "' (nearest, nearest-exact, linear, "
-                          "bilinear, bicubic, trilinear, area)");
+    return a.error(p_mode, "unknown mode '" + mode +
+                               "' (nearest, nearest-exact, linear, "
+                               "bilinear, bicubic, trilinear, area)");
   }
   if (needs ? rank != needs : (rank < 3 || rank > 5)) {
-    return a.error(kInput, "got a " + std::to_string(rank) + "-d input, but mode '" + mode +
-                               "' needs " + (needs ? std::to_string(needs) : "3-d to 5-d") +
-                               " input [N, C, spatial...]");
+    return a.error(p_input, "got a " + std::to_string(rank) + "-d input, but mode '" + mode +
+                                "' needs " + (needs ? std::to_string(needs) : "3-d to 5-d") +
+                                " input [N, C, spatial...]");
   }
   bool interpolating = p.mode == Mode::linear || p.mode == Mode::cubic;
-  if (!a.is_none(kAlign)) {
+  if (!a.is_none(p_align)) {
     if (!interpolating) {
-      return a.error(kAlign, "align_corners can only be set with the interpolating modes "
-                             "(linear, bilinear, bicubic, trilinear)");
+      return a.error(p_align,
+                     "align_corners can only be set with the interpolating modes "
+                     "(linear, bilinear, bicubic, trilinear)");
     }
-    PF_ASSIGN(p.align_corners, a.boolean(kAlign));
+    PF_ASSIGN(p.align_corners, a.boolean(p_align));
   }
-  PF_ASSIGN(bool antialias, a.boolean(kAntialias));
-  if (antialias) return a.error(kAntialias, "antialias=True is not supported");
+  PF_ASSIGN(p.antialias, a.boolean(p_antialias));
+  if (p.antialias && (rank != 4 || !interpolating)) {
+    return a.error(p_antialias, "antialias=True needs mode 'bilinear' or 'bicubic' (as PyTorch)");
+  }
   size_t dims = rank - 2;
   p.in.assign(s.begin() + 2, s.end());
   for (int64_t d : p.in) {
-    if (d <= 0) return a.error(kInput, "spatial dims must be non-empty, got shape " + shape_str(s));
+    if (d <= 0)
+      return a.error(p_input, "spatial dims must be non-empty, got shape " + shape_str(s));
   }
-  bool has_size = !a.is_none(kSize), has_scale = !a.is_none(kScale);
+  bool has_size = !a.is_none(p_size), has_scale = !a.is_none(p_scale);
   if (has_size == has_scale) {
-    return a.error(kSize, "exactly one of size and scale_factor must be given");
+    return a.error(p_size, "exactly one of size and scale_factor must be given");
   }
   bool recompute = false;
-  if (!a.is_none(kRecompute)) {
-    PF_ASSIGN(recompute, a.boolean(kRecompute));
+  if (!a.is_none(p_recompute)) {
+    PF_ASSIGN(recompute, a.boolean(p_recompute));
   }
   if (has_size) {
-    if (recompute) return a.error(kRecompute, "recompute_scale_factor needs scale_factor, not size");
-    PF_ASSIGN(p.out, ints_n(a, kSize, dims));
+    if (recompute)
+      return a.error(p_recompute, "recompute_scale_factor needs scale_factor, not size");
+    PF_ASSIGN(p.out, ints_n(a, p_size, dims));
     for (int64_t o : p.out) {
-      if (o <= 0) return a.error(kSize, "output sizes must be positive");
+      if (o <= 0) return a.error(p_size, "output sizes must be positive");
     }
     p.scales.assign(dims, std::nullopt);
   } else {
     PF_ASSIGN(std::vector<double> f, scale_factors(a, dims));
     for (size_t d = 0; d < dims; ++d) {
       p.out.push_back(static_cast<int64_t>(std::floor(static_cast<double>(p.in[d]) * f[d])));
-      if (p.out.back() <= 0) return a.error(kScale, "the scaled output size is not positive");
+      if (p.out.back() <= 0) return a.error(p_scale, "the scaled output size is not positive");
       p.scales.push_back(recompute ? std::nullopt : std::optional<double>(f[d]));
     }
   }
@@ -149,9 +157,13 @@ C source_index(C scale, int64_t dst, bool align, bool cubic) {
 }
 
 template <typename C>
-C cubic1(C x, C A) { return ((A + 2) * x - (A + 3)) * x * x + 1; }
+C cubic1(C x, C coeff) {
+  return ((coeff + 2) * x - (coeff + 3)) * x * x + 1;
+}
 template <typename C>
-C cubic2(C x, C A) { return ((A * x - 5 * A) * x + 8 * A) * x - 4 * A; }
+C cubic2(C x, C coeff) {
+  return ((coeff * x - 5 * coeff) * x + 8 * coeff) * x - 4 * coeff;
+}
 
 template <typename C>
 Taps make_taps(Mode mode, int64_t in, int64_t out, bool align, std::optional<double> scale) {
@@ -188,8 +200,9 @@ Taps make_taps(Mode mode, int64_t in, int64_t out, bool align, std::optional<dou
         C real = source_index<C>(s, o, align, true);
         C fl = std::floor(real);
         int64_t ix = static_cast<int64_t>(fl);
-        C x = real - fl, A = C(-0.75);
-        C w[4] = {cubic2<C>(x + 1, A), cubic1<C>(x, A), cubic1<C>(1 - x, A), cubic2<C>(2 - x, A)};
+        C x = real - fl, coeff = C(-0.75);
+        C w[4] = {cubic2<C>(x + 1, coeff), cubic1<C>(x, coeff), cubic1<C>(1 - x, coeff),
+                  cubic2<C>(2 - x, coeff)};
         for (int64_t k = 0; k < 4; ++k) {
           t.push_back({std::clamp<int64_t>(ix - 1 + k, 0, in - 1), static_cast<double>(w[k])});
         }
@@ -205,8 +218,55 @@ Taps make_taps(Mode mode, int64_t in, int64_t out, bool align, std::optional<dou
   return taps;
 }
 
+// PyTorch's antialiased resampling (_upsample_bilinear2d_aa /
+// _upsample_bicubic2d_aa, PIL's filters): a triangle (bilinear) or Keys
+// a = -0.5 (bicubic) filter, stretched by the downscale factor so that every
+// input pixel under it counts, weights normalised to sum 1. The mixed
+// float/double arithmetic is PyTorch's (its 0.5 literals are double).
+template <typename C>
+C aa_filter(Mode mode, C x) {
+  x = std::fabs(x);
+  if (mode == Mode::linear) return x < C(1) ? C(1) - x : C(0);
+  const C coeff = C(-0.5);
+  if (x < C(1)) return cubic1<C>(x, coeff);
+  return x < C(2) ? cubic2<C>(x, coeff) : C(0);
+}
+
+template <typename C>
+Taps make_aa_taps(Mode mode, int64_t in, int64_t out, bool align, std::optional<double> scale) {
+  const C interp_size = mode == Mode::linear ? C(2) : C(4);
+  const C s = pixel_scale<C>(in, out, align, scale);
+  const C support = s >= C(1) ? (interp_size * C(0.5)) * s : interp_size * C(0.5);
+  const C invscale = s >= C(1) ? C(1) / s : C(1);
+  Taps taps(static_cast<size_t>(out));
+  for (int64_t o = 0; o < out; ++o) {
+    const C center = static_cast<C>(static_cast<double>(s) * (static_cast<double>(o) + 0.5));
+    // Truncation toward zero of x + 0.5, as PyTorch writes it (not rounding).
+    const int64_t xmin = std::max(
+        static_cast<int64_t>(std::trunc(static_cast<double>(center - support) + 0.5)), int64_t{0});
+    const int64_t xsize =
+        std::min(static_cast<int64_t>(std::trunc(static_cast<double>(center + support) + 0.5)),
+                 in) -
+        xmin;
+    std::vector<C> w;
+    C total = C(0);
+    for (int64_t j = 0; j < xsize; ++j) {
+      const double offset = static_cast<double>(static_cast<C>(j + xmin) - center) + 0.5;
+      w.push_back(aa_filter<C>(mode, static_cast<C>(offset * static_cast<double>(invscale))));
+      total += w.back();
+    }
+    for (int64_t j = 0; j < xsize; ++j) {
+      C wj = w[static_cast<size_t>(j)];
+      if (total != C(0)) wj /= total;
+      taps[static_cast<size_t>(o)].push_back({xmin + j, static_cast<double>(wj)});
+    }
+  }
+  return taps;
+}
+
 // Resamples dim `d` of a row-major array of `shape` with the given taps.
-std::vector<double> resample(const std::vector<double>& x, Shape& shape, size_t d, const Taps& taps) {
+std::vector<double> resample(const std::vector<double>& x, Shape& shape, size_t d,
+                             const Taps& taps) {
   int64_t outer = 1, inner = 1;
   for (size_t i = 0; i < d; ++i) outer *= shape[i];
   for (size_t i = d + 1; i < shape.size(); ++i) inner *= shape[i];
@@ -230,8 +290,9 @@ Tensor run_interpolate(const Tensor& x, const InterpPlan& p, const TensorType& o
   Shape shape = x.shape();
   bool dbl = x.dtype() == DType::float64;
   for (size_t d = 0; d < p.in.size(); ++d) {
-    Taps taps = dbl ? make_taps<double>(p.mode, p.in[d], p.out[d], p.align_corners, p.scales[d])
-                    : make_taps<float>(p.mode, p.in[d], p.out[d], p.align_corners, p.scales[d]);
+    auto make = p.antialias ? (dbl ? make_aa_taps<double> : make_aa_taps<float>)
+                            : (dbl ? make_taps<double> : make_taps<float>);
+    Taps taps = make(p.mode, p.in[d], p.out[d], p.align_corners, p.scales[d]);
     v = resample(v, shape, d + 2, taps);
   }
   return Tensor::from_doubles(out_type.dtype, out_type.shape, v);
@@ -245,20 +306,24 @@ void register_interpolate_ops(OpRegistry& r) {
   op.aliases = {"torch.nn.functional.interpolate", "torch.nn.functional.upsample"};
   ParamDef align{"align_corners", ParamKind::boolean, Arg::make_none()};
   ParamDef recompute{"recompute_scale_factor", ParamKind::boolean, Arg::make_none()};
-  op.params = {param_tensor("input"),      param_opt_ints("size"),
-               param_opt_real("scale_factor"), param_string("mode", "nearest"),
-               align,                      recompute,
+  op.params = {param_tensor("input"),
+               param_opt_ints("size"),
+               param_opt_real("scale_factor"),
+               param_string("mode", "nearest"),
+               align,
+               recompute,
                param_bool("antialias", false)};
-  op.doc = "resizes the spatial dims (size or scale_factor) by nearest, nearest-exact, "
-           "(bi/tri)linear, bicubic or area";
+  op.doc =
+      "resizes the spatial dims (size or scale_factor) by nearest, nearest-exact, "
+      "(bi/tri)linear, bicubic or area";
   op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
     PF_ASSIGN(InterpPlan p, plan_interpolate(a));
-    return std::vector<TensorType>{TensorType{a.tensor(kInput).dtype, p.out_shape}};
+    return std::vector<TensorType>{TensorType{a.tensor(p_input).dtype, p.out_shape}};
   };
   op.cpu = [](const BoundArgs<Tensor>& a,
               const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
     PF_ASSIGN(InterpPlan p, plan_interpolate(a));
-    return std::vector<Tensor>{run_interpolate(a.tensor(kInput), p, out[0])};
+    return std::vector<Tensor>{run_interpolate(a.tensor(p_input), p, out[0])};
   };
   r.add(std::move(op));
 }

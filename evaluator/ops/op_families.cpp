@@ -36,6 +36,7 @@ void register_all_builtin_ops(OpRegistry& r) {
   register_pooling_ops(r);
   register_adaptive_pool_ops(r);
   register_interpolate_ops(r);
+  register_unfold_ops(r);
 }
 
 }  // namespace pf

@@ -1,9 +1,12 @@
 // Statistics over dims: var/std (correction or unbiased), norm and
-// linalg.vector_norm (p = 0, 1, 2, inf, -inf, other; 'fro'), and
-// F.normalize. Accumulation in float64, one rounding to the output dtype.
+// linalg.vector_norm (p = 0, 1, 2, inf, -inf, other; 'fro'), linalg.matrix_norm
+// ('fro', +-1, +-inf) and F.normalize. Accumulation in float64, one rounding to the output dtype.
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
+#include "common/strings.h"
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/ops/op_util.h"
 #include "evaluator/ops/reduce_util.h"
@@ -196,11 +199,115 @@ OpInfo normalize_op() {
   return op;
 }
 
+// torch.linalg.matrix_norm(A, ord='fro', dim=(-2, -1), keepdim, *, dtype): the
+// norm of each matrix over two dims. 'fro' and the induced norms 1, -1, inf,
+// -inf (max/min absolute column or row sum); 'nuc' and +-2 need singular
+// values and are refused. dim None (linalg.norm(A, ord) without dim) takes
+// the two dims of a 2-d input, as PyTorch, which rejects other ranks there.
+struct MatrixNormPlan {
+  Reduction r;
+  int64_t rows_dim = 0, cols_dim = 0;  // ord's "rows" (dim[0]) and "columns" (dim[1])
+};
+
+Result<MatrixNormPlan> plan_matrix_norm(const ArgReader& a, const Shape& shape) {
+  const int64_t rank = static_cast<int64_t>(shape.size());
+  std::vector<int64_t> dims = {0, 1};
+  if (a.is_none(2)) {
+    if (rank != 2) {
+      return a.error(
+          0, "a matrix norm without dim takes a 2-d input, got " + std::to_string(rank) + " dims");
+    }
+  } else {
+    PF_ASSIGN(dims, a.ints(2));
+    if (dims.size() != 2) return a.error(2, "a matrix norm takes exactly two dims");
+  }
+  PF_ASSIGN(bool keepdim, a.boolean(3));
+  MatrixNormPlan plan;
+  PF_ASSIGN(plan.r, plan_reduction(a, 2, shape, dims, keepdim));
+  plan.rows_dim = dims[0] < 0 ? dims[0] + rank : dims[0];
+  plan.cols_dim = dims[1] < 0 ? dims[1] + rank : dims[1];
+  return plan;
+}
+
+// 'fro' -> 2 (Frobenius); else +-1 or +-inf.
+Result<double> read_matrix_order(const ArgReader& a) {
+  const Arg& p = a.arg(1);
+  if (p.kind == Arg::Kind::string) {
+    if (p.s == "fro") return 2.0;
+    return a.error(1, "matrix norm '" + p.s +
+                          "' needs singular values, which are not supported (supported: 'fro', "
+                          "1, -1, inf, -inf)");
+  }
+  PF_ASSIGN(double ord, a.real(1));
+  if (std::fabs(ord) == 1 || std::isinf(ord)) return ord;
+  return a.error(1, "matrix norm ord " + format_double(ord) +
+                        (std::fabs(ord) == 2 ? " needs singular values, which are not supported"
+                                             : " is not a matrix norm") +
+                        " (supported: 'fro', 1, -1, inf, -inf)");
+}
+
+OpInfo matrix_norm_op() {
+  OpInfo op;
+  op.name = "matrix_norm";
+  op.aliases = {"torch.linalg.matrix_norm"};
+  op.params = {tensor_param("input"),
+               param("ord", ParamKind::scalar, Arg::make_string("fro")),
+               param("dim", ParamKind::optional_int_list,
+                     Arg::make_tuple({Arg::make_int(-2), Arg::make_int(-1)})),
+               param("keepdim", ParamKind::boolean, Arg::make_bool(false)),
+               kwarg("dtype", ParamKind::optional_dtype, Arg::make_none()),
+               ignored_param("out")};
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    DType t = a.tensor(0).dtype;
+    if (!a.is_none(4)) {
+      PF_ASSIGN(t, a.dtype(4));
+    }
+    PF_TRY(expect_floating(a, a.tensor(0).dtype));
+    PF_TRY(read_matrix_order(a));
+    PF_ASSIGN(MatrixNormPlan plan, plan_matrix_norm(a, a.tensor(0).shape));
+    return std::vector<TensorType>{{t, plan.r.out_shape}};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    const Tensor& x = a.tensor(0);
+    PF_ASSIGN(double ord, read_matrix_order(a));
+    PF_ASSIGN(MatrixNormPlan plan, plan_matrix_norm(a, x.shape()));
+    // Each group lists its matrix row-major over (lower dim, higher dim).
+    const int64_t lo = std::min(plan.rows_dim, plan.cols_dim);
+    const int64_t hi = std::max(plan.rows_dim, plan.cols_dim);
+    const int64_t n_lo = x.shape()[static_cast<size_t>(lo)];
+    const int64_t n_hi = x.shape()[static_cast<size_t>(hi)];
+    // ord = +-inf sums along dim[1] and takes the max/min over dim[0];
+    // ord = +-1 the other way round.
+    const bool sum_over_hi = (std::isinf(ord) ? plan.cols_dim : plan.rows_dim) == hi;
+    std::vector<double> v = grouped_values(x, plan.r);
+    Tensor y = Tensor::zeros(out[0].dtype, out[0].shape);
+    for (int64_t g = 0; g < plan.r.groups; ++g) {
+      const double* m = v.data() + g * plan.r.group_size;
+      if (ord == 2) {
+        y.set(g, norm_of(m, plan.r.group_size, 2));
+        continue;
+      }
+      const int64_t outer = sum_over_hi ? n_lo : n_hi, inner = sum_over_hi ? n_hi : n_lo;
+      std::vector<double> sums(static_cast<size_t>(outer), 0.0);
+      for (int64_t o = 0; o < outer; ++o) {
+        for (int64_t k = 0; k < inner; ++k) {
+          sums[static_cast<size_t>(o)] +=
+              std::fabs(sum_over_hi ? m[o * n_hi + k] : m[k * n_hi + o]);
+        }
+      }
+      const double inf = std::numeric_limits<double>::infinity();
+      y.set(g, norm_of(sums.data(), outer, ord > 0 ? inf : -inf));
+    }
+    return std::vector<Tensor>{y};
+  };
+  op.doc = "matrix norm over two dims: 'fro', or the max/min absolute column (1) or row (inf) sum";
+  return op;
+}
+
 // torch.linalg.norm is vector_norm when ord is None (2-norm of the flattened
 // input or over `dim`; over two dims that is Frobenius) or when `dim` names one
-// dim. A given ord over a whole matrix or two dims is a matrix norm (singular
-// values, max row sums), which vector_norm does not compute: such calls get an
-// argument normalize rejects, naming what is missing.
+// dim. A given ord over a whole matrix or two dims is matrix_norm.
 std::string linalg_norm_overload(std::string_view spelling, std::vector<Arg>& positional,
                                  std::vector<std::pair<std::string, Arg>>& keywords) {
   if (spelling != "torch.linalg.norm") return "";
@@ -217,11 +324,11 @@ std::string linalg_norm_overload(std::string_view spelling, std::vector<Arg>& po
   }
   bool one_dim = dim != nullptr && (dim->kind == Arg::Kind::integer ||
                                     (dim->is_sequence() && dim->items.size() == 1));
-  if (!one_dim) {
-    keywords.emplace_back("matrix ord (linalg.norm with ord over a matrix is not supported)",
-                          Arg::make_none());
-  }
-  return "";
+  if (one_dim) return "";
+  // matrix_norm's parameters are linalg.norm's; dim None must stay None
+  // (a 2-d input), not become matrix_norm's default (-2, -1).
+  if (dim == nullptr) keywords.emplace_back("dim", Arg::make_none());
+  return "matrix_norm";
 }
 
 }  // namespace
@@ -235,6 +342,7 @@ void register_statistics_ops(OpRegistry& r) {
                                "ord", Arg::make_real(2.0), false);
   vector_norm.overload = linalg_norm_overload;
   r.add(std::move(vector_norm));
+  r.add(matrix_norm_op());
   r.add(normalize_op());
 }
 

@@ -1,16 +1,21 @@
 #include "evaluator/tasks/importer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <nlohmann/json.hpp>
 
 #include "common/fs.h"
 #include "common/strings.h"
+#include "evaluator/core/half.h"
 #include "evaluator/dialect/graph_builder.h"
 #include "evaluator/dialect/printer.h"
+#include "evaluator/ops/cpu_executor.h"
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/ops/type_inference.h"
 #include "evaluator/tasks/hidden_variants.h"
+#include "evaluator/tasks/informative_inputs.h"
 #include "evaluator/tasks/weight_meta.h"
 
 namespace pf {
@@ -21,10 +26,13 @@ bool is_sample_dir(const fs::path& dir) {
   return fs::exists(dir / "model.py") && fs::exists(dir / "weight_meta.py");
 }
 
-bool is_task_dir(const fs::path& dir) { return fs::exists(dir / "graph_list.txt"); }
+bool is_task_dir(const fs::path& dir) {
+  return fs::exists(dir / "graph_list.txt");
+}
 
 std::vector<TensorType> input_types(const std::vector<InputMeta>& inputs) {
   std::vector<TensorType> out;
+  out.reserve(inputs.size());
   for (const auto& in : inputs) out.push_back({in.dtype, in.shape});
   return out;
 }
@@ -40,9 +48,63 @@ std::string model_of(const fs::path& variant_dir) {
   return source.empty() ? model : source + "/" + model;
 }
 
+// Carries a float32 input into `dt`, or says why it cannot keep what it holds.
+// A literal at float32's extreme (+-FLT_MAX) is a mask built from
+// torch.finfo(float32).min, which a model running in `dt` builds from `dt`'s
+// extreme: it becomes that, not infinity (an infinite mask entry makes
+// `scores + mask` non-finite). Any other finite literal that `dt` cannot
+// hold, or statistics so small that every synthesised value is zero in `dt`
+// (GraphNet records tensors at 1e-13), would make the copy's output
+// non-finite or all zeros.
+Status carry_input(InputMeta& in, DType dt) {
+  double smallest = 0, largest = 0;  // smallest positive (subnormal), largest finite
+  double (*round)(double) = nullptr;
+  if (dt == DType::float16) smallest = 0x1.0p-24, largest = 65504, round = round_to_half;
+  if (dt == DType::bfloat16) {
+    smallest = 0x1.0p-133, largest = 0x1.fep127, round = round_to_bfloat16;
+  }
+  in.dtype = dt;
+  if (round == nullptr) return ok_status();
+  constexpr double kFloat32Max = std::numeric_limits<float>::max();
+  if (in.data) {
+    for (double& v : *in.data) {
+      if (std::fabs(v) == kFloat32Max) v = std::copysign(largest, v);
+      if (std::isfinite(v) && !std::isfinite(round(v))) {
+        return make_error(ErrorCode::unsupported, in.name + " holds " + format_double(v) +
+                                                      ", infinite in " + dtype_name(dt));
+      }
+    }
+    return ok_status();
+  }
+  const double magnitude = std::max(std::fabs(in.mean.value_or(0)), in.std.value_or(0));
+  if (magnitude > 0 && magnitude < smallest) {
+    return make_error(ErrorCode::unsupported,
+                      in.name + "'s values (mean " + format_double(in.mean.value_or(0)) + ", std " +
+                          format_double(in.std.value_or(0)) + ") are below " + dtype_name(dt) +
+                          "'s smallest number: all zeros there");
+  }
+  return ok_status();
+}
+
+// True when an input's statistics are beyond `dt`'s range (GraphNet records
+// activations at 1e35). Synthesis clamps values to [-100, 100], so the copy's
+// inputs fit, but what the graph makes of them may not (a bmm of 32 such
+// products overflows float16); a batch norm after them normalises them.
+bool statistics_beyond(const TaskVariant& copy, DType dt) {
+  const double largest = dt == DType::float16 ? 65504 : dt == DType::bfloat16 ? 0x1.fep127 : 0;
+  if (largest == 0) return false;
+  for (const auto& in : copy.inputs) {
+    if (!in.data && std::max(std::fabs(in.mean.value_or(0)), in.std.value_or(0)) > largest) {
+      return true;
+    }
+  }
+  return false;
+}
+
 // Variants whose floating inputs are all float32 get copies in other dtypes.
 std::vector<TaskVariant> dtype_copies(const TaskVariant& v, const ImportOptions& options,
-                                      const OpRegistry& registry, std::vector<std::string>& warnings) {
+                                      const OpRegistry& registry,
+                                      std::vector<std::string>& warnings) {
   std::vector<TaskVariant> out;
   bool has_float = false;
   for (const auto& in : v.inputs) {
@@ -54,14 +116,36 @@ std::vector<TaskVariant> dtype_copies(const TaskVariant& v, const ImportOptions&
   for (DType dt : options.extra_float_dtypes) {
     TaskVariant copy = v;
     copy.name += std::string(".") + dtype_name(dt);
+    Status carried = ok_status();
     for (auto& in : copy.inputs) {
-      if (is_floating(in.dtype)) in.dtype = dt;
+      if (is_floating(in.dtype) && carried.ok()) carried = carry_input(in, dt);
+    }
+    if (!carried.ok()) {
+      warnings.push_back("no " + std::string(dtype_name(dt)) + " copy of " + v.name + ": " +
+                         carried.error().message);
+      continue;
     }
     auto graph = typed_variant_graph(copy, registry);
     if (!graph.ok()) {
       warnings.push_back("no " + std::string(dtype_name(dt)) + " copy of " + v.name + ": " +
                          graph.error().message);
       continue;
+    }
+    if (statistics_beyond(copy, dt)) {
+      // Decided as `passforge tasks check` decides (default seed): a copy no
+      // input draw makes informative is not made; its float32 original is.
+      const Graph& g = *graph;
+      OutputRunner cpu = [&g, &registry](const std::vector<Tensor>& inputs) {
+        return run_graph_cpu(g, inputs, registry);
+      };
+      auto draw = draw_informative_inputs(copy, SynthesisOptions{}, cpu);
+      if (!draw.ok() || !draw->informative) {
+        warnings.push_back("no " + std::string(dtype_name(dt)) + " copy of " + v.name +
+                           ": its inputs' statistics are beyond " + dtype_name(dt) +
+                           "'s range and no input draw makes its outputs informative (" +
+                           (draw.ok() ? draw->summary() : draw.error().message) + ")");
+        continue;
+      }
     }
     out.push_back(std::move(copy));
   }
@@ -147,7 +231,8 @@ void collect_dirs(const fs::path& root, std::vector<fs::path>& out) {
 // ("mean 0.000, std 0.000") plus synthesis can produce negative samples and
 // NaN outputs that no candidate could ever match. Inputs used directly as a
 // running variance get min_val 0.
-void bound_variances(const Graph& graph, const OpRegistry& registry, std::vector<InputMeta>& inputs) {
+void bound_variances(const Graph& graph, const OpRegistry& registry,
+                     std::vector<InputMeta>& inputs) {
   for (const auto& node : graph.nodes) {
     const auto* names = registry.param_names(node.op);
     if (!names) continue;
@@ -174,9 +259,9 @@ Result<Graph> typed_variant_graph(const TaskVariant& variant, const OpRegistry& 
   }
   for (size_t i = 0; i < params.size(); ++i) {
     if (params[i] != variant.inputs[i].name) {
-      return make_error(ErrorCode::invalid_argument, variant.name + ": input " + std::to_string(i) +
-                                                         " is '" + params[i] + "', metadata says '" +
-                                                         variant.inputs[i].name + "'");
+      return make_error(ErrorCode::invalid_argument,
+                        variant.name + ": input " + std::to_string(i) + " is '" + params[i] +
+                            "', metadata says '" + variant.inputs[i].name + "'");
     }
   }
   PF_TRY(infer_types(graph, input_types(variant.inputs), registry));
@@ -196,8 +281,9 @@ Result<TaskVariant> import_variant(const std::string& name, std::string_view mod
     auto it = std::find_if(metas.begin(), metas.end(),
                            [&](const InputMeta& m) { return m.name == param; });
     if (it == metas.end()) {
-      return make_error(ErrorCode::invalid_argument,
-                        meta_file + ": no metadata for forward parameter '" + param + "'");
+      std::string message = meta_file;
+      message.append(": no metadata for forward parameter '").append(param).append("'");
+      return make_error(ErrorCode::invalid_argument, message);
     }
     v.inputs.push_back(*it);
   }
@@ -215,11 +301,12 @@ Result<std::vector<TaskImport>> import_tasks(const fs::path& root, const ImportO
   std::vector<fs::path> dirs;
   collect_dirs(root, dirs);
   if (dirs.empty()) {
-    return make_error(ErrorCode::not_found,
-                      root.string() + ": no task directories (graph_list.txt) or samples "
-                                      "(model.py + weight_meta.py) found");
+    return make_error(ErrorCode::not_found, root.string() +
+                                                ": no task directories (graph_list.txt) or samples "
+                                                "(model.py + weight_meta.py) found");
   }
   std::vector<TaskImport> out;
+  out.reserve(dirs.size());
   for (const auto& d : dirs) out.push_back(import_one(d, options, registry));
   return out;
 }

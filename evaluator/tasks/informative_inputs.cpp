@@ -1,5 +1,6 @@
 #include "evaluator/tasks/informative_inputs.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "common/strings.h"
@@ -10,15 +11,24 @@ namespace {
 constexpr double kSpreads[kInputDrawAttempts] = {1, 1, 4, 16, 64};
 
 // Each floating element moved by +-kThresholdProbe of its magnitude (signs
-// alternate, so no output can follow the shift monotonically everywhere).
+// alternate, so no output can follow the shift monotonically everywhere),
+// and by at least kThresholdProbe of the tensor's largest magnitude: a
+// threshold inside the graph (sigmoid(x) < 0.5) sits where x is near 0,
+// where a move relative to |x| alone would move nothing.
 std::vector<Tensor> perturbed(const std::vector<Tensor>& inputs) {
   std::vector<Tensor> out;
   for (const Tensor& t : inputs) {
     Tensor c = t.contiguous_copy();
     if (is_floating(c.dtype())) {
+      double largest = 0;
+      for (int64_t i = 0; i < c.numel(); ++i) {
+        const double v = std::fabs(c.get(i));
+        if (std::isfinite(v)) largest = std::max(largest, v);
+      }
       for (int64_t i = 0; i < c.numel(); ++i) {
         const double v = c.get(i);
-        c.set(i, v + std::fabs(v) * kThresholdProbe * ((i & 1) != 0 ? 1 : -1));
+        const double step = std::max(std::fabs(v), largest) * kThresholdProbe;
+        c.set(i, v + step * ((i & 1) != 0 ? 1 : -1));
       }
     }
     out.push_back(std::move(c));

@@ -140,4 +140,38 @@ g.case("interpolate/align_with_nearest", INTERP, [r([1, 1, 2, 2])], {"size": 4, 
 g.case("interpolate/size_and_scale", INTERP, [r([1, 1, 2, 2])], {"size": 4, "scale_factor": 2.0},
        expect_error=True)
 
+# F.unfold (im2col), added last: cases draw from one random stream
+UNFOLD = "torch.nn.functional.unfold"
+g.case("unfold/basic", UNFOLD, [r([2, 3, 4, 5])], {"kernel_size": 2})
+g.case("unfold/all_params", UNFOLD, [r([1, 2, 6, 7])],
+       {"kernel_size": (2, 3), "dilation": (2, 1), "padding": 1, "stride": (2, 3)})
+g.case("unfold/positional", UNFOLD, [r([1, 2, 5, 5]), 3, 1, 1, 2])
+g.case("unfold/unbatched_f16", UNFOLD, [r([2, 4, 4], torch.float16)], {"kernel_size": 3, "padding": 1})
+g.case("unfold/int64", UNFOLD, [torch.arange(2 * 3 * 3, dtype=torch.int64).reshape(1, 2, 3, 3)],
+       {"kernel_size": 2}, expect_error=True)
+g.case("unfold/bf16_strided", UNFOLD, [transposed(r([1, 2, 5, 4], BF16))], {"kernel_size": (3, 2), "stride": 2})
+g.case("unfold/too_big", UNFOLD, [r([1, 1, 2, 2])], {"kernel_size": 3}, expect_error=True)
+g.case("unfold/5d", UNFOLD, [r([1, 1, 2, 2, 2])], {"kernel_size": 1}, expect_error=True)
+
+# interpolate(antialias=True), added last: cases draw from one random stream. PyTorch 1.13's CPU
+# kernel has no float16/bfloat16 (its CUDA kernel has). It sums the stretched filter's taps in the
+# input dtype, one dim after the other, rounding in between; passforge sums in float64 once.
+AA_TOL = {"ulps": 4, "abs": 3e-6}
+for dt in (F32, F64):
+    t = dtype_tag(dt)
+    for mode in ("bilinear", "bicubic"):
+        g.case(f"interpolate_aa/{mode}_down/{t}", INTERP, [r([1, 2, 11, 9], dt)],
+               {"size": (4, 3), "mode": mode, "antialias": True}, tol=AA_TOL)
+        g.case(f"interpolate_aa/{mode}_scale/{t}", INTERP, [r([2, 1, 10, 13], dt)],
+               {"scale_factor": 0.37, "mode": mode, "antialias": True}, tol=AA_TOL)
+        g.case(f"interpolate_aa/{mode}_up/{t}", INTERP, [r([1, 1, 3, 4], dt)],
+               {"size": (7, 5), "mode": mode, "antialias": True}, tol=AA_TOL)
+        g.case(f"interpolate_aa/{mode}_align/{t}", INTERP, [r([1, 1, 9, 8], dt)],
+               {"size": (4, 5), "mode": mode, "align_corners": True, "antialias": True}, tol=AA_TOL)
+g.case("interpolate_aa/strided", INTERP, [transposed(r([1, 3, 8, 12]))],
+       {"size": (5, 3), "mode": "bilinear", "antialias": True}, tol=AA_TOL)
+g.case("interpolate_aa/linear_3d", INTERP, [r([1, 2, 9])], {"size": 4, "mode": "linear", "antialias": True},
+       expect_error=True)
+g.case("interpolate_aa/nearest", INTERP, [r([1, 2, 9, 9])], {"size": 4, "antialias": True}, expect_error=True)
+
 g.write()

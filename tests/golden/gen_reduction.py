@@ -206,4 +206,13 @@ for op in ("softmax", "log_softmax"):
         None, {"dim": 1})
     red(f"{op}/stacklevel", F, sample([2, 5], F32), None, {"dim": 1, "_stacklevel": 5})
     red(f"{op}/int", F, sample([2, 5], I64), None, {"dim": 1}, expect_error=True)
+
+# matrix norms (added last: cases draw from one random stream): linalg.norm with a matrix ord and linalg.matrix_norm (max/min |row| or |column| sums)
+for o, tag in ((float("inf"), "inf"), (-float("inf"), "ninf"), (1, "one"), (-1, "neg_one")):
+    g.case(f"linalg_norm/matrix_{tag}", "torch.linalg.norm", [sample([3, 4], F32), o], tol=acc_tol(torch.tensor([3.0]), 4))
+    g.case(f"matrix_norm/{tag}_dims", "torch.linalg.matrix_norm", [sample([2, 3, 4], F32), o],
+           {"dim": (2, 0), "keepdim": True}, tol=acc_tol(torch.tensor([3.0]), 4))
+g.case("matrix_norm/fro_bf16", "torch.linalg.matrix_norm", [sample([3, 4], BF16)])
+g.case("matrix_norm/fro_f64", "torch.linalg.matrix_norm", [sample([2, 3, 4], F64), "fro"])
+g.case("linalg_norm/3d_no_dim", "torch.linalg.norm", [sample([2, 3, 4], F32), float("inf")], expect_error=True)
 g.write()

@@ -13,17 +13,18 @@ namespace {
 
 using testing_util::run_passforge;
 
-const std::vector<std::string> kCommands = {"run",   "eval", "import",  "tasks", "export",
-                                            "stats", "ab",   "improve", "serve", "doctor"};
+const std::vector<std::string> commands = {"run",   "eval", "import",  "tasks", "export",
+                                           "stats", "ab",   "improve", "serve", "doctor"};
 
 TEST(Cli, HelpListsEveryCommand) {
   auto r = run_passforge({"--help"});
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  for (const auto& c : kCommands) EXPECT_NE(r.out.find("  " + c), std::string::npos) << c << "\n" << r.out;
+  for (const auto& c : commands)
+    EXPECT_NE(r.out.find("  " + c), std::string::npos) << c << "\n" << r.out;
 }
 
 TEST(Cli, EveryCommandHasHelp) {
-  for (const auto& c : kCommands) {
+  for (const auto& c : commands) {
     auto r = run_passforge({c, "--help"});
     EXPECT_EQ(r.exit_code, 0) << c << ": " << r.err;
     EXPECT_NE(r.out.find(c), std::string::npos) << c << ":\n" << r.out;
@@ -33,6 +34,18 @@ TEST(Cli, EveryCommandHasHelp) {
 TEST(Cli, UnknownCommandIsAUsageError) {
   auto r = run_passforge({"frobnicate"});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
+}
+
+// tasks check --shard K/N: CI checks a quarter of the suite this way.
+TEST(Cli, TasksCheckShardChecksEveryNthTask) {
+  auto last = run_passforge({"tasks", "check", "tasks", "--shard", "198/199", "--jobs", "1"});
+  EXPECT_EQ(last.exit_code, 0) << last.out << last.err;
+  EXPECT_NE(last.out.find(" in 1 tasks; "), std::string::npos) << last.out;
+  EXPECT_NE(last.out.find("view-roll-getitem-contiguous-view-add-15afbb / "), std::string::npos)
+      << last.out;
+  auto bad = run_passforge({"tasks", "check", "tasks", "--shard", "199/199"});
+  EXPECT_EQ(bad.exit_code, 2) << bad.out << bad.err;
+  EXPECT_NE(bad.err.find("need 0 <= K < N"), std::string::npos) << bad.err;
 }
 
 TEST(Cli, NoCommandIsAUsageError) {
@@ -58,7 +71,8 @@ TEST(CliDoctor, JsonHasEveryGroup) {
   EXPECT_EQ(j["endpoint"]["configured"], false);
   bool says_replay = false;
   for (const auto& c : j["checks"]) {
-    if (c["group"] == "endpoint") says_replay |= c["detail"].get<std::string>().find("replay") != std::string::npos;
+    if (c["group"] == "endpoint")
+      says_replay |= c["detail"].get<std::string>().find("replay") != std::string::npos;
   }
   EXPECT_TRUE(says_replay) << j["checks"].dump(2);
 }
@@ -72,14 +86,15 @@ TEST(CliDoctor, ReportsNoGpuWhenThereIsNone) {
   EXPECT_EQ(j["mode"]["mode"], "compile_only");
   bool says_no_gpu = false;
   for (const auto& c : j["checks"]) {
-    if (c["group"] == "cuda") says_no_gpu |= c["detail"].get<std::string>().find("no GPU") != std::string::npos;
+    if (c["group"] == "cuda")
+      says_no_gpu |= c["detail"].get<std::string>().find("no GPU") != std::string::npos;
   }
   EXPECT_TRUE(says_no_gpu) << j["checks"].dump(2);
 }
 
 TEST(CliDoctor, TextShowsSourcesOfEffectiveValues) {
-  auto r = run_passforge({"doctor", "--config", "configs/passbench-eval.toml", "--set",
-                          "agent.mode=chat"});
+  auto r = run_passforge(
+      {"doctor", "--config", "configs/passbench-eval.toml", "--set", "agent.mode=chat"});
   EXPECT_NE(r.out.find("agent.max_steps"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("50  (configs/passbench-eval.toml:"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("\"chat\"  (--set)"), std::string::npos) << r.out;
@@ -94,7 +109,8 @@ TEST(CliDoctor, UnreachableEndpointFailsWithTheReason) {
   ASSERT_FALSE(j.is_discarded()) << r.out;
   EXPECT_FALSE(j["ok"].get<bool>());
   bool endpoint_problem = false;
-  for (const auto& p : j["problems"]) endpoint_problem |= p.get<std::string>().starts_with("endpoint/");
+  for (const auto& p : j["problems"])
+    endpoint_problem |= p.get<std::string>().starts_with("endpoint/");
   EXPECT_TRUE(endpoint_problem) << j["problems"].dump(2);
 }
 
@@ -102,8 +118,9 @@ TEST(CliDoctor, UnreachableEndpointFailsWithTheReason) {
 TEST(CliDoctor, AnsweringEndpointPasses) {
   auto script = std::filesystem::temp_directory_path() /
                 ("pf_cli_replay_" + std::to_string(::getpid()) + ".jsonl");
-  ASSERT_TRUE(write_file_atomic(script, R"({"task": "t", "mode": "chat", "responses": [{"content": "hi"}]})"
-                                        "\n")
+  ASSERT_TRUE(write_file_atomic(script,
+                                R"({"task": "t", "mode": "chat", "responses": [{"content": "hi"}]})"
+                                "\n")
                   .ok());
   testing_util::BackgroundPassforge server(
       {"serve-replay", "--script", script.string(), "--port", "0", "--model", "replay-model"});
@@ -116,21 +133,24 @@ TEST(CliDoctor, AnsweringEndpointPasses) {
   ASSERT_FALSE(j.is_discarded()) << r.out << r.err;
   EXPECT_EQ(j["endpoint"]["answers"], true) << j["endpoint"].dump(2);
   EXPECT_EQ(j["endpoint"]["model_listed"], true) << j["endpoint"].dump(2);
-  for (const auto& p : j["problems"]) EXPECT_FALSE(p.get<std::string>().starts_with("endpoint/")) << p;
+  for (const auto& p : j["problems"])
+    EXPECT_FALSE(p.get<std::string>().starts_with("endpoint/")) << p;
   std::filesystem::remove(script);
 }
 
 TEST(CliConfig, ConfigErrorsNameFileAndLineAndExit2) {
-  auto path = std::filesystem::temp_directory_path() / ("pf_cli_bad_" + std::to_string(::getpid()) + ".toml");
+  auto path = std::filesystem::temp_directory_path() /
+              ("pf_cli_bad_" + std::to_string(::getpid()) + ".toml");
   ASSERT_TRUE(write_file_atomic(path, "[agent]\nmax_setps = 3\n[evaluator]\ntrials = -1\n").ok());
   auto r = run_passforge({"doctor", "--config", path.string()});
   EXPECT_EQ(r.exit_code, 2) << r.out << r.err;
   EXPECT_NE(r.err.find(path.string() + ":2: unknown key 'max_setps' in [agent] (did you mean "
-                       "'max_steps'?)"),
+                                       "'max_steps'?)"),
             std::string::npos)
       << r.err;
-  EXPECT_NE(r.err.find(path.string() + ":4: evaluator.trials: must be between 1 and 1000000, got -1"),
-            std::string::npos)
+  EXPECT_NE(
+      r.err.find(path.string() + ":4: evaluator.trials: must be between 1 and 1000000, got -1"),
+      std::string::npos)
       << r.err;
   std::filesystem::remove(path);
 }

@@ -100,7 +100,7 @@ Result<DeviceTensor> upload_input(GpuRuntime& rt, const HostInput& in) {
 }
 
 Result<GraphRun> run_both(GpuRuntime& rt, const Graph& graph, const std::vector<HostInput>& inputs,
-                          Plan* keep_plan) {
+                          Plan* keep_plan, const std::vector<Tensor>* cpu_outputs) {
   GraphRun run;
   run.half_accumulation = accumulates_in_half(graph);
   std::vector<DeviceTensor> dev;
@@ -121,7 +121,11 @@ Result<GraphRun> run_both(GpuRuntime& rt, const Graph& graph, const std::vector<
     run.gpu.push_back(t);
   }
   PF_TRY(plan.check_guards());
-  PF_ASSIGN(run.cpu, run_graph_cpu(graph, host, OpRegistry::builtin()));
+  if (cpu_outputs != nullptr) {
+    run.cpu = *cpu_outputs;
+  } else {
+    PF_ASSIGN(run.cpu, run_graph_cpu(graph, host, OpRegistry::builtin()));
+  }
   if (keep_plan != nullptr) *keep_plan = std::move(plan);
   return run;
 }

@@ -90,9 +90,12 @@ struct GraphRun {
 int pytorch_level(const std::string& task, const std::string& variant);
 
 //! Builds and runs the graph's baseline plan once, downloads the outputs,
-//! and runs the CPU reference on the same inputs.
+//! and runs the CPU reference on the same inputs (or takes `cpu_outputs`,
+//! the reference already computed on them: the CPU reference dominates a
+//! whole-suite run).
 Result<GraphRun> run_both(GpuRuntime& rt, const Graph& graph, const std::vector<HostInput>& inputs,
-                          Plan* keep_plan = nullptr);
+                          Plan* keep_plan = nullptr,
+                          const std::vector<Tensor>* cpu_outputs = nullptr);
 
 //! "" when every output matches, else what differs. Level: t = -5, or
 //! kHalfAccumulationLevel for float16/bfloat16 outputs of a run with

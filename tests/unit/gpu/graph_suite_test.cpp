@@ -1,15 +1,17 @@
 // Every variant of every task of the built-in suite (tasks/): one test per
-// task runs each variant as one baseline plan on synthesised inputs
-// (docs/design.md "Evaluation protocol" 3) and compares with the CPU reference at
-// t = -5, printing a coverage line. suite_coverage_test.cpp checks, without
-// a GPU, that every variant uses only GPU-supported ops.
+// task runs each variant as one baseline plan on synthesised inputs, drawn by
+// the informative-inputs rule (docs/tasks.md "Degenerate variants"), and
+// compares with the CPU reference at t = -5, printing a coverage line. suite_coverage_test.cpp
+// checks, without a GPU, that every variant uses only GPU-supported ops.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
 #include "evaluator/gpu/graph_plan.h"
+#include "evaluator/ops/cpu_executor.h"
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/tasks/importer.h"
+#include "evaluator/tasks/informative_inputs.h"
 #include "evaluator/tasks/synthesis.h"
 #include "evaluator/tasks/task_suite.h"
 #include "tests/support/gpu.h"
@@ -45,12 +47,26 @@ TEST_P(SuiteTask, VariantsMatchCpuReference) {
       std::printf("  skip %s: %s\n", v.name.c_str(), missing.front().c_str());
       continue;
     }
+    // The inputs `passforge tasks check` validates: the informative-inputs
+    // rule with the CPU reference, so a bool threshold (sigmoid(x) < 0.5)
+    // is not judged on elements sitting at it.
+    const Graph& g = *graph;
+    OutputRunner cpu = [&g, &reg](const std::vector<Tensor>& in) {
+      return run_graph_cpu(g, in, reg);
+    };
+    auto draw = draw_informative_inputs(v, SynthesisOptions{}, cpu);
+    ASSERT_TRUE(draw.ok()) << v.name << ": " << draw.error().message;
+    if (!draw->informative) {
+      ++skipped;
+      std::printf("  skip %s: degenerate (%s)\n", v.name.c_str(), draw->summary().c_str());
+      continue;
+    }
     std::vector<HostInput> inputs;
-    for (const Tensor& t : synthesize_inputs(v, SynthesisOptions{})) {
+    for (const Tensor& t : draw->inputs) {
       inputs.push_back(input_view(t, t.shape(), t.strides(), t.offset()));
     }
     ++run;
-    auto result = run_both(*rt, *graph, inputs);
+    auto result = run_both(*rt, *graph, inputs, nullptr, &draw->outputs);
     if (!result.ok()) {
       ADD_FAILURE() << task->id << " / " << v.name << ": " << result.error().message;
       continue;

@@ -71,7 +71,7 @@ TEST(SuiteCoverage, PytorchLevelsNameSuiteOrCorpusVariantsAboveTheBaselineLevel)
   const auto corpus = pf::test::optional_corpus_dir();
   const bool have_corpus = !corpus.empty() && std::filesystem::is_directory(corpus);
   if (have_corpus) {
-    for (const char* part : {"graphnet-slices", "passnet-fusible"}) {
+    for (const char* part : {"graphnet-slices", "graphnet-slices-more", "passnet-fusible"}) {
       auto imported = import_tasks(corpus / part, ImportOptions{}, OpRegistry::builtin());
       ASSERT_TRUE(imported.ok()) << imported.error().message;
       for (const auto& ti : *imported) {

@@ -77,9 +77,10 @@ TEST(InformativeInputs, DrawOptionsWidenTheSpreadOnAnotherStream) {
   // -0.0078 (a real GraphNet input) becomes 0.1 * 0.0078 * 16 * 0.2.
   InputMeta tight = normal(0, {20000}, -0.0078, 1e-9);
   std::vector<double> v = synthesize_input(tight, "v", 0, wide).to_doubles();
+  const auto n = static_cast<double>(v.size());
   double mean = 0, var = 0;
-  for (double x : v) mean += x / v.size();
-  for (double x : v) var += (x - mean) * (x - mean) / v.size();
+  for (double x : v) mean += x / n;
+  for (double x : v) var += (x - mean) * (x - mean) / n;
   EXPECT_NEAR(std::sqrt(var), 0.1 * 0.0078 * 16 * 0.2, 1e-4);
 }
 
@@ -138,6 +139,23 @@ TEST(InformativeInputs, DiscreteOutputsWithElementsAtTheThresholdAreRejected) {
       << d->summary();
   x.data = std::vector<double>{0.25, 0.1, 0.9, 0.7};
   auto clear = draw_on_cpu(variant("    t = in_0 >= 0.5\n    return (t,)\n", {x}));
+  ASSERT_TRUE(clear.ok()) << clear.error().message;
+  EXPECT_TRUE(clear->informative) << clear->summary();
+}
+
+TEST(InformativeInputs, ThresholdInsideTheGraphIsProbedNearZero) {
+  // repeat-flatten-sigmoid-lt: sigmoid(x) < 0.5 sits at its threshold where x
+  // is near 0, where a move relative to |x| alone moves nothing; the probe
+  // moves every element by at least 2^-20 of the tensor's largest magnitude.
+  InputMeta x = normal(0, {4}, 0.0, 1.0);
+  x.data = std::vector<double>{1e-9, -0.3, 0.6, 0.2};
+  const std::string body = "    s = in_0.sigmoid()\n    t = s < 0.5\n    return (t,)\n";
+  auto d = draw_on_cpu(variant(body, {x}));
+  ASSERT_TRUE(d.ok()) << d.error().message;
+  EXPECT_FALSE(d->informative);
+  EXPECT_NE(d->summary().find("output 0: 1 elements flip"), std::string::npos) << d->summary();
+  x.data = std::vector<double>{0.05, -0.3, 0.6, 0.2};
+  auto clear = draw_on_cpu(variant(body, {x}));
   ASSERT_TRUE(clear.ok()) << clear.error().message;
   EXPECT_TRUE(clear->informative) << clear->summary();
 }
