@@ -151,19 +151,6 @@ extern "C" __global__ void __launch_bounds__(512) pf_norm_moments(const PfNormPa
   }
 }
 
-// The per-channel transform computes in double whatever the dtype: it is
-// memory-bound (double arithmetic costs no time on data-centre GPUs), and a
-// float32 output then carries one rounding, like the float64 reference's. A
-// residual add after a batch norm cancels and amplifies every extra rounding:
-// with float arithmetic r3d_18's float32 batch_norm-iadd-relu passed only
-// from t = -4.
-typedef double tacc_t;
-
-__device__ __forceinline__ tacc_t pf_param_exact(unsigned long long base, int dtype, long long i) {
-  const int size = dtype == PF_TAG_FLOAT64 ? 8 : dtype == PF_TAG_FLOAT32 ? 4 : 2;
-  return pf_load_dyn<tacc_t>(reinterpret_cast<const char*>(base) + i * size, dtype);
-}
-
 extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_norm_transform(const PfNormParams p) {
   unsigned int idx = blockIdx.x * (PF_EW_THREADS * PF_EW_STRIDED_WORK) + threadIdx.x;
   const unsigned int n = static_cast<unsigned int>(p.numel);
@@ -177,12 +164,12 @@ extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_norm_transform(co
     const unsigned int c = nc - ni * p.channels_div.divisor;
     const long long s = p.per_sample ? static_cast<long long>(ni) * p.groups + c / (p.channels / p.groups)
                                      : static_cast<long long>(c);
-    const tacc_t mean = pf_param_exact(p.mean, p.mean_dtype, s);
-    tacc_t rstd = pf_param_exact(p.rstd, p.rstd_dtype, s);
-    if (p.running) rstd = tacc_t(1) / sqrt(rstd + p.eps);
-    tacc_t v = (pf_cast<tacc_t>(x[idx]) - mean) * rstd;
-    if (p.weight) v *= pf_param_exact(p.weight, p.weight_dtype, c);
-    if (p.bias) v += pf_param_exact(p.bias, p.bias_dtype, c);
+    const facc_t mean = pf_param_at(p.mean, p.mean_dtype, s);
+    facc_t rstd = pf_param_at(p.rstd, p.rstd_dtype, s);
+    if (p.running) rstd = facc_t(1) / pf_sqrt(rstd + static_cast<facc_t>(p.eps));
+    facc_t v = (pf_cast<facc_t>(x[idx]) - mean) * rstd;
+    if (p.weight) v *= pf_param_at(p.weight, p.weight_dtype, c);
+    if (p.bias) v += pf_param_at(p.bias, p.bias_dtype, c);
     y[idx] = pf_cast<scalar_t>(v);
   }
 }
@@ -199,16 +186,16 @@ extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_norm_transform_ve
   const unsigned int c = nc - ni * p.channels_div.divisor;
   const long long s = p.per_sample ? static_cast<long long>(ni) * p.groups + c / (p.channels / p.groups)
                                    : static_cast<long long>(c);
-  const tacc_t mean = pf_param_exact(p.mean, p.mean_dtype, s);
-  tacc_t rstd = pf_param_exact(p.rstd, p.rstd_dtype, s);
-  if (p.running) rstd = tacc_t(1) / sqrt(rstd + p.eps);
-  const tacc_t w = p.weight ? pf_param_exact(p.weight, p.weight_dtype, c) : tacc_t(1);
-  const tacc_t b = p.bias ? pf_param_exact(p.bias, p.bias_dtype, c) : tacc_t(0);
+  const facc_t mean = pf_param_at(p.mean, p.mean_dtype, s);
+  facc_t rstd = pf_param_at(p.rstd, p.rstd_dtype, s);
+  if (p.running) rstd = facc_t(1) / pf_sqrt(rstd + static_cast<facc_t>(p.eps));
+  const facc_t w = p.weight ? pf_param_at(p.weight, p.weight_dtype, c) : facc_t(1);
+  const facc_t b = p.bias ? pf_param_at(p.bias, p.bias_dtype, c) : facc_t(0);
   const pf_vec<scalar_t, N> x = *reinterpret_cast<const pf_vec<scalar_t, N>*>(reinterpret_cast<const scalar_t*>(p.in) + base);
   pf_vec<scalar_t, N> y;
 #pragma unroll
   for (int j = 0; j < N; ++j) {
-    const tacc_t v = (pf_cast<tacc_t>(x.v[j]) - mean) * rstd;
+    const facc_t v = (pf_cast<facc_t>(x.v[j]) - mean) * rstd;
     y.v[j] = pf_cast<scalar_t>(v * w + b);
   }
   *reinterpret_cast<pf_vec<scalar_t, N>*>(reinterpret_cast<scalar_t*>(p.out) + base) = y;
@@ -225,18 +212,18 @@ extern "C" __global__ void __launch_bounds__(256) pf_norm_transform_plane(const 
   const unsigned int c = plane - ni * p.channels_div.divisor;
   const long long s = p.per_sample ? static_cast<long long>(ni) * p.groups + c / (p.channels / p.groups)
                                    : static_cast<long long>(c);
-  const tacc_t mean = pf_param_exact(p.mean, p.mean_dtype, s);
-  tacc_t rstd = pf_param_exact(p.rstd, p.rstd_dtype, s);
-  if (p.running) rstd = tacc_t(1) / sqrt(rstd + p.eps);
+  const facc_t mean = pf_param_at(p.mean, p.mean_dtype, s);
+  facc_t rstd = pf_param_at(p.rstd, p.rstd_dtype, s);
+  if (p.running) rstd = facc_t(1) / pf_sqrt(rstd + static_cast<facc_t>(p.eps));
   const bool has_w = p.weight != 0, has_b = p.bias != 0;
-  const tacc_t w = has_w ? pf_param_exact(p.weight, p.weight_dtype, c) : tacc_t(1);
-  const tacc_t b = has_b ? pf_param_exact(p.bias, p.bias_dtype, c) : tacc_t(0);
+  const facc_t w = has_w ? pf_param_at(p.weight, p.weight_dtype, c) : facc_t(1);
+  const facc_t b = has_b ? pf_param_at(p.bias, p.bias_dtype, c) : facc_t(0);
   const unsigned int inner = p.inner_div.divisor;
   const scalar_t* x = reinterpret_cast<const scalar_t*>(p.in) + static_cast<long long>(plane) * inner;
   scalar_t* y = reinterpret_cast<scalar_t*>(p.out) + static_cast<long long>(plane) * inner;
 #pragma unroll 4
   for (unsigned int i = threadIdx.x; i < inner; i += blockDim.x) {
-    tacc_t v = (pf_cast<tacc_t>(x[i]) - mean) * rstd;
+    facc_t v = (pf_cast<facc_t>(x[i]) - mean) * rstd;
     if (has_w) v *= w;
     if (has_b) v += b;
     y[i] = pf_cast<scalar_t>(v);
