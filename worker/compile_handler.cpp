@@ -236,14 +236,14 @@ void CompileService::log_summary() {
 }
 
 void open_device_before_confinement(sandbox::IsolationOptions& isolation,
-                                    std::shared_ptr<CompileService> service) {
+                                    const std::shared_ptr<CompileService>& service) {
   const char* gpus = std::getenv("CUDA_VISIBLE_DEVICES");
   if (gpus == nullptr || *gpus == '\0') return;
   isolation.before_confinement = [service] { service->context(); };
 }
 
 void register_compile_handler(sandbox::HandlerTable& table,
-                              std::shared_ptr<CompileService> service) {
+                              const std::shared_ptr<CompileService>& service) {
   table.add("compile", [service](const json& body) { return service->handle(body); });
   // NVRTC, cache and device state (or why there is no device), for diagnostics.
   table.add("describe", [service](const json&) -> Result<json> { return service->describe(); });

@@ -96,10 +96,10 @@ class CompileService {
 //! the driver and its context between the namespaces and the confinement
 //! (IsolationOptions::before_confinement says why).
 void open_device_before_confinement(sandbox::IsolationOptions& isolation,
-                                    std::shared_ptr<CompileService> service);
+                                    const std::shared_ptr<CompileService>& service);
 
 void register_compile_handler(sandbox::HandlerTable& table,
-                              std::shared_ptr<CompileService> service);
+                              const std::shared_ptr<CompileService>& service);
 
 //! "files" of a request body, validated (an object of string -> string).
 Result<std::map<std::string, std::string>> parse_files(const nlohmann::json& body);

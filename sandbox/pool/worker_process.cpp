@@ -120,10 +120,12 @@ Result<std::unique_ptr<WorkerProcess>> WorkerProcess::spawn(const SpawnSpec& spe
                                    std::to_string(kDefaultIpcFd)};
   args.insert(args.end(), spec.args.begin(), spec.args.end());
   std::vector<char*> argv;
+  argv.reserve(args.size() + 1);
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   std::vector<std::string> env = spec.env;
   std::vector<char*> envp;
+  envp.reserve(env.size() + 1);
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
 

@@ -21,7 +21,8 @@ bool read_request(int fd, std::string& pending) {
       size_t length = 0;
       auto at = pending.find("Content-Length:");
       if (at == std::string::npos) at = pending.find("content-length:");
-      if (at != std::string::npos && at < end) length = std::strtoul(&pending[at + 15], nullptr, 10);
+      if (at != std::string::npos && at < end)
+        length = std::strtoul(&pending[at + 15], nullptr, 10);
       if (pending.size() >= end + 4 + length) {
         pending.erase(0, end + 4 + length);
         return true;
@@ -77,8 +78,7 @@ void ClosingServer::serve_connection(int fd) {
   if (read_request(fd, pending)) {
     ++requests_;
     std::string reply = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
-                        std::to_string(body_.size()) + "\r\nConnection: keep-alive\r\n\r\n" +
-                        body_;
+                        std::to_string(body_.size()) + "\r\nConnection: keep-alive\r\n\r\n" + body_;
     if (::write(fd, reply.data(), reply.size()) == static_cast<ssize_t>(reply.size()) &&
         read_request(fd, pending)) {
       ++requests_;  // the second request on this connection: dropped unanswered

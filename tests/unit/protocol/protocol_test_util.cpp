@@ -43,20 +43,21 @@ std::string describe_result(const json& r) {
     for (const auto& f : v.value("flags", json::array())) flags += f.value("flag", "") + " ";
     // Device time against the roofline floor: how far an honest kernel sits
     // above the floor is what the implausibility fraction must leave room for.
-    json device_ms = v.contains("timing") ? v["timing"]["candidate"].value("device_median_ms", json())
-                                          : json();
-    json floor_us = v.contains("roofline") ? v["roofline"].value("memory_floor_us", json()) : json();
-    std::snprintf(buf, sizeof buf,
-                  "  %-60.60s %-14s level %-5s abs %-10s speedup %-8s device_ms %s floor_us %s %s %s\n",
-                  v.value("name", "").c_str(),
-                  v.value("failure_class", json()).is_string()
-                      ? v["failure_class"].get<std::string>().c_str()
-                      : (v.value("correct", false) ? "correct" : "-"),
-                  v.value("first_passing_level", json()).dump().c_str(),
-                  v.value("max_abs_diff", json()).dump().c_str(),
-                  v.value("speedup", json()).dump().c_str(), device_ms.dump().c_str(),
-                  floor_us.dump().c_str(), flags.c_str(),
-                  v.value("skipped", "").c_str());
+    json device_ms =
+        v.contains("timing") ? v["timing"]["candidate"].value("device_median_ms", json()) : json();
+    json floor_us =
+        v.contains("roofline") ? v["roofline"].value("memory_floor_us", json()) : json();
+    std::snprintf(
+        buf, sizeof buf,
+        "  %-60.60s %-14s level %-5s abs %-10s speedup %-8s device_ms %s floor_us %s %s %s\n",
+        v.value("name", "").c_str(),
+        v.value("failure_class", json()).is_string()
+            ? v["failure_class"].get<std::string>().c_str()
+            : (v.value("correct", false) ? "correct" : "-"),
+        v.value("first_passing_level", json()).dump().c_str(),
+        v.value("max_abs_diff", json()).dump().c_str(), v.value("speedup", json()).dump().c_str(),
+        device_ms.dump().c_str(), floor_us.dump().c_str(), flags.c_str(),
+        v.value("skipped", "").c_str());
     out += buf;
   }
   std::snprintf(buf, sizeof buf, "  AS %s hidden AS %s hack_flags %s task_flags %s\n",
