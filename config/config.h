@@ -13,11 +13,12 @@
 #include <string>
 #include <vector>
 
+#include "common/scoring_mode.h"
+
 namespace pf {
 
 enum class AgentMode { tools, chat };
 enum class ContextPolicy { keep_all, drop_reasoning, last_n_reports };
-enum class ScoringMode { strict, passnet, graphnet };
 //! Which variants are hidden: as the task file marks them, a deterministic
 //! share of each task's variants (evaluator.hidden_share), or none.
 enum class HiddenVariants { task, share, off };
@@ -44,7 +45,7 @@ struct SamplingConfig {
 };
 
 struct EndpointConfig {
-  std::string base_url;  // empty: the built-in replay endpoint
+  std::string base_url;                // empty: the built-in replay endpoint
   std::vector<std::string> base_urls;  // replicas: balanced, with failover (base_url unused)
   std::string model;
   std::string api_key_env = "OPENAI_API_KEY";

@@ -6,15 +6,10 @@
 #include <optional>
 #include <string_view>
 
+#include "common/scoring_mode.h"
 #include "evaluator/scoring/failure_class.h"
 
 namespace pf {
-
-enum class ScoringMode {
-  strict,    // nothing is ever forgiven; unstable variants left out (training data)
-  passnet,   // PaddlePaddle/PassNet's scorer as its entry script runs it
-  graphnet,  // PaddlePaddle/GraphNet's scorer, plus its aggregate score
-};
 
 const char* scoring_mode_name(ScoringMode mode);
 //! Today's names only; stores written before the modes were renamed are
