@@ -2,11 +2,10 @@
 
 #include <httplib.h>
 #include <spdlog/spdlog.h>
-#include <sys/socket.h>
 
 #include <atomic>
-#include <thread>
 
+#include "agent/replay/background_listener.h"
 #include "serve/access_guard.h"
 #include "serve/episode_view.h"
 #include "serve/experiment_view.h"
@@ -54,10 +53,8 @@ struct WebServer::Impl {
   WebServerOptions options;
   AccessGuard guard;
   httplib::Server server;
-  std::thread thread;
+  BackgroundListener listener;  // after server: stops before it is destroyed
   int port = 0;
-  std::atomic<bool> listener_done{false};
-  bool stopped = false;
 
   Impl(RunCatalog c, WebServerOptions o)
       : catalog(std::move(c)), options(std::move(o)), guard(options.token) {}
@@ -190,41 +187,13 @@ Result<std::unique_ptr<WebServer>> WebServer::start(RunCatalog catalog, WebServe
   impl->server.set_keep_alive_timeout(2);
   impl->server.set_tcp_nodelay(true);
   impl->server.set_payload_max_length(1 << 16);  // it takes no uploads
-  // httplib's default SO_REUSEPORT would let a second server share a busy port.
-  impl->server.set_socket_options([](socket_t sock) {
-    int yes = 1;
-    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
-  });
   impl->install_routes();
-  if (o.port == 0) {
-    impl->port = impl->server.bind_to_any_port(o.host);
-  } else if (impl->server.bind_to_port(o.host, o.port)) {
-    impl->port = o.port;
-  } else {
-    impl->port = -1;
-  }
-  if (impl->port <= 0) {
-    return make_error(ErrorCode::unavailable, "cannot listen on " + o.host + ":" +
-                                                  std::to_string(o.port) +
-                                                  " (address in use, or not a local address?)");
-  }
-  Impl* raw = impl.get();
-  impl->thread = std::thread([raw] {
-    raw->server.listen_after_bind();
-    raw->listener_done = true;
-  });
-  // httplib's stop() is a no-op until the accept loop runs.
-  while (!impl->server.is_running() && !impl->listener_done) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
+  PF_ASSIGN(impl->port, impl->listener.start(impl->server, o.host, o.port, ""));
   return std::unique_ptr<WebServer>(new WebServer(std::move(impl)));
 }
 
 void WebServer::stop() {
-  if (!impl_ || impl_->stopped) return;
-  impl_->stopped = true;
-  impl_->server.stop();
-  if (impl_->thread.joinable()) impl_->thread.join();
+  if (impl_) impl_->listener.stop();
 }
 
 int WebServer::port() const {
@@ -232,9 +201,7 @@ int WebServer::port() const {
 }
 
 std::string WebServer::url() const {
-  const std::string& host = impl_->options.host;
-  std::string shown = host.find(':') != std::string::npos ? "[" + host + "]" : host;
-  return "http://" + shown + ":" + std::to_string(impl_->port) + "/";
+  return http_url(impl_->options.host, impl_->port, "/");
 }
 
 }  // namespace pf::serve

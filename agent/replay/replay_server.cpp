@@ -2,12 +2,11 @@
 
 #include <httplib.h>
 #include <spdlog/spdlog.h>
-#include <sys/socket.h>
 
 #include <atomic>
-#include <thread>
 
 #include "agent/llm/chat_request.h"
+#include "agent/replay/background_listener.h"
 
 namespace pf::replay {
 namespace {
@@ -25,11 +24,9 @@ struct ReplayServer::Impl {
   ReplayServerOptions options;
   ReplayResponder responder;
   httplib::Server server;
-  std::thread thread;
+  BackgroundListener listener;  // after server: stops before it is destroyed
   int port = 0;
   std::atomic<size_t> served{0};
-  std::atomic<bool> listener_done{false};
-  bool stopped = false;
 
   Impl(ReplayScript s, ReplayServerOptions o)
       : script(std::move(s)), options(std::move(o)), responder(script, options.replay) {}
@@ -109,43 +106,13 @@ Result<std::unique_ptr<ReplayServer>> ReplayServer::start(ReplayScript script,
   impl->server.set_keep_alive_max_count(1000);
   impl->server.set_tcp_nodelay(true);  // headers and body are separate writes: no Nagle delay
   impl->server.set_payload_max_length(kMaxRequestBytes);
-  // httplib's default sets SO_REUSEPORT, which lets a second server share a
-  // busy port silently; SO_REUSEADDR alone still allows a quick restart.
-  impl->server.set_socket_options([](socket_t sock) {
-    int yes = 1;
-    setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof(yes));
-  });
   impl->install_routes();
-  if (o.port == 0) {
-    impl->port = impl->server.bind_to_any_port(o.host);
-  } else if (impl->server.bind_to_port(o.host, o.port)) {
-    impl->port = o.port;
-  } else {
-    impl->port = -1;
-  }
-  if (impl->port <= 0) {
-    return make_error(ErrorCode::unavailable, "replay server: cannot listen on " + o.host + ":" +
-                                                  std::to_string(o.port) +
-                                                  " (address in use, or not a local address?)");
-  }
-  Impl* raw = impl.get();
-  impl->thread = std::thread([raw] {
-    raw->server.listen_after_bind();
-    raw->listener_done = true;
-  });
-  // httplib's stop() is a no-op until the accept loop runs; wait for it so an
-  // immediate stop() cannot leave the thread serving forever.
-  while (!impl->server.is_running() && !impl->listener_done) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1));
-  }
+  PF_ASSIGN(impl->port, impl->listener.start(impl->server, o.host, o.port, "replay server: "));
   return std::unique_ptr<ReplayServer>(new ReplayServer(std::move(impl)));
 }
 
 void ReplayServer::stop() {
-  if (!impl_ || impl_->stopped) return;
-  impl_->stopped = true;
-  impl_->server.stop();
-  if (impl_->thread.joinable()) impl_->thread.join();
+  if (impl_) impl_->listener.stop();
 }
 
 int ReplayServer::port() const {
@@ -153,9 +120,7 @@ int ReplayServer::port() const {
 }
 
 std::string ReplayServer::base_url() const {
-  const std::string& host = impl_->options.host;
-  std::string shown = host.find(':') != std::string::npos ? "[" + host + "]" : host;
-  return "http://" + shown + ":" + std::to_string(impl_->port) + "/v1";
+  return http_url(impl_->options.host, impl_->port, "/v1");
 }
 
 const ReplayScript& ReplayServer::script() const {
