@@ -4,7 +4,9 @@
 // CUDA-event device time and synchronised end-to-end time; plans replayed as
 // captured CUDA graphs, and once more launched step by step) and prints one
 // JSON document. --dump-inputs writes each variant's first input set as .npy
-// plus a manifest, so bench/fidelity.py times PyTorch on identical inputs.
+// plus a manifest, so bench/fidelity.py times PyTorch on identical inputs, and
+// our outputs on it, so tests/gpu/pytorch_levels.py judges both against the
+// same float64 result.
 #include <CLI/CLI.hpp>
 #include <chrono>
 #include <cstdio>
@@ -108,9 +110,23 @@ Result<json> bench_variant(GpuRuntime& rt, TimingHarness& harness, const Task& t
       }
     }
     PlanBuilder b(rt);
-    PF_TRY(build_graph_plan(graph, dev, b));
+    PF_ASSIGN(std::vector<DeviceTensor> outs, build_graph_plan(graph, dev, b));
     plans.push_back(b.finish());
     described = plans.back().describe();
+    if (round == 0 && !o.dump_inputs.empty()) {
+      PF_TRY(plans.back().run(rt.stream()));
+      PF_TRY(rt.synchronize());
+      fs::path dir = fs::path(o.dump_inputs) / task.id / v.name;
+      json outputs = json::array();
+      for (size_t i = 0; i < outs.size(); ++i) {
+        PF_ASSIGN(Tensor h, rt.download(outs[i]));
+        fs::path file = dir / ("out_" + std::to_string(i) + ".npy");
+        PF_TRY(write_npy(file, h));
+        outputs.push_back({{"dtype", dtype_name(h.dtype())}, {"shape", h.shape()},
+                           {"file", file.string()}});
+      }
+      row["outputs"] = outputs;
+    }
   }
   TimingOptions to;
   to.warmup = o.warmup;
@@ -223,7 +239,7 @@ int main(int argc, char** argv) {
   app.add_option("--warmup", o.warmup, "warm-up runs");
   app.add_option("--trials", o.trials, "timed runs");
   app.add_option("--out", o.out, "write the JSON here");
-  app.add_option("--dump-inputs", o.dump_inputs, "write input set 0 of each variant as .npy here");
+  app.add_option("--dump-inputs", o.dump_inputs, "write input set 0 of each variant and our outputs on it as .npy here");
   app.add_option("--filter", o.filter, "only variants whose task/variant contains this");
   app.add_option("--per-task", o.per_task, "at most this many variants per task (0: all)");
   app.add_flag("--steps", o.steps, "also time every plan step alone (where the time goes)");

@@ -74,6 +74,7 @@ def make_callable(row, inputs):
     def on_cuda(*a):
         with torch.device("cuda"):
             return fn(*a)
+    on_cuda.plain = fn  # for a CPU run of the same graph (tests/gpu/pytorch_levels.py)
     try:
         with torch.no_grad():
             fn(*inputs)

@@ -151,6 +151,40 @@ extern "C" __global__ void __launch_bounds__(512) pf_norm_moments(const PfNormPa
   }
 }
 
+// One channel's transform. With running statistics (inference batch norm)
+// the factor weight / sqrt(var + eps) is formed in double and rounded once,
+// and each element costs one fma: rounding 1/sqrt, the product with it and the
+// one with the weight separately left float32 results a few ulps off, past
+// PyTorch's own accuracy where large normalised values cancel against the
+// bias or a residual (real r3d_18 inputs). Computed statistics apply rstd and
+// the weight as before.
+struct pf_norm_channel {
+  facc_t mean, scale, w, b;
+  bool fused;
+};
+
+__device__ __forceinline__ float pf_fma_acc(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+__device__ __forceinline__ double pf_fma_acc(double a, double b, double c) { return __fma_rn(a, b, c); }
+
+__device__ __forceinline__ pf_norm_channel pf_norm_channel_at(const PfNormParams& p, long long s,
+                                                               long long c) {
+  pf_norm_channel k;
+  k.mean = pf_param_at(p.mean, p.mean_dtype, s);
+  const facc_t r = pf_param_at(p.rstd, p.rstd_dtype, s);
+  k.w = p.weight ? pf_param_at(p.weight, p.weight_dtype, c) : facc_t(1);
+  k.b = p.bias ? pf_param_at(p.bias, p.bias_dtype, c) : facc_t(0);
+  k.fused = p.running != 0;
+  k.scale = k.fused ? static_cast<facc_t>(__ddiv_rn(static_cast<double>(k.w),
+                                                    __dsqrt_rn(static_cast<double>(r) + p.eps)))
+                    : r;
+  return k;
+}
+
+__device__ __forceinline__ facc_t pf_norm_apply(const pf_norm_channel& k, facc_t x) {
+  if (k.fused) return pf_fma_acc(x - k.mean, k.scale, k.b);
+  return (x - k.mean) * k.scale * k.w + k.b;
+}
+
 extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_norm_transform(const PfNormParams p) {
   unsigned int idx = blockIdx.x * (PF_EW_THREADS * PF_EW_STRIDED_WORK) + threadIdx.x;
   const unsigned int n = static_cast<unsigned int>(p.numel);
@@ -164,13 +198,8 @@ extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_norm_transform(co
     const unsigned int c = nc - ni * p.channels_div.divisor;
     const long long s = p.per_sample ? static_cast<long long>(ni) * p.groups + c / (p.channels / p.groups)
                                      : static_cast<long long>(c);
-    const facc_t mean = pf_param_at(p.mean, p.mean_dtype, s);
-    facc_t rstd = pf_param_at(p.rstd, p.rstd_dtype, s);
-    if (p.running) rstd = facc_t(1) / pf_sqrt(rstd + static_cast<facc_t>(p.eps));
-    facc_t v = (pf_cast<facc_t>(x[idx]) - mean) * rstd;
-    if (p.weight) v *= pf_param_at(p.weight, p.weight_dtype, c);
-    if (p.bias) v += pf_param_at(p.bias, p.bias_dtype, c);
-    y[idx] = pf_cast<scalar_t>(v);
+    const pf_norm_channel k = pf_norm_channel_at(p, s, c);
+    y[idx] = pf_cast<scalar_t>(pf_norm_apply(k, pf_cast<facc_t>(x[idx])));
   }
 }
 
@@ -186,18 +215,11 @@ extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_norm_transform_ve
   const unsigned int c = nc - ni * p.channels_div.divisor;
   const long long s = p.per_sample ? static_cast<long long>(ni) * p.groups + c / (p.channels / p.groups)
                                    : static_cast<long long>(c);
-  const facc_t mean = pf_param_at(p.mean, p.mean_dtype, s);
-  facc_t rstd = pf_param_at(p.rstd, p.rstd_dtype, s);
-  if (p.running) rstd = facc_t(1) / pf_sqrt(rstd + static_cast<facc_t>(p.eps));
-  const facc_t w = p.weight ? pf_param_at(p.weight, p.weight_dtype, c) : facc_t(1);
-  const facc_t b = p.bias ? pf_param_at(p.bias, p.bias_dtype, c) : facc_t(0);
+  const pf_norm_channel k = pf_norm_channel_at(p, s, c);
   const pf_vec<scalar_t, N> x = *reinterpret_cast<const pf_vec<scalar_t, N>*>(reinterpret_cast<const scalar_t*>(p.in) + base);
   pf_vec<scalar_t, N> y;
 #pragma unroll
-  for (int j = 0; j < N; ++j) {
-    const facc_t v = (pf_cast<facc_t>(x.v[j]) - mean) * rstd;
-    y.v[j] = pf_cast<scalar_t>(v * w + b);
-  }
+  for (int j = 0; j < N; ++j) y.v[j] = pf_cast<scalar_t>(pf_norm_apply(k, pf_cast<facc_t>(x.v[j])));
   *reinterpret_cast<pf_vec<scalar_t, N>*>(reinterpret_cast<scalar_t*>(p.out) + base) = y;
 }
 
@@ -212,20 +234,12 @@ extern "C" __global__ void __launch_bounds__(256) pf_norm_transform_plane(const 
   const unsigned int c = plane - ni * p.channels_div.divisor;
   const long long s = p.per_sample ? static_cast<long long>(ni) * p.groups + c / (p.channels / p.groups)
                                    : static_cast<long long>(c);
-  const facc_t mean = pf_param_at(p.mean, p.mean_dtype, s);
-  facc_t rstd = pf_param_at(p.rstd, p.rstd_dtype, s);
-  if (p.running) rstd = facc_t(1) / pf_sqrt(rstd + static_cast<facc_t>(p.eps));
-  const bool has_w = p.weight != 0, has_b = p.bias != 0;
-  const facc_t w = has_w ? pf_param_at(p.weight, p.weight_dtype, c) : facc_t(1);
-  const facc_t b = has_b ? pf_param_at(p.bias, p.bias_dtype, c) : facc_t(0);
+  const pf_norm_channel k = pf_norm_channel_at(p, s, c);
   const unsigned int inner = p.inner_div.divisor;
   const scalar_t* x = reinterpret_cast<const scalar_t*>(p.in) + static_cast<long long>(plane) * inner;
   scalar_t* y = reinterpret_cast<scalar_t*>(p.out) + static_cast<long long>(plane) * inner;
 #pragma unroll 4
   for (unsigned int i = threadIdx.x; i < inner; i += blockDim.x) {
-    facc_t v = (pf_cast<facc_t>(x[i]) - mean) * rstd;
-    if (has_w) v *= w;
-    if (has_b) v += b;
-    y[i] = pf_cast<scalar_t>(v);
+    y[i] = pf_cast<scalar_t>(pf_norm_apply(k, pf_cast<facc_t>(x[i])));
   }
 }

@@ -182,6 +182,13 @@ std::string compare_outputs(const GraphRun& run) {
     const int level = level_for(run, run.cpu[k].dtype());
     OutputComparison c = compare_output(gpu, cpu);
     if (c.correct_at(level)) continue;
+    std::string wide;
+    if (k < run.oracle.size()) {
+      auto [g, o] = shared_nans_zeroed(run.gpu[k], run.oracle[k]);
+      OutputComparison f64 = compare_output(g, o);
+      if (f64.correct_at(level)) continue;
+      wide = "; against float64: passes from t = " + std::to_string(f64.first_passing_level);
+    }
     out << "[t = " << level << "] ";
     out << "output " << k << " (" << tensor_type_str({run.cpu[k].dtype(), run.cpu[k].shape()})
         << "): ";
@@ -192,7 +199,7 @@ std::string compare_outputs(const GraphRun& run) {
       out << "max abs diff " << c.max_abs_diff << ", max rel diff " << c.max_rel_diff
           << ", first mismatch at " << format_index(c.first_mismatch, run.cpu[k].shape())
           << ": gpu " << c.first_mismatch_candidate << " vs cpu " << c.first_mismatch_expected
-          << " (passes from t = " << c.first_passing_level << ")";
+          << " (passes from t = " << c.first_passing_level << wide << ")";
     }
     out << "; plan: " << run.plan << "\n";
   }

@@ -17,6 +17,7 @@
 #include "evaluator/tasks/synthesis.h"
 #include "tests/support/gpu.h"
 #include "tests/support/paths.h"
+#include "tests/unit/gpu/float64_oracle.h"
 #include "tests/unit/gpu/gpu_test_util.h"
 
 namespace pf::gpu::test {
@@ -75,7 +76,8 @@ TEST_P(CorpusTask, VariantsMatchCpuReference) {
       continue;
     }
     std::vector<HostInput> inputs;
-    for (const Tensor& t : synthesize_inputs(v, SynthesisOptions{})) {
+    const std::vector<Tensor> host = synthesize_inputs(v, SynthesisOptions{});
+    for (const Tensor& t : host) {
       inputs.push_back(input_view(t, t.shape(), t.strides(), t.offset()));
     }
     ++run;
@@ -86,7 +88,7 @@ TEST_P(CorpusTask, VariantsMatchCpuReference) {
       continue;
     }
     result->pytorch_level = pytorch_level(ti.task->id, v.name);
-    std::string diff = compare_outputs(*result);
+    std::string diff = compare_outputs(*result, v, host);
     EXPECT_EQ(diff, "") << ti.task->id << " / " << v.name;
     if (diff.empty()) ++totals().passed;
     std::printf("  %s %s (%s)\n", diff.empty() ? "ok  " : "FAIL", v.name.c_str(),

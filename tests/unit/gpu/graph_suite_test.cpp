@@ -16,6 +16,7 @@
 #include "evaluator/tasks/task_suite.h"
 #include "tests/support/gpu.h"
 #include "tests/support/paths.h"
+#include "tests/unit/gpu/float64_oracle.h"
 #include "tests/unit/gpu/gpu_test_util.h"
 
 namespace pf::gpu::test {
@@ -72,7 +73,7 @@ TEST_P(SuiteTask, VariantsMatchCpuReference) {
       continue;
     }
     result->pytorch_level = pytorch_level(task->id, v.name);
-    std::string diff = compare_outputs(*result);
+    std::string diff = compare_outputs(*result, v, draw->inputs);
     EXPECT_EQ(diff, "") << task->id << " / " << v.name << "\nplan: " << result->plan;
     if (diff.empty()) ++passed;
   }
