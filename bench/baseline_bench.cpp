@@ -39,6 +39,7 @@ struct Options {
   int per_task = 0;        // 0: every variant
   bool stream_too = true;  // also time the plans launched step by step
   bool steps = false;       // time every step alone too
+  bool flush = true;        // flush L2 before every timed run
 };
 
 // Tasks from native files or corpus directories (graph_list.txt below them).
@@ -131,6 +132,7 @@ Result<json> bench_variant(GpuRuntime& rt, TimingHarness& harness, const Task& t
   TimingOptions to;
   to.warmup = o.warmup;
   to.trials = o.trials;
+  to.flush_l2 = o.flush;
   // What evaluations time (captured graphs, replayed) and, for comparison,
   // the same plans launched step by step (host launch gaps included).
   PF_ASSIGN(SideTiming t, harness.time_single(Runnable{v.name, {&plans[0], &plans[1]}}, to));
@@ -243,6 +245,7 @@ int main(int argc, char** argv) {
   app.add_option("--filter", o.filter, "only variants whose task/variant contains this");
   app.add_option("--per-task", o.per_task, "at most this many variants per task (0: all)");
   app.add_flag("--steps", o.steps, "also time every plan step alone (where the time goes)");
+  app.add_flag("!--no-flush", o.flush, "do not flush L2 before timed runs (warm-cache times)");
   app.add_flag("!--graph-only", o.stream_too,
                "time captured graphs only (not also step-by-step stream launches)");
   CLI11_PARSE(app, argc, argv);
