@@ -38,8 +38,8 @@ struct Options {
   std::string filter;
   int per_task = 0;        // 0: every variant
   bool stream_too = true;  // also time the plans launched step by step
-  bool steps = false;       // time every step alone too
-  bool flush = true;        // flush L2 before every timed run
+  bool steps = false;      // time every step alone too
+  bool flush = true;       // flush L2 before every timed run
 };
 
 // Tasks from native files or corpus directories (graph_list.txt below them).
@@ -123,8 +123,8 @@ Result<json> bench_variant(GpuRuntime& rt, TimingHarness& harness, const Task& t
         PF_ASSIGN(Tensor h, rt.download(outs[i]));
         fs::path file = dir / ("out_" + std::to_string(i) + ".npy");
         PF_TRY(write_npy(file, h));
-        outputs.push_back({{"dtype", dtype_name(h.dtype())}, {"shape", h.shape()},
-                           {"file", file.string()}});
+        outputs.push_back(
+            {{"dtype", dtype_name(h.dtype())}, {"shape", h.shape()}, {"file", file.string()}});
       }
       row["outputs"] = outputs;
     }
@@ -235,19 +235,25 @@ int run(const Options& o) {
 }  // namespace pf::gpu
 
 int main(int argc, char** argv) {
-  pf::gpu::Options o;
-  CLI::App app{"Times the GPU eager baseline on a task suite (JSON on stdout or --out)"};
-  app.add_option("tasks", o.tasks, "task files/directories or corpus directories")->required();
-  app.add_option("--warmup", o.warmup, "warm-up runs");
-  app.add_option("--trials", o.trials, "timed runs");
-  app.add_option("--out", o.out, "write the JSON here");
-  app.add_option("--dump-inputs", o.dump_inputs, "write input set 0 of each variant and our outputs on it as .npy here");
-  app.add_option("--filter", o.filter, "only variants whose task/variant contains this");
-  app.add_option("--per-task", o.per_task, "at most this many variants per task (0: all)");
-  app.add_flag("--steps", o.steps, "also time every plan step alone (where the time goes)");
-  app.add_flag("!--no-flush", o.flush, "do not flush L2 before timed runs (warm-cache times)");
-  app.add_flag("!--graph-only", o.stream_too,
-               "time captured graphs only (not also step-by-step stream launches)");
-  CLI11_PARSE(app, argc, argv);
-  return pf::gpu::run(o);
+  try {
+    pf::gpu::Options o;
+    CLI::App app{"Times the GPU eager baseline on a task suite (JSON on stdout or --out)"};
+    app.add_option("tasks", o.tasks, "task files/directories or corpus directories")->required();
+    app.add_option("--warmup", o.warmup, "warm-up runs");
+    app.add_option("--trials", o.trials, "timed runs");
+    app.add_option("--out", o.out, "write the JSON here");
+    app.add_option("--dump-inputs", o.dump_inputs,
+                   "write input set 0 of each variant and our outputs on it as .npy here");
+    app.add_option("--filter", o.filter, "only variants whose task/variant contains this");
+    app.add_option("--per-task", o.per_task, "at most this many variants per task (0: all)");
+    app.add_flag("--steps", o.steps, "also time every plan step alone (where the time goes)");
+    app.add_flag("!--no-flush", o.flush, "do not flush L2 before timed runs (warm-cache times)");
+    app.add_flag("!--graph-only", o.stream_too,
+                 "time captured graphs only (not also step-by-step stream launches)");
+    CLI11_PARSE(app, argc, argv);
+    return pf::gpu::run(o);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "pf_baseline_bench: %s\n", e.what());
+    return 2;
+  }
 }

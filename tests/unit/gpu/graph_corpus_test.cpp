@@ -77,6 +77,7 @@ TEST_P(CorpusTask, VariantsMatchCpuReference) {
     }
     std::vector<HostInput> inputs;
     const std::vector<Tensor> host = synthesize_inputs(v, SynthesisOptions{});
+    inputs.reserve(host.size());
     for (const Tensor& t : host) {
       inputs.push_back(input_view(t, t.shape(), t.strides(), t.offset()));
     }
