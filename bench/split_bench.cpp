@@ -8,11 +8,16 @@
 // that share of them fail to compile, as agents' candidates often do.
 //
 // Per mode it counts the full evaluations finished within a window of
-// --seconds (then lets the requests in flight finish, unmeasured) and the
-// GPU workers' busy time over the same window. JSON on stdout, one summary
-// line per mode on stderr. Run from the repository root (tasks/ and
-// examples/passes/ are read from there); the binary sits at the build root so
-// that `tests/gpu/run_device.sh --pack` carries it with passforge-worker.
+// --seconds (then lets the requests in flight finish, unmeasured), the GPU
+// workers' busy time over the same window and the GPU phases' mean ms per
+// evaluation (synthesis, checked runs, determinism, timing: the variants'
+// phases_ms summed per evaluation). All of that per timing profile (--timing:
+// fixed trial count against the adaptive one), each followed by an AS
+// reproducibility check: every task's reference pass evaluated --repeat times
+// in a row (fresh input seeds unless --seed), spread = (max - min) / median
+// of AS. JSON on stdout, one summary line per mode and per task on stderr. Run from the repository
+// root (tasks/ and examples/passes/ are read from there); the binary sits at the build root so that
+// `tests/gpu/run_device.sh --pack` carries it with passforge-worker.
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <atomic>
@@ -20,6 +25,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <map>
 #include <mutex>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -39,6 +45,27 @@ using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
 
+// The timing protocol of one measurement: "NAME:WARMUP:TRIALS:PRECISION"
+// ([evaluator] warmup, trials, timing_precision).
+struct Profile {
+  std::string name;
+  int warmup = 0;
+  int trials = 0;
+  double precision = 0;
+};
+
+std::optional<Profile> parse_profile(const std::string& spec) {
+  Profile p;
+  char name[64] = {};
+  if (std::sscanf(spec.c_str(), "%63[^:]:%d:%d:%lf", name, &p.warmup, &p.trials, &p.precision) !=
+          4 ||
+      p.warmup < 0 || p.trials < 1 || p.precision < 0 || p.precision > 1) {
+    return std::nullopt;
+  }
+  p.name = name;
+  return p;
+}
+
 struct Options {
   std::string config = "configs/quickstart.toml";
   std::vector<std::string> tasks = {"neg-cat-mul-add-6a5c9e", "add-softmax-dropout-a73f2b",
@@ -48,6 +75,8 @@ struct Options {
   double broken_share = 0;
   std::string cache;  // empty: $TMPDIR/pf_split_bench_cache
   std::vector<std::string> modes = {"off", "on"};
+  std::vector<std::string> timing = {"fixed:25:100:0", "adaptive:4:100:0.01"};
+  int repeat = 5;
   //! Fixes every request's input seed (a worker may then reuse its input
   //! draws); absent: a fresh seed per evaluation, as runs do.
   std::optional<int64_t> seed;
@@ -92,6 +121,53 @@ uint64_t requests_sum(const sandbox::PoolLoad& l) {
   return s;
 }
 
+// Sums of the GPU phases over the evaluations that reached a GPU: the
+// variants' phases_ms per evaluation, and timed trials per timed variant.
+class PhaseTotals {
+ public:
+  void add(const json& result) {
+    std::lock_guard lock(mu_);
+    ++evaluations_;
+    for (const json& v : result.value("variants", json::array())) {
+      for (const auto& [phase, ms] : v.value("phases_ms", json::object()).items()) {
+        if (ms.is_number()) ms_[phase] += ms.get<double>();
+      }
+      const json& t = v.value("timing", json());
+      if (t.is_object()) {
+        ++timed_;
+        trials_ += t.value("trials", 0);
+        stopped_early_ += t.value("stopped_early", false) ? 1 : 0;
+      }
+    }
+  }
+  json to_json() const {
+    std::lock_guard lock(mu_);
+    const double n = std::max<double>(1, static_cast<double>(evaluations_));
+    json per_eval = json::object();
+    for (const auto& [phase, ms] : ms_) per_eval[phase] = ms / n;
+    return {{"gpu_evaluations", evaluations_},
+            {"phase_ms_per_evaluation", per_eval},
+            {"timed_variants", timed_},
+            {"trials_per_timed_variant",
+             timed_ > 0 ? json(static_cast<double>(trials_) / static_cast<double>(timed_))
+                        : json(nullptr)},
+            {"stopped_early_share",
+             timed_ > 0 ? json(static_cast<double>(stopped_early_) / static_cast<double>(timed_))
+                        : json(nullptr)}};
+  }
+
+ private:
+  mutable std::mutex mu_;
+  uint64_t evaluations_ = 0, timed_ = 0, trials_ = 0, stopped_early_ = 0;
+  std::map<std::string, double> ms_;
+};
+
+void apply_profile(Config& config, const Profile& p) {
+  config.evaluator.warmup = p.warmup;
+  config.evaluator.trials = p.trials;
+  config.evaluator.timing_precision = p.precision;
+}
+
 Result<json> run_mode(const Options& o, Config config, const protocol::EvaluationPlan& plan,
                       const std::vector<Candidate>& mix, const std::string& mode) {
   config.evaluator.cpu_precompile = mode == "on";
@@ -113,6 +189,7 @@ Result<json> run_mode(const Options& o, Config config, const protocol::Evaluatio
       gpu_evaluations{0};
   std::mutex mu;
   std::vector<double> latencies;
+  PhaseTotals phases;
   const auto start = Clock::now();
   const auto deadline =
       start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(o.seconds));
@@ -141,6 +218,7 @@ Result<json> run_mode(const Options& o, Config config, const protocol::Evaluatio
         ++done;
         if (t1 < deadline) ++done_in_window;
         if (e->gpu) ++gpu_evaluations;
+        if (e->gpu && t1 < deadline) phases.add(e->result);
         const json& r = e->result;
         if (r.value("failure_class", json()).is_string()) {
           ++failed;
@@ -186,6 +264,7 @@ Result<json> run_mode(const Options& o, Config config, const protocol::Evaluatio
               {"gpu_s_per_request",
                gpu_requests > 0 ? json(busy / static_cast<double>(gpu_requests)) : json(nullptr)},
               {"per_gpu", per_gpu},
+              {"gpu_phases", phases.to_json()},
               {"latency_median_s",
                latencies.empty() ? json(nullptr) : json(latencies[latencies.size() / 2])},
               {"service", stats.to_json()}};
@@ -199,6 +278,41 @@ Result<json> run_mode(const Options& o, Config config, const protocol::Evaluatio
                gpu_requests > 0 ? 1000 * busy / static_cast<double>(gpu_requests) : 0.0,
                static_cast<unsigned long long>(stats.kept_off_gpu));
   return out;
+}
+
+// The same reference pass evaluated o.repeat times per task, one at a time:
+// the spread of AS over the repeats.
+Result<json> reproducibility(const Options& o, Config config, const protocol::EvaluationPlan& plan,
+                             const std::vector<Candidate>& mix, const std::string& profile) {
+  protocol::ServiceOptions so = protocol::service_options(config, plan);
+  if (o.seed) so.options["seed"] = *o.seed;
+  PF_ASSIGN(auto service, protocol::EvaluationService::start(std::move(so)));
+  json tasks = json::object();
+  double worst = 0;
+  for (const auto& c : mix) {
+    auto warm = service->evaluate(c.task, c.files, protocol::EvalMode::full);
+    if (!warm.ok()) return warm.error();
+    std::vector<double> as;
+    for (int i = 0; i < o.repeat; ++i) {
+      PF_ASSIGN(auto e, service->evaluate(c.task, c.files, protocol::EvalMode::full));
+      const json& a = e.result.value("as", json());
+      if (e.mode != protocol::EvalMode::full || !a.is_number()) {
+        return make_error(ErrorCode::internal, c.task.id + ": no full AS in " + e.result.dump());
+      }
+      as.push_back(a.get<double>());
+    }
+    std::vector<double> sorted = as;
+    std::sort(sorted.begin(), sorted.end());
+    const double median = sorted[sorted.size() / 2];
+    const double spread = median > 0 ? (sorted.back() - sorted.front()) / median : 0;
+    worst = std::max(worst, spread);
+    tasks[c.task.id] = {{"as", as}, {"median", median}, {"spread", spread}};
+    std::fprintf(stderr,
+                 "pf_split_bench: %-8s AS reproducibility %s: median %.4f, spread %.2f%% over "
+                 "%d evaluations\n",
+                 profile.c_str(), c.task.id.c_str(), median, 100 * spread, o.repeat);
+  }
+  return json{{"repeat", o.repeat}, {"tasks", tasks}, {"worst_spread", worst}};
 }
 
 int run(const Options& o) {
@@ -225,11 +339,31 @@ int run(const Options& o) {
     if (!ws.ok()) return fail(ws.error().message);
     mix.push_back({std::move(*task), ws->files()});
   }
-  json modes = json::array();
-  for (const auto& mode : o.modes) {
-    auto m = run_mode(o, config, *plan, mix, mode);
-    if (!m.ok()) return fail("cpu_precompile " + mode + ": " + m.error().message);
-    modes.push_back(std::move(*m));
+  json profiles = json::array();
+  for (const auto& spec : o.timing) {
+    std::optional<Profile> profile = parse_profile(spec);
+    if (!profile) return fail("--timing " + spec + ": expected NAME:WARMUP:TRIALS:PRECISION");
+    Config c = config;
+    apply_profile(c, *profile);
+    json modes = json::array();
+    for (const auto& mode : o.modes) {
+      std::fprintf(stderr, "pf_split_bench: timing %s (warmup %d, trials %d, precision %g)\n",
+                   profile->name.c_str(), profile->warmup, profile->trials, profile->precision);
+      auto m = run_mode(o, c, *plan, mix, mode);
+      if (!m.ok()) return fail("cpu_precompile " + mode + ": " + m.error().message);
+      modes.push_back(std::move(*m));
+    }
+    json entry = {{"name", profile->name},
+                  {"warmup", profile->warmup},
+                  {"trials", profile->trials},
+                  {"timing_precision", profile->precision},
+                  {"modes", modes}};
+    if (o.repeat > 0) {
+      auto r = reproducibility(o, c, *plan, mix, profile->name);
+      if (!r.ok()) return fail("reproducibility: " + r.error().message);
+      entry["reproducibility"] = std::move(*r);
+    }
+    profiles.push_back(std::move(entry));
   }
   json out = {{"gpu", plan->gpu_name},
               {"gpus", plan->devices.size()},
@@ -238,15 +372,11 @@ int run(const Options& o) {
               {"broken_share", o.broken_share},
               {"seed", o.seed ? json(*o.seed) : json(nullptr)},
               {"protocol",
-               {{"warmup", config.evaluator.warmup},
-                {"trials", config.evaluator.trials},
+               {{"min_trials", config.evaluator.min_trials},
+                {"timing_confidence", config.evaluator.timing_confidence},
                 {"l2_flush", config.evaluator.l2_flush},
                 {"graph_replay", config.evaluator.graph_replay}}},
-              {"modes", modes}};
-  if (modes.size() == 2 && modes[0]["evals_per_s"].get<double>() > 0) {
-    out["speedup_on_over_off"] =
-        modes[1]["evals_per_s"].get<double>() / modes[0]["evals_per_s"].get<double>();
-  }
+              {"profiles", profiles}};
   std::printf("%s\n", out.dump(2).c_str());
   return 0;
 }
@@ -268,6 +398,12 @@ int main(int argc, char** argv) {
   app.add_option("--seed", o.seed, "one input seed for every request (default: fresh per request)");
   app.add_option("--modes", o.modes, "cpu_precompile settings to measure, in order")
       ->check(CLI::IsMember({"off", "on"}));
+  app.add_option("--timing", o.timing,
+                 "timing profiles NAME:WARMUP:TRIALS:PRECISION, each measured in every mode");
+  app.add_option("--repeat", o.repeat,
+                 "evaluations of each task's reference pass per profile for the AS spread (0: "
+                 "none)")
+      ->check(CLI::NonNegativeNumber);
   CLI11_PARSE(app, argc, argv);
   return run(o);
 }

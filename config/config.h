@@ -79,8 +79,11 @@ struct AgentConfig {
 };
 
 struct EvaluatorConfig {
-  int warmup = 25;
+  int warmup = 4;
   int trials = 100;
+  double timing_precision = 0.01;
+  int min_trials = 20;
+  double timing_confidence = 0.95;
   bool l2_flush = true;
   bool graph_replay = true;
   double iqr_threshold = 0.2;

@@ -80,8 +80,24 @@ std::vector<Field> describe_fields(Config& c) {
 
   f.section("evaluator");
   auto& v = c.evaluator;
-  f.add("warmup", v.warmup, "untimed runs before timing", {0, 100000});
-  f.add("trials", v.trials, "timed runs of candidate and baseline each, interleaved", {1, 1000000});
+  f.add("warmup", v.warmup,
+        "untimed runs of each side before timing (4: every plan's captured graph replayed twice; "
+        "the plans already ran in the checked runs)",
+        {0, 100000});
+  f.add("trials", v.trials,
+        "most timed runs of candidate and baseline each, interleaved (the count when "
+        "timing_precision is 0)",
+        {1, 1000000});
+  f.add("timing_precision", v.timing_precision,
+        "stop timing once both sides' median times are known to this relative half-width of "
+        "their distribution-free confidence interval; 0: always run `trials`",
+        {0, 1});
+  f.add("min_trials", v.min_trials,
+        "timed runs of each side before timing_precision may stop (raised to two re-checks of "
+        "each input set's plan)",
+        {1, 1000000});
+  f.add("timing_confidence", v.timing_confidence,
+        "confidence of the median's interval that timing_precision bounds", {0.5, 0.999});
   f.add("l2_flush", v.l2_flush, "flush the L2 cache before every timed run");
   f.add("graph_replay", v.graph_replay,
         "time each side as a captured CUDA graph (no host launch gaps, as PyTorch eager kernels "

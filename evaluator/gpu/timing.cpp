@@ -1,7 +1,10 @@
 #include "evaluator/gpu/timing.h"
 
+#include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <nlohmann/json.hpp>
+#include <span>
 
 #include "sandbox/cuda/cuda_graph.h"
 #include "sandbox/cuda/stream.h"
@@ -116,6 +119,34 @@ bool side_unstable(const SideTiming& side, const TimingOptions& options) {
   return e2e;
 }
 
+bool side_precise(const SideTiming& side, const TimingOptions& options) {
+  bool e2e = side.e2e_precision.within(options.precision);
+  bool device = side.device_precision.within(options.precision);
+  switch (options.stability) {
+    case StabilityMetric::end_to_end:
+      return e2e;
+    case StabilityMetric::device:
+      return device;
+    case StabilityMetric::both:
+      return e2e && device;
+  }
+  return e2e;
+}
+
+int round_trials(const TimingOptions& options) {
+  constexpr int kRoundWithoutChecks = 10;
+  return options.check_every > 0 ? options.check_every : kRoundWithoutChecks;
+}
+
+int minimum_trials(const TimingOptions& options, size_t max_plans) {
+  const int round = round_trials(options);
+  // Two checks of each side (with an odd check_every, one per input set's
+  // plan) and every plan twice, before any early stop.
+  int minimum = std::max({options.min_trials, 2 * round, 2 * static_cast<int>(max_plans)});
+  minimum = (minimum + round - 1) / round * round;
+  return std::min(minimum, options.trials);
+}
+
 namespace {
 
 Status check_runnable(const Runnable& r) {
@@ -126,17 +157,45 @@ Status check_runnable(const Runnable& r) {
   return ok_status();
 }
 
+void measure_precision(SideTiming& side, const TimingOptions& options) {
+  side.e2e_precision = median_precision(side.e2e_ms, options.confidence);
+  side.device_precision = median_precision(side.device_ms, options.confidence);
+}
+
 void finish_side(SideTiming& side, const Launchable& l, const std::string& fallback,
                  const TimingOptions& options) {
   side.launch = l.graphs.empty() ? "stream" : "graph";
   side.graph_fallback = fallback;
   side.device = summarize(side.device_ms);
   side.e2e = summarize(side.e2e_ms);
+  measure_precision(side, options);
   side.unstable = side_unstable(side, options);
 }
 
+bool adaptive(const TimingOptions& o) {
+  return o.precision > 0;
+}
+
+bool round_ends(const TimingOptions& o, int t) {
+  return (t + 1) % round_trials(o) == 0;
+}
+
+// Trial t (0-based) is checked when it is the last possible one or ends a
+// round the rule may stop after (or a check_every period).
 bool check_now(const TimingOptions& o, int t) {
-  return t == o.trials - 1 || (o.check_every > 0 && (t + 1) % o.check_every == 0);
+  if (t == o.trials - 1) return true;
+  if (o.check_every > 0 || adaptive(o)) return round_ends(o, t);
+  return false;
+}
+
+// After trial t of every side: may the attempt stop here, before o.trials?
+bool stop_early(const TimingOptions& o, int t, int minimum, std::span<SideTiming> sides) {
+  if (!adaptive(o) || t + 1 < minimum || t + 1 >= o.trials || !round_ends(o, t)) return false;
+  for (SideTiming& side : sides) {
+    measure_precision(side, o);
+    if (!side_precise(side, o)) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -160,8 +219,10 @@ Result<TimingResult> TimingHarness::time_interleaved(const Runnable& a, const Ru
     }
   }
   TimingResult result;
+  const int minimum = minimum_trials(options, std::max(a.plans.size(), b.plans.size()));
   for (int attempt = 0; attempt <= options.remeasures; ++attempt) {
     result.attempts = attempt + 1;
+    result.stopped_early = false;
     SideTiming st[2];
     st[0].name = a.name;
     st[1].name = b.name;
@@ -181,7 +242,12 @@ Result<TimingResult> TimingHarness::time_interleaved(const Runnable& a, const Ru
           }
         }
       }
+      if (stop_early(options, t, minimum, st)) {
+        result.stopped_early = true;
+        break;
+      }
     }
+    result.trials = static_cast<int>(st[0].e2e_ms.size());
     finish_side(st[0], sides[0], fallback, options);
     finish_side(st[1], sides[1], fallback, options);
     result.a = std::move(st[0]);
@@ -198,6 +264,7 @@ Result<SideTiming> TimingHarness::time_single(const Runnable& a, const TimingOpt
   for (int w = 0; w < options.warmup; ++w)
     PF_TRY(impl_->trial(sides[0], w, options.flush_l2, nullptr, nullptr));
   SideTiming side;
+  const int minimum = minimum_trials(options, a.plans.size());
   for (int attempt = 0; attempt <= options.remeasures; ++attempt) {
     side = SideTiming{};
     side.name = a.name;
@@ -206,6 +273,7 @@ Result<SideTiming> TimingHarness::time_single(const Runnable& a, const TimingOpt
       PF_TRY(impl_->trial(sides[0], t, options.flush_l2, &d, &e));
       side.device_ms.push_back(d);
       side.e2e_ms.push_back(e);
+      if (stop_early(options, t, minimum, std::span<SideTiming>(&side, 1))) break;
     }
     finish_side(side, sides[0], fallback, options);
     if (!side.unstable) break;
@@ -213,13 +281,25 @@ Result<SideTiming> TimingHarness::time_single(const Runnable& a, const TimingOpt
   return side;
 }
 
+namespace {
+
+// Undefined (too few samples, a zero median) is null, not a number.
+nlohmann::json precision_json(const MedianPrecision& p) {
+  if (!std::isfinite(p.relative_half_width)) return nullptr;
+  return p.relative_half_width;
+}
+
+}  // namespace
+
 nlohmann::json TimingResult::to_json(bool with_samples) const {
   auto side_json = [with_samples](const SideTiming& s) {
     nlohmann::json j = {{"name", s.name},
                         {"device_ms", pf::gpu::to_json(s.device)},
                         {"e2e_ms", pf::gpu::to_json(s.e2e)},
                         {"unstable", s.unstable},
-                        {"launch", s.launch}};
+                        {"launch", s.launch},
+                        {"e2e_precision", precision_json(s.e2e_precision)},
+                        {"device_precision", precision_json(s.device_precision)}};
     if (!s.graph_fallback.empty()) j["graph_fallback"] = s.graph_fallback;
     if (with_samples) {
       j["device_samples_ms"] = s.device_ms;
@@ -227,10 +307,8 @@ nlohmann::json TimingResult::to_json(bool with_samples) const {
     }
     return j;
   };
-  return {{"a", side_json(a)},
-          {"b", side_json(b)},
-          {"attempts", attempts},
-          {"checks", checks},
+  return {{"a", side_json(a)},     {"b", side_json(b)}, {"attempts", attempts},
+          {"checks", checks},      {"trials", trials},  {"stopped_early", stopped_early},
           {"unstable", unstable()}};
 }
 

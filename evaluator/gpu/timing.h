@@ -9,6 +9,12 @@
 // the result is marked unstable. Raw samples are returned. A checker can
 // re-check the outputs of timed trials.
 //
+// Trial count: fixed (`trials`) when `precision` is 0; otherwise trials run in
+// rounds of `round_trials()` and the measurement stops at the end of the first
+// round, past `minimum_trials()`, where both sides' medians are known to
+// `precision` (timing_stopping.h), else at `trials`. Every round ends with a
+// checked trial, so the last trial is always checked either way.
+//
 // Not thread-safe: one harness per worker thread (it owns events and the
 // flush buffer); the runtime's context must be current.
 //
@@ -30,6 +36,7 @@
 #include "evaluator/gpu/gpu_runtime.h"
 #include "evaluator/gpu/plan.h"
 #include "evaluator/gpu/timing_stats.h"
+#include "evaluator/gpu/timing_stopping.h"
 #include "sandbox/cuda/l2_flush.h"
 
 namespace pf::gpu {
@@ -42,7 +49,16 @@ enum class StabilityMetric : uint8_t {
 
 struct TimingOptions {
   int warmup = 25;
+  //! The most timed trials per side (the count, with precision 0).
   int trials = 100;
+  //! Stop once both sides' medians (of the stability metric's samples) are
+  //! known to this relative half-width of their confidence interval; 0: off.
+  double precision = 0;
+  double confidence = 0.95;
+  //! With precision > 0: trials per side before the rule may stop, raised to
+  //! cover two checks of each side (so each of two input sets' plans) and
+  //! every plan twice, in whole rounds.
+  int min_trials = 20;
   bool flush_l2 = true;
   double max_iqr_ratio = 0.2;
   int remeasures = 1;
@@ -80,6 +96,10 @@ struct SideTiming {
   std::string launch = "stream";
   //! With graph_replay requested but "stream" used: why capture failed.
   std::string graph_fallback;
+  //! The medians' relative precision (timing_stopping.h) at the options'
+  //! confidence, fixed count or not.
+  MedianPrecision e2e_precision;
+  MedianPrecision device_precision;
 };
 
 struct TimingResult {
@@ -87,6 +107,9 @@ struct TimingResult {
   SideTiming b;
   int attempts = 1;  // 1 + the re-measures that ran
   int checks = 0;    // checker calls
+  int trials = 0;    // timed trials per side in the last attempt
+  //! The precision rule ended the last attempt before options.trials.
+  bool stopped_early = false;
   bool unstable() const { return a.unstable || b.unstable; }
   nlohmann::json to_json(bool with_samples = true) const;
 };
@@ -111,5 +134,15 @@ class TimingHarness {
 
 //! Marks a side unstable per the options (pure; unit-tested).
 bool side_unstable(const SideTiming& side, const TimingOptions& options);
+
+//! Trials per round: a check follows the last trial of every round
+//! (check_every, or 10 when only the last trial is checked).
+int round_trials(const TimingOptions& options);
+//! The trials per side before the precision rule may stop (at most
+//! options.trials), for runnables of up to `max_plans` plans.
+int minimum_trials(const TimingOptions& options, size_t max_plans);
+//! Whether a side's precision on the stability metric's samples meets
+//! options.precision (> 0).
+bool side_precise(const SideTiming& side, const TimingOptions& options);
 
 }  // namespace pf::gpu

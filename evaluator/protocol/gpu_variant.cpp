@@ -495,7 +495,12 @@ class VariantEvaluator {
     TimingSummary ts;
     ts.candidate = side(timed->a);
     ts.eager = side(timed->b);
-    ts.trials = to.trials;
+    ts.trials = timed->trials;
+    ts.max_trials = to.trials;
+    ts.precision = std::max(timed->a.e2e_precision.relative_half_width,
+                            timed->b.e2e_precision.relative_half_width);
+    ts.precision_target = to.precision;
+    ts.stopped_early = timed->stopped_early;
     ts.warmup = to.warmup;
     ts.attempts = timed->attempts;
     ts.checks = timed->checks;
@@ -606,6 +611,9 @@ gpu::TimingOptions timing_options(const ProtocolOptions& o) {
   gpu::TimingOptions t;
   t.warmup = o.warmup;
   t.trials = o.trials;
+  t.precision = o.timing_precision;
+  t.min_trials = o.min_trials;
+  t.confidence = o.timing_confidence;
   t.flush_l2 = o.l2_flush;
   t.graph_replay = o.graph_replay;
   t.max_iqr_ratio = o.iqr_threshold;

@@ -73,6 +73,9 @@ Result<ProtocolOptions> options_from_json(const json& options) {
   Reader r(options);
   PF_TRY(r.integer("warmup", o.warmup, 0, 100000));
   PF_TRY(r.integer("trials", o.trials, 1, 1000000));
+  PF_TRY(r.number("timing_precision", o.timing_precision, 0, 1));
+  PF_TRY(r.integer("min_trials", o.min_trials, 1, 1000000));
+  PF_TRY(r.number("timing_confidence", o.timing_confidence, 0.5, 0.999));
   PF_TRY(r.boolean("l2_flush", o.l2_flush));
   PF_TRY(r.boolean("graph_replay", o.graph_replay));
   PF_TRY(r.number("iqr_threshold", o.iqr_threshold, 0, 100));
@@ -122,6 +125,9 @@ Result<ProtocolOptions> options_from_json(const json& options) {
 json options_to_json(const ProtocolOptions& o) {
   return {{"warmup", o.warmup},
           {"trials", o.trials},
+          {"timing_precision", o.timing_precision},
+          {"min_trials", o.min_trials},
+          {"timing_confidence", o.timing_confidence},
           {"l2_flush", o.l2_flush},
           {"graph_replay", o.graph_replay},
           {"iqr_threshold", o.iqr_threshold},

@@ -22,8 +22,13 @@ namespace pf::protocol {
 
 struct ProtocolOptions {
   // [evaluator] keys.
-  int warmup = 25;
-  int trials = 100;
+  int warmup = 4;
+  int trials = 100;  // the most; the count when timing_precision is 0
+  //! Adaptive trial count (gpu::TimingOptions::precision): stop once both
+  //! sides' medians are known to this relative half-width; 0: fixed count.
+  double timing_precision = 0.01;
+  int min_trials = 20;
+  double timing_confidence = 0.95;
   bool l2_flush = true;
   bool graph_replay = true;    // time captured CUDA graphs (gpu::TimingOptions::graph_replay)
   double iqr_threshold = 0.2;  // IQR/median above this re-measures, then `unstable`

@@ -19,19 +19,19 @@ json level_json(int level) {
 
 json output_json(const OutputReport& o) {
   const OutputComparison& c = o.comparison;
-  json j = {{"dtype", o.dtype},
-            {"shape", o.shape},
-            {"shape_ok", c.shape_ok},
-            {"dtype_ok", c.dtype_ok},
-            {"first_passing_level", level_json(c.first_passing_level)},
-            {"first_passing_level_rtol_candidate",
-             level_json(c.first_passing_level_rtol_candidate)},
-            {"max_abs_diff", num(c.max_abs_diff)},
-            {"mean_abs_diff", num(c.mean_abs_diff)},
-            {"max_rel_diff", num(c.max_rel_diff)},
-            {"nan_mismatches", c.nan_mismatches},
-            {"poisoned", o.poisoned},
-            {"first_mismatch", nullptr}};
+  json j = {
+      {"dtype", o.dtype},
+      {"shape", o.shape},
+      {"shape_ok", c.shape_ok},
+      {"dtype_ok", c.dtype_ok},
+      {"first_passing_level", level_json(c.first_passing_level)},
+      {"first_passing_level_rtol_candidate", level_json(c.first_passing_level_rtol_candidate)},
+      {"max_abs_diff", num(c.max_abs_diff)},
+      {"mean_abs_diff", num(c.mean_abs_diff)},
+      {"max_rel_diff", num(c.max_rel_diff)},
+      {"nan_mismatches", c.nan_mismatches},
+      {"poisoned", o.poisoned},
+      {"first_mismatch", nullptr}};
   if (c.first_mismatch >= 0) {
     j["first_mismatch"] = {{"index", format_index(c.first_mismatch, o.shape)},
                            {"candidate", num(c.first_mismatch_candidate)},
@@ -126,14 +126,19 @@ void VariantRun::merge_into(json& v) const {
     }
   }
   if (timing) {
-    v["timing"] = {{"candidate", side_json(timing->candidate)},
-                   {"eager", side_json(timing->eager)},
-                   {"trials", timing->trials},
-                   {"warmup", timing->warmup},
-                   {"attempts", timing->attempts},
-                   {"checks", timing->checks},
-                   {"reduced", timing->reduced},
-                   {"launch", timing->launch}};
+    v["timing"] = {
+        {"candidate", side_json(timing->candidate)},
+        {"eager", side_json(timing->eager)},
+        {"trials", timing->trials},
+        {"max_trials", timing->max_trials},
+        {"precision", std::isfinite(timing->precision) ? json(timing->precision) : json(nullptr)},
+        {"precision_target", timing->precision_target},
+        {"stopped_early", timing->stopped_early},
+        {"warmup", timing->warmup},
+        {"attempts", timing->attempts},
+        {"checks", timing->checks},
+        {"reduced", timing->reduced},
+        {"launch", timing->launch}};
     if (!timing->graph_fallback.empty()) v["timing"]["graph_fallback"] = timing->graph_fallback;
   }
   json fl = json::array();

@@ -42,7 +42,15 @@ struct SideSummary {
 
 struct TimingSummary {
   SideSummary candidate, eager;
-  int trials = 0, warmup = 0, attempts = 0, checks = 0;
+  //! Timed trials per side (last attempt); the most that could run.
+  int trials = 0, max_trials = 0;
+  int warmup = 0, attempts = 0, checks = 0;
+  //! The relative half-width of the median e2e time's confidence interval,
+  //! the worse side (timing_stopping.h); infinity: too few trials to say.
+  double precision = 0;
+  //! The options' timing_precision (0: fixed count).
+  double precision_target = 0;
+  bool stopped_early = false;  // the precision was reached before max_trials
   bool reduced = false;        // fewer trials than asked (options.timing_budget_s)
   std::string launch;          // "graph" (captured, replayed) or "stream"
   std::string graph_fallback;  // why graph replay was asked for but not used

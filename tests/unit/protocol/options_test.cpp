@@ -18,9 +18,9 @@ TEST(ProtocolOptions, DefaultsAgreeWithTheEvaluatorSection) {
   json section = test::default_evaluator_section();
   ProtocolOptions defaults;
   json mine = options_to_json(defaults);
-  for (const char* key :
-       {"warmup", "trials", "l2_flush", "graph_replay", "iqr_threshold", "remeasure", "b", "p",
-        "scoring_mode", "tolerance_min", "tolerance_max", "std_zero_rule"}) {
+  for (const char* key : {"warmup", "trials", "timing_precision", "min_trials", "timing_confidence",
+                          "l2_flush", "graph_replay", "iqr_threshold", "remeasure", "b", "p",
+                          "scoring_mode", "tolerance_min", "tolerance_max", "std_zero_rule"}) {
     ASSERT_TRUE(section.contains(key)) << key;
     EXPECT_EQ(section[key], mine[key]) << key;
   }
@@ -32,6 +32,9 @@ TEST(ProtocolOptions, DefaultsAgreeWithTheEvaluatorSection) {
 TEST(ProtocolOptions, ReadsKnownKeysAndRoundTrips) {
   json in = {{"warmup", 3},
              {"trials", 7},
+             {"timing_precision", 0.03},
+             {"min_trials", 11},
+             {"timing_confidence", 0.9},
              {"l2_flush", false},
              {"graph_replay", false},
              {"b", 0.2},
@@ -48,6 +51,9 @@ TEST(ProtocolOptions, ReadsKnownKeysAndRoundTrips) {
   ASSERT_TRUE(o.ok()) << o.error().message;
   EXPECT_EQ(o->warmup, 3);
   EXPECT_EQ(o->trials, 7);
+  EXPECT_DOUBLE_EQ(o->timing_precision, 0.03);
+  EXPECT_EQ(o->min_trials, 11);
+  EXPECT_DOUBLE_EQ(o->timing_confidence, 0.9);
   EXPECT_FALSE(o->l2_flush);
   EXPECT_FALSE(o->graph_replay);
   EXPECT_DOUBLE_EQ(o->scoring.b, 0.2);
@@ -72,6 +78,9 @@ TEST(ProtocolOptions, NamesTheBadKey) {
       {{{"tolerance_min", 2}, {"tolerance_max", 1}}, "options.tolerance_max must be at least"},
       {{{"l2_flush", 1}}, "options.l2_flush must be true or false"},
       {{{"recheck_cycle", 1}}, "options.recheck_cycle must be an integer in [2, 1000]"},
+      {{{"timing_precision", -0.1}}, "options.timing_precision must be a number in [0, 1]"},
+      {{{"min_trials", 0}}, "options.min_trials must be an integer in [1, 1000000]"},
+      {{{"timing_confidence", 1}}, "options.timing_confidence must be a number in [0.5, 0.999]"},
       {json::array(), "options must be an object"},
   };
   for (const auto& c : cases) {
@@ -92,9 +101,15 @@ TEST(ProtocolOptions, TimingOptionsAlternateTheCheckedInputSet) {
   o.iqr_threshold = 0.3;
   o.remeasure = 2;
   o.recheck_cycle = 4;
+  o.timing_precision = 0.02;
+  o.min_trials = 12;
+  o.timing_confidence = 0.9;
   gpu::TimingOptions t = timing_options(o);
   EXPECT_EQ(t.warmup, 7);
   EXPECT_EQ(t.trials, 40);
+  EXPECT_DOUBLE_EQ(t.precision, 0.02);
+  EXPECT_EQ(t.min_trials, 12);
+  EXPECT_DOUBLE_EQ(t.confidence, 0.9);
   EXPECT_FALSE(t.flush_l2);
   EXPECT_FALSE(t.graph_replay);
   EXPECT_DOUBLE_EQ(t.max_iqr_ratio, 0.3);
@@ -102,6 +117,32 @@ TEST(ProtocolOptions, TimingOptionsAlternateTheCheckedInputSet) {
   // Trial t runs plan t % 2: an odd period alternates the plan that is checked.
   EXPECT_EQ(t.check_every % 2, 1);
   EXPECT_EQ(t.check_every, 9);
+}
+
+// An adaptive run that stops at its minimum must still have re-checked the
+// candidate on both input sets' plans (trial t runs plan t % 2, checks end
+// the rounds): however small min_trials and whatever recheck_cycle is asked
+// for, a candidate that is wrong only on one set's plan meets a check.
+TEST(ProtocolOptions, AdaptiveMinimumChecksBothInputSets) {
+  for (int cycle = 2; cycle <= 30; ++cycle) {
+    for (int min_trials : {1, 5, 20, 47}) {
+      ProtocolOptions o;
+      o.recheck_cycle = cycle;
+      o.min_trials = min_trials;
+      o.trials = 1000;
+      gpu::TimingOptions t = timing_options(o);
+      const int minimum = gpu::minimum_trials(t, 2);
+      EXPECT_GE(minimum, min_trials);
+      EXPECT_EQ(minimum % gpu::round_trials(t), 0);
+      bool checked[2] = {false, false};
+      for (int trial = 0; trial < minimum; ++trial) {
+        if ((trial + 1) % gpu::round_trials(t) == 0) checked[trial % 2] = true;
+      }
+      EXPECT_TRUE(checked[0] && checked[1]) << "cycle " << cycle << ", min " << min_trials;
+    }
+  }
+  ProtocolOptions defaults;
+  EXPECT_EQ(gpu::minimum_trials(timing_options(defaults), 2), 22);
 }
 
 // No seed means a fresh one per evaluation (evaluate_full draws it and

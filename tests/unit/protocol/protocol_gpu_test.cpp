@@ -167,7 +167,7 @@ TEST(Reproducibility, FiveEvaluationsAgree) {
   PF_REQUIRE_GPU();
   auto task = load_task_file(hacks_dir() / "tasks" / "sigmoid_mul.json");
   ASSERT_TRUE(task.ok()) << task.error().message;
-  ProtocolOptions o;  // the defaults: 25 warm-up, 100 trials
+  ProtocolOptions o;  // the defaults: 4 warm-up, adaptive trials (at most 100, +-1 %)
   o.include_rewritten = false;
   std::vector<double> as;
   for (int i = 0; i < 5; ++i) {

@@ -1,0 +1,115 @@
+// The timing harness's adaptive trial count on a device: it stops at the
+// minimum (whole rounds, the last trial re-checked) when the medians are
+// precise, runs to the maximum when they cannot be, and does not stop on a
+// side whose time changes while it is measured. The sides are plans of one
+// host step that spins for a set time (stream launches: the host clock sees
+// it), so their times are known. Skips without a GPU.
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "evaluator/gpu/plan_builder.h"
+#include "evaluator/gpu/timing.h"
+#include "tests/support/gpu.h"
+#include "tests/unit/gpu/gpu_test_util.h"
+
+namespace pf::gpu::test {
+namespace {
+
+void spin_us(int us) {
+  const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(us);
+  while (std::chrono::steady_clock::now() < until) {
+  }
+}
+
+// A plan whose one step spins for spin(call number) microseconds.
+Plan spinning_plan(GpuRuntime& rt, std::function<int(int)> spin) {
+  PlanBuilder b(rt);
+  auto calls = std::make_shared<int>(0);
+  b.add_library_call("spin", [calls, spin = std::move(spin)](CUstream) {
+    spin_us(spin((*calls)++));
+    return ok_status();
+  });
+  return b.finish();
+}
+
+TimingOptions adaptive_options() {
+  TimingOptions o;
+  o.warmup = 2;
+  o.trials = 100;
+  o.flush_l2 = false;
+  o.graph_replay = false;
+  o.check_every = 5;
+  o.min_trials = 20;
+  o.precision = 0.2;
+  o.remeasures = 0;
+  return o;
+}
+
+TEST(AdaptiveTiming, StopsAtTheMinimumWhenPreciseAndChecksTheLastTrial) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  auto harness = TimingHarness::create(*rt);
+  ASSERT_TRUE(harness.ok()) << harness.error().message;
+  Plan a = spinning_plan(*rt, [](int) { return 200; });
+  Plan b = spinning_plan(*rt, [](int) { return 400; });
+  std::vector<int> checked;
+  auto checker = [&](int side, int trial, size_t) -> Status {
+    if (side == 0) checked.push_back(trial);
+    return ok_status();
+  };
+  TimingOptions o = adaptive_options();
+  auto r = (*harness)->time_interleaved({"a", {&a}}, {"b", {&b}}, o, checker);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(r->stopped_early);
+  EXPECT_EQ(r->trials, 20);
+  EXPECT_EQ(r->a.e2e_ms.size(), 20u);
+  EXPECT_EQ(checked, (std::vector<int>{4, 9, 14, 19}));  // the last trial is one of them
+  EXPECT_LE(r->a.e2e_precision.relative_half_width, 0.2);
+  EXPECT_NEAR(r->b.e2e.median / r->a.e2e.median, 2.0, 0.5);
+  std::printf("adaptive: %d trials, precision a %.4f b %.4f\n", r->trials,
+              r->a.e2e_precision.relative_half_width, r->b.e2e_precision.relative_half_width);
+
+  // A precision no sample reaches: the maximum, as with a fixed count.
+  o.precision = 1e-9;
+  o.trials = 33;
+  checked.clear();
+  auto full = (*harness)->time_interleaved({"a", {&a}}, {"b", {&b}}, o, checker);
+  ASSERT_TRUE(full.ok()) << full.error().message;
+  EXPECT_FALSE(full->stopped_early);
+  EXPECT_EQ(full->trials, 33);
+  EXPECT_EQ(checked.back(), 32);
+  // Precision 0: the fixed count, whatever the samples.
+  o.precision = 0;
+  auto fixed = (*harness)->time_interleaved({"a", {&a}}, {"b", {&b}}, o);
+  ASSERT_TRUE(fixed.ok()) << fixed.error().message;
+  EXPECT_EQ(fixed->trials, 33);
+  EXPECT_FALSE(fixed->stopped_early);
+}
+
+// A side that is slow for its first 12 timed trials and fast after: until
+// the slow phase is the minority of the first half of the trials, the
+// interval is wide or the halves disagree, so the harness cannot stop at
+// 20, 25, ... 40 trials; it ends on the fast time, as a fixed count would.
+TEST(AdaptiveTiming, DoesNotStopWhileTheTimeDrifts) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  auto harness = TimingHarness::create(*rt);
+  ASSERT_TRUE(harness.ok()) << harness.error().message;
+  TimingOptions o = adaptive_options();
+  const int slow_calls = o.warmup + 12;
+  Plan drifting =
+      spinning_plan(*rt, [slow_calls](int call) { return call < slow_calls ? 2000 : 200; });
+  Plan steady = spinning_plan(*rt, [](int) { return 400; });
+  auto r = (*harness)->time_interleaved({"drifting", {&drifting}}, {"steady", {&steady}}, o);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_GT(r->trials, 40);
+  EXPECT_LT(r->a.e2e.median, 1.0);  // ms: the fast phase
+  std::printf("drifting side: stopped after %d trials (early: %d), median %.3f ms\n", r->trials,
+              r->stopped_early, r->a.e2e.median);
+}
+
+}  // namespace
+}  // namespace pf::gpu::test
