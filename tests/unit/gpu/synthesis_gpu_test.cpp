@@ -3,11 +3,14 @@
 // every dtype and value rule (normal with and without clamping, the zero-std
 // rules, the widened spread, integer ranges, bool), odd sizes, a tensor of
 // 2^24 + 3 elements, a real esm2 variant, and the informative-inputs rule
-// choosing the same attempt with the same inputs. Skips without a GPU.
+// choosing the same attempt with the same inputs; both builds of the kernel
+// (the prebuilt fat binary the runtime loads, and NVRTC's). Skips without a GPU.
 #include <gtest/gtest.h>
 
 #include <cstring>
 
+#include "evaluator/gpu/kernel_library.h"
+#include "evaluator/gpu/kernels/pf_abi.cuh"
 #include "evaluator/gpu/synthesis_fill.h"
 #include "evaluator/ops/cpu_executor.h"
 #include "evaluator/ops/op_registry.h"
@@ -170,6 +173,46 @@ TEST(GpuSynthesis, InformativeRuleOnTheGpuPicksTheCpuDraw) {
   for (size_t k = 0; k < cpu->inputs.size(); ++k) {
     EXPECT_EQ(std::memcmp(gpu->inputs[k].data(), cpu->inputs[k].data(), cpu->inputs[k].nbytes()), 0)
         << "input " << k;
+  }
+}
+
+// The runtime loads the prebuilt program where the build made one for this
+// device; the NVRTC build of the same source must draw the same bits.
+TEST(GpuSynthesis, NvrtcBuildOfTheKernelIsBitIdentical) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  auto nvrtc = nvrtc::NvrtcLibrary::load({});
+  ASSERT_TRUE(nvrtc.ok()) << nvrtc.error().message;
+  KernelLibrary compiled(rt->driver_ptr(), *nvrtc, nullptr, rt->properties().arch(),
+                         {.use_prebuilt = false});
+  auto kernel = compiled.get("synth.cu", DType::float32, "pf_synth_fill");
+  ASSERT_TRUE(kernel.ok()) << kernel.error().message;
+  ASSERT_EQ((*kernel)->param_bytes, sizeof(PfSynthParams));
+  SynthesisOptions o;
+  o.seed = 77;
+  for (DType dt : {DType::float64, DType::float32, DType::float16, DType::bfloat16, DType::int8,
+                   DType::int64, DType::boolean}) {
+    InputMeta m = meta_of(dt, {100001}, 0.5, 4.0, -1.0, 2.0);
+    Tensor cpu = synthesize_input(m, "variant", 0, o);
+    auto storage = rt->allocator().allocate(cpu.nbytes(), "nvrtc_synth");
+    ASSERT_TRUE(storage.ok()) << storage.error().message;
+    DeviceTensor dev = DeviceTensor::contiguous(std::move(*storage), dt, m.shape);
+    PfSynthParams p{};
+    p.out = dev.data_ptr();
+    p.n = dev.numel();
+    p.dtype = static_cast<int>(dt);
+    p.stream = synthesis_stream(m, "variant", 0, o);
+    void* params[1] = {&p};
+    const long long pairs = (p.n + 1) / 2;  // one thread per Box-Muller pair
+    const auto blocks = static_cast<unsigned>((pairs + PF_EW_THREADS - 1) / PF_EW_THREADS);
+    const auto& api = rt->driver().api();
+    ASSERT_EQ(api.cuLaunchKernel((*kernel)->function.handle(), blocks, 1, 1, PF_EW_THREADS, 1, 1, 0,
+                                 rt->stream(), params, nullptr),
+              CUDA_SUCCESS);
+    auto got = rt->download(dev);
+    ASSERT_TRUE(got.ok()) << got.error().message;
+    EXPECT_EQ(std::memcmp(got->data(), cpu.data(), cpu.nbytes()), 0) << dtype_name(dt);
   }
 }
 
