@@ -5,6 +5,7 @@
 #include <set>
 
 #include "evaluator/gpu/graph_plan.h"
+#include "evaluator/protocol/gpu_input_drawer.h"
 #include "evaluator/tasks/informative_inputs.h"
 #include "evaluator/tasks/synthesis.h"
 
@@ -24,6 +25,7 @@ double ms_since(Clock::time_point t0) {
 // through the same buffers, addresses unchanged).
 struct SetRun {
   int content = 0;
+  SynthesisOptions drawn;  // the accepted draw's options: the device re-draws from them
   std::vector<Tensor> host_inputs;
   std::vector<gpu::DeviceTensor> cand_inputs, base_inputs;
   gpu::Plan cand_plan, base_plan;
@@ -113,9 +115,6 @@ class VariantEvaluator {
     so.seed = options_.seed.value_or(0);
     so.round = static_cast<uint32_t>(s);
     so.zero_std = options_.std_zero_rule;
-    OutputRunner probe = [&](const std::vector<Tensor>& inputs) {
-      return run_baseline_once(inputs);
-    };
     // A requested seed gives the same draw every time (deterministic): drawn
     // once per worker.
     InputDrawCache* memo = ctx_.input_draws;
@@ -124,7 +123,8 @@ class VariantEvaluator {
     if (auto cached = memo != nullptr ? memo->find(key) : std::nullopt) {
       draw = std::move(*cached);
     } else {
-      draw = draw_informative_inputs(variant_, so, probe);
+      GpuInputDrawer drawer(rt_, variant_, graph_);
+      draw = draw_informative_inputs(variant_, so, drawer);
       if (memo != nullptr && draw.ok()) memo->insert(key, *draw);
     }
     if (!draw.ok()) {
@@ -145,29 +145,9 @@ class VariantEvaluator {
     if (draw->attempt > 0) {
       run_.inputs_redrawn.push_back("input set " + std::to_string(s) + ": " + draw->summary());
     }
+    sets_[s].drawn = draw->options;
     sets_[s].host_inputs = std::move(draw->inputs);
     return std::nullopt;
-  }
-
-  // The baseline on fresh copies of `inputs`; everything it allocated is
-  // released (and later scrubbed) when this returns.
-  Result<std::vector<Tensor>> run_baseline_once(const std::vector<Tensor>& inputs) {
-    std::vector<gpu::DeviceTensor> dev;
-    for (size_t k = 0; k < inputs.size(); ++k) {
-      PF_ASSIGN(auto t, rt_.upload(inputs[k], "probe_in_" + std::to_string(k)));
-      dev.push_back(std::move(t));
-    }
-    gpu::PlanBuilder builder(rt_);
-    PF_ASSIGN(auto outs, gpu::build_graph_plan(graph_, dev, builder));
-    gpu::Plan plan = builder.finish();
-    PF_TRY(plan.run(rt_.stream()));
-    PF_TRY(rt_.synchronize());
-    std::vector<Tensor> host;
-    for (const auto& t : outs) {
-      PF_ASSIGN(Tensor h, rt_.download(t));
-      host.push_back(std::move(h));
-    }
-    return host;
   }
 
   Status scrub_free_memory() {
@@ -194,11 +174,9 @@ class VariantEvaluator {
   // Writes input set `from`'s values into `set`'s candidate input buffers
   // (same addresses, new contents).
   Status load_contents(SetRun& set, int from) {
-    for (size_t k = 0; k < set.cand_inputs.size(); ++k) {
-      PF_TRY(rt_.upload_into(sets_[from].host_inputs[k], set.cand_inputs[k]));
-    }
+    PF_TRY(refill_device_inputs(rt_, variant_, sets_[from].drawn, set.cand_inputs));
     set.content = from;
-    return rt_.synchronize_device();
+    return ok_status();
   }
 
   // Input set 1's values written into set 0's input buffers: a kernel that
@@ -244,15 +222,16 @@ class VariantEvaluator {
 
   std::optional<Stop> run_set(int s) {
     SetRun& set = sets_[s];
-    for (size_t k = 0; k < set.host_inputs.size(); ++k) {
-      auto c = rt_.upload(set.host_inputs[k], "in_" + std::to_string(k));
-      auto b = rt_.upload(set.host_inputs[k], "eager_in_" + std::to_string(k));
-      if (!c.ok())
-        return Stop{FailureClass::runtime_fail, "uploading inputs: " + c.error().message};
-      if (!b.ok())
-        return Stop{FailureClass::runtime_fail, "uploading inputs: " + b.error().message};
-      set.cand_inputs.push_back(std::move(*c));
-      set.base_inputs.push_back(std::move(*b));
+    // Drawn on the device again (the values of host_inputs, bit for bit):
+    // nothing is uploaded.
+    auto c = draw_device_inputs(rt_, variant_, set.drawn, "in_");
+    auto b = draw_device_inputs(rt_, variant_, set.drawn, "eager_in_");
+    if (!c.ok()) return Stop{FailureClass::runtime_fail, "drawing inputs: " + c.error().message};
+    if (!b.ok()) return Stop{FailureClass::runtime_fail, "drawing inputs: " + b.error().message};
+    set.cand_inputs = std::move(*c);
+    set.base_inputs = std::move(*b);
+    if (auto st = rt_.synchronize(); !st.ok()) {
+      return Stop{FailureClass::runtime_fail, "drawing inputs: " + st.error().message};
     }
     // Candidate first: it cannot inherit anything the baseline leaves behind.
     gpu::PlanBuilderOptions poisoned;

@@ -1,7 +1,8 @@
 // The GPU half of the protocol for one variant (docs/design.md "Evaluation
 // protocol" 3-5 and the dynamic defences of "Integrity"), in this order:
-//   1. two input sets synthesised (seed per variant and round 0 / 1), each
-//      uploaded twice (the candidate's copy and the baseline's copy);
+//   1. two input sets synthesised on the device (seed per variant and round
+//      0 / 1; gpu_input_drawer.h), each drawn twice (the candidate's copy and
+//      the baseline's copy) and downloaded once (the host truth);
 //   2. CANDIDATE FIRST on set 0 with every allocation poisoned and guarded,
 //      then the eager baseline on its own copy; outputs compared at every
 //      level; unwritten (still poisoned) elements, canaries and input

@@ -36,16 +36,16 @@ std::vector<Tensor> perturbed(const std::vector<Tensor>& inputs) {
   return out;
 }
 
-bool any_floating(const std::vector<Tensor>& ts) {
-  for (const auto& t : ts) {
-    if (is_floating(t.dtype())) return true;
+bool any_floating(const TaskVariant& variant) {
+  for (const auto& in : variant.inputs) {
+    if (is_floating(in.dtype)) return true;
   }
   return false;
 }
 
-// Why the outputs of `inputs` carry no information ("" when they do).
-Result<std::string> uninformative(const std::vector<Tensor>& inputs,
-                                  const std::vector<Tensor>& outputs, const OutputRunner& run) {
+// Why the outputs of the drawer's last draw carry no information ("" when they do).
+Result<std::string> uninformative(const TaskVariant& variant, const std::vector<Tensor>& outputs,
+                                  InputDrawer& drawer) {
   std::vector<std::string> why;
   bool discrete = false;
   for (size_t o = 0; o < outputs.size(); ++o) {
@@ -53,8 +53,9 @@ Result<std::string> uninformative(const std::vector<Tensor>& inputs,
     if (!r.empty()) why.push_back("output " + std::to_string(o) + ": " + r);
     discrete = discrete || !is_floating(outputs[o].dtype());
   }
-  if (why.empty() && discrete && any_floating(inputs)) {
-    PF_ASSIGN(std::vector<Tensor> moved, run(perturbed(inputs)));
+  if (why.empty() && discrete && any_floating(variant)) {
+    PF_ASSIGN(std::vector<Tensor> inputs, drawer.drawn_inputs());
+    PF_ASSIGN(std::vector<Tensor> moved, drawer.run(perturbed(inputs)));
     for (size_t o = 0; o < outputs.size() && o < moved.size(); ++o) {
       if (is_floating(outputs[o].dtype())) continue;
       std::vector<double> a = outputs[o].to_doubles(), b = moved[o].to_doubles();
@@ -69,6 +70,26 @@ Result<std::string> uninformative(const std::vector<Tensor>& inputs,
   }
   return join(why, "; ");
 }
+
+// CPU synthesis; the outputs from the caller's runner.
+class HostInputDrawer final : public InputDrawer {
+ public:
+  HostInputDrawer(const TaskVariant& variant, const OutputRunner& run)
+      : variant_(variant), run_(run) {}
+  Result<std::vector<Tensor>> draw_and_run(const SynthesisOptions& options) override {
+    inputs_ = synthesize_inputs(variant_, options);
+    return run_(inputs_);
+  }
+  Result<std::vector<Tensor>> drawn_inputs() override { return inputs_; }
+  Result<std::vector<Tensor>> run(const std::vector<Tensor>& inputs) override {
+    return run_(inputs);
+  }
+
+ private:
+  const TaskVariant& variant_;
+  const OutputRunner& run_;
+  std::vector<Tensor> inputs_;
+};
 
 }  // namespace
 
@@ -97,16 +118,18 @@ std::string InputDraw::summary() const {
 }
 
 Result<InputDraw> draw_informative_inputs(const TaskVariant& variant, const SynthesisOptions& base,
-                                          const OutputRunner& run) {
+                                          InputDrawer& drawer) {
   InputDraw first;
   std::vector<std::string> rejected;
   for (int a = 0; a < kInputDrawAttempts; ++a) {
     InputDraw d;
     d.attempt = a;
     d.options = draw_options(base, a);
-    d.inputs = synthesize_inputs(variant, d.options);
-    PF_ASSIGN(d.outputs, run(d.inputs));
-    PF_ASSIGN(std::string why, uninformative(d.inputs, d.outputs, run));
+    PF_ASSIGN(d.outputs, drawer.draw_and_run(d.options));
+    PF_ASSIGN(std::string why, uninformative(variant, d.outputs, drawer));
+    if (why.empty() || a == 0) {
+      PF_ASSIGN(d.inputs, drawer.drawn_inputs());
+    }
     if (why.empty()) {
       d.rejected = std::move(rejected);
       return d;
@@ -119,6 +142,12 @@ Result<InputDraw> draw_informative_inputs(const TaskVariant& variant, const Synt
   first.rejected = std::move(rejected);
   first.informative = false;
   return first;
+}
+
+Result<InputDraw> draw_informative_inputs(const TaskVariant& variant, const SynthesisOptions& base,
+                                          const OutputRunner& run) {
+  HostInputDrawer drawer(variant, run);
+  return draw_informative_inputs(variant, base, drawer);
 }
 
 }  // namespace pf

@@ -57,7 +57,25 @@ struct InputDraw {
   std::string summary() const;  // rejected attempts joined, "" when none
 };
 
-//! Applies the rule. Errors are the runner's.
+//! Where the rule draws inputs and runs the variant on them: the host (the
+//! OutputRunner overload below: CPU synthesis) or the GPU worker's device
+//! buffers, drawn in place and downloaded only when the host needs them
+//! (evaluator/protocol/gpu_input_drawer.h). Both draw the same values.
+class InputDrawer {
+ public:
+  virtual ~InputDrawer() = default;
+  //! Draws the variant's inputs with `options` and returns its outputs on them.
+  virtual Result<std::vector<Tensor>> draw_and_run(const SynthesisOptions& options) = 0;
+  //! The inputs of the last draw_and_run, on the host, as drawn.
+  virtual Result<std::vector<Tensor>> drawn_inputs() = 0;
+  //! The variant's outputs on host inputs (the threshold probe's moved inputs).
+  virtual Result<std::vector<Tensor>> run(const std::vector<Tensor>& inputs) = 0;
+};
+
+//! Applies the rule. Errors are the drawer's.
+Result<InputDraw> draw_informative_inputs(const TaskVariant& variant, const SynthesisOptions& base,
+                                          InputDrawer& drawer);
+//! The rule with CPU synthesis, `run` computing the outputs.
 Result<InputDraw> draw_informative_inputs(const TaskVariant& variant, const SynthesisOptions& base,
                                           const OutputRunner& run);
 

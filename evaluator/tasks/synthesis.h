@@ -1,12 +1,16 @@
 // Input synthesis from GraphNet metadata (docs/design.md "Evaluation protocol" 3,
 // docs/tasks.md "Input synthesis"), deterministic for (seed, round, variant,
-// input index) so every process and machine sees the same inputs.
+// input index) so every process and machine sees the same inputs. The rule
+// turns an input's metadata into a PfSynthStream (evaluator/core/synth_stream.h);
+// its elements are drawn here on the CPU, or on the GPU by the same code
+// (evaluator/gpu/synthesis_fill.h), bit for bit.
 #pragma once
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "evaluator/core/synth_stream.h"
 #include "evaluator/core/tensor.h"
 #include "evaluator/tasks/task.h"
 
@@ -27,6 +31,15 @@ struct SynthesisOptions {
   //! spread != 1; values stay clamped to min_val/max_val.
   double spread = 1.0;
 };
+
+//! The stream of an input without literal `data`: its key and value rule
+//! after the defaults, the zero-std rule, the spread and the bounds.
+PfSynthStream synthesis_stream(const InputMeta& meta, const std::string& variant_name,
+                               size_t input_index, const SynthesisOptions& options);
+
+//! Elements [0, n) of `stream` as `dtype` into `out` (n * dtype_size bytes):
+//! the CPU twin of the GPU fill.
+void fill_synthesized(const PfSynthStream& stream, DType dtype, std::byte* out, int64_t n);
 
 Tensor synthesize_input(const InputMeta& meta, const std::string& variant_name, size_t input_index,
                         const SynthesisOptions& options);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "evaluator/core/synth_stream.h"
 #include "evaluator/gpu/kernel_program.h"
 #include "evaluator/gpu/kernels/pf_abi.cuh"
 #include "evaluator/gpu/kernels/pf_ops_abi.cuh"
@@ -71,6 +72,7 @@ const std::vector<ParamStruct>& param_structs() {
       {"pf_conv", "PfConvParams", sizeof(PfConvParams)},
       {"pf_attention", "PfAttentionParams", sizeof(PfAttentionParams)},
       {"pf_scan", "PfScanParams", sizeof(PfScanParams)},
+      {"pf_synth_", "PfSynthParams", sizeof(PfSynthParams)},
   };
   return structs;
 }

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "evaluator/core/half.h"
+
 namespace pf {
 namespace {
 
@@ -92,6 +94,52 @@ TEST(Synthesis, IntegersUniformInBoundsBoolsAndLiteralData) {
   d.data = std::vector<double>{0.1, -3};
   EXPECT_EQ(synthesize_input(d, "v", 0, {}).to_doubles(),
             (std::vector<double>{0.0999755859375, -3}));
+}
+
+TEST(Synthesis, EveryFloatingDtypeRoundsTheSameDoubleDraw) {
+  // One stream, four dtypes: each element is the float64 draw rounded once
+  // (odd sizes: the last Box-Muller pair is half used).
+  auto m64 = meta(DType::float64, {1001}, 0.5, 3.0);
+  std::vector<double> exact = synthesize_input(m64, "v", 0, {}).to_doubles();
+  for (DType dt : {DType::float32, DType::float16, DType::bfloat16}) {
+    auto m = m64;
+    m.dtype = dt;
+    std::vector<double> got = synthesize_input(m, "v", 0, {}).to_doubles();
+    ASSERT_EQ(got.size(), exact.size());
+    for (size_t i = 0; i < got.size(); ++i) {
+      double want = dt == DType::float32   ? static_cast<double>(static_cast<float>(exact[i]))
+                    : dt == DType::float16 ? round_to_half(exact[i])
+                                           : round_to_bfloat16(exact[i]);
+      ASSERT_EQ(got[i], want) << dtype_name(dt) << " element " << i;
+    }
+  }
+}
+
+TEST(Synthesis, IntegerBoundsAreCutToTheDtype) {
+  auto m = meta(DType::uint8, {20000}, std::nullopt, std::nullopt);
+  m.min_val = -5;
+  m.max_val = 300;
+  Tensor t = synthesize_input(m, "v", 0, {});
+  std::vector<int> seen(256, 0);
+  for (int64_t i = 0; i < t.numel(); ++i) seen[static_cast<size_t>(t.get_int(i))]++;
+  EXPECT_GT(seen[0], 0);
+  EXPECT_GT(seen[255], 0);  // no wrap: 256..300 are not folded onto 0..44
+  EXPECT_LT(seen[10], 200);
+  auto wide = meta(DType::int64, {4000}, std::nullopt, std::nullopt);
+  wide.min_val = -1e30;  // the whole int64 range
+  wide.max_val = 1e30;
+  Tensor w = synthesize_input(wide, "v", 0, {});
+  int negative = 0;
+  for (int64_t i = 0; i < w.numel(); ++i) negative += w.get_int(i) < 0;
+  EXPECT_NEAR(negative, 2000, 200);
+  auto flipped = meta(DType::int32, {1000}, std::nullopt, std::nullopt);
+  flipped.min_val = 9;  // bounds given the wrong way round are swapped
+  flipped.max_val = 4;
+  Tensor f = synthesize_input(flipped, "v", 0, {});
+  for (int64_t i = 0; i < f.numel(); ++i) {
+    ASSERT_GE(f.get_int(i), 4);
+    ASSERT_LE(f.get_int(i), 9);
+  }
 }
 
 }  // namespace

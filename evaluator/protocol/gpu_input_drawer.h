@@ -1,0 +1,58 @@
+// The GPU worker's side of input synthesis: the variant's inputs drawn into
+// device buffers by the synthesis kernel (evaluator/gpu/synthesis_fill.h),
+// bit-identical to the CPU twin, so the worker neither synthesises on the
+// CPU nor uploads what it drew; host copies are downloaded only where the
+// protocol compares on the host. Literal `data` inputs are uploaded.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "evaluator/core/ir.h"
+#include "evaluator/gpu/device_tensor.h"
+#include "evaluator/gpu/gpu_runtime.h"
+#include "evaluator/tasks/informative_inputs.h"
+#include "evaluator/tasks/task.h"
+
+namespace pf::protocol {
+
+//! The variant's inputs for `options` in fresh device buffers named
+//! `<prefix><index>` (queued on the runtime's stream).
+Result<std::vector<gpu::DeviceTensor>> draw_device_inputs(gpu::GpuRuntime& rt,
+                                                          const TaskVariant& variant,
+                                                          const SynthesisOptions& options,
+                                                          const std::string& prefix);
+
+//! The same values written into existing buffers (same addresses, new
+//! contents); synchronises the device before returning.
+Status refill_device_inputs(gpu::GpuRuntime& rt, const TaskVariant& variant,
+                            const SynthesisOptions& options,
+                            const std::vector<gpu::DeviceTensor>& buffers);
+
+//! The informative-inputs rule's drawer on the GPU baseline: every attempt
+//! is drawn on the device into throw-away buffers and run by the eager
+//! baseline; the host copy is downloaded only when the rule asks for it (the
+//! threshold probe, the accepted draw), after re-drawing it in place since a
+//! graph may write its inputs.
+class GpuInputDrawer final : public InputDrawer {
+ public:
+  GpuInputDrawer(gpu::GpuRuntime& rt, const TaskVariant& variant, const Graph& graph)
+      : rt_(rt), variant_(variant), graph_(graph) {}
+
+  Result<std::vector<Tensor>> draw_and_run(const SynthesisOptions& options) override;
+  Result<std::vector<Tensor>> drawn_inputs() override;
+  Result<std::vector<Tensor>> run(const std::vector<Tensor>& inputs) override;
+
+ private:
+  Result<std::vector<Tensor>> run_baseline(const std::vector<gpu::DeviceTensor>& inputs);
+
+  gpu::GpuRuntime& rt_;
+  const TaskVariant& variant_;
+  const Graph& graph_;
+  SynthesisOptions options_;
+  std::vector<gpu::DeviceTensor> inputs_;
+  std::optional<std::vector<Tensor>> host_;
+};
+
+}  // namespace pf::protocol
