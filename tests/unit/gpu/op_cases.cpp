@@ -248,6 +248,13 @@ void add_creation_cases(std::vector<OpCase>& c) {
   c.push_back(
       {"tensor", "", "torch.tensor([[1.5, 2.0, -3.25], [3.0, -1.0, 0.5]], dtype={T})", {}, kFloat});
   c.push_back({"tensor", "", "torch.tensor([1, 2, 3])", {}, {DType::int64}});
+  // 0-d literals and arithmetic on them: computed on the host, passed as parameters.
+  c.push_back({"tensor",
+               "x",
+               "a = torch.tensor(2.5, dtype=torch.float32)\n    return x / torch.sqrt(a * 3)",
+               {in({5, 33})},
+               kFloat});
+  c.push_back({"tensor", "x", "torch.tensor(3) * x - torch.tensor(1.5)", {in({5, 33})}, kNum});
   c.push_back({"triu", "x", "torch.triu(x, 1)", {in({3, 9, 11})}, kAll});
   c.push_back({"tril", "x", "torch.tril(x, -2)", {in({3, 9, 11})}, kAll});
 }
