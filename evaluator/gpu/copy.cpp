@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "evaluator/gpu/elementwise.h"
+#include "evaluator/gpu/movement.h"
 #include "evaluator/gpu/offset_calc.h"
 
 namespace pf::gpu {
@@ -33,6 +34,18 @@ Status copy_into(PlanBuilder& b, const DeviceTensor& src, const DeviceTensor& ds
                         linear_launch(n, PF_EW_THREADS * vec, PF_EW_THREADS), p);
   }
   Layout layout{dst.shape(), {dst.strides(), src.strides()}};
+  if (src.dtype() == dst.dtype() && dst.is_contiguous()) {
+    // Rows that stay contiguous in the source (a slice, a permute keeping the
+    // last dim) move in 16-byte units over the coalesced dims instead of
+    // element by element.
+    const Layout c = coalesce(layout);
+    if (!c.shape.empty()) {
+      PF_ASSIGN(bool wide,
+                add_wide_copy(b, DeviceTensor::view_of(src, c.shape, c.strides[1], src.offset()),
+                              DeviceTensor::view_of(dst, c.shape, c.strides[0], dst.offset())));
+      if (wide) return ok_status();
+    }
+  }
   PF_ASSIGN(p.oc, make_offset_calc(layout, {dst.element_size(), src.element_size()}));
   return b.add_kernel("copy.cu", dst.dtype(), "pf_copy_strided",
                       linear_launch(n, PF_EW_THREADS * PF_EW_STRIDED_WORK, PF_EW_THREADS), p);

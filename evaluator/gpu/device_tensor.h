@@ -12,6 +12,7 @@
 #include "evaluator/core/dtype.h"
 #include "evaluator/core/ir.h"
 #include "evaluator/core/shape.h"
+#include "evaluator/core/tensor.h"
 
 namespace pf::gpu {
 
@@ -41,6 +42,12 @@ class DeviceTensor {
   const std::shared_ptr<DeviceStorage>& storage() const { return storage_; }
   bool shares_storage(const DeviceTensor& other) const { return storage_ == other.storage_; }
 
+  //! The value of a 0-d tensor the plan computed on the host while it was
+  //! built (graph_plan.h: what PyTorch keeps on the CPU), else null. The
+  //! device copy holds the same value; views do not carry it.
+  const Tensor* host_value() const { return host_value_.get(); }
+  void set_host_value(std::shared_ptr<const Tensor> value) { host_value_ = std::move(value); }
+
   //! The address of the first element: storage base + offset * element size.
   CUdeviceptr data_ptr() const;
   //! Smallest and largest storage element index the view touches (numel > 0).
@@ -54,6 +61,7 @@ class DeviceTensor {
   Shape shape_;
   Strides strides_;
   int64_t offset_ = 0;
+  std::shared_ptr<const Tensor> host_value_;
 };
 
 //! True when (shape, strides) is a row-major contiguous layout (size-1 dims

@@ -23,6 +23,16 @@ using NodeHook = std::function<Result<std::optional<std::vector<DeviceTensor>>>(
     const Graph& graph, int node_index, const std::vector<std::vector<DeviceTensor>>& env,
     PlanBuilder& plan)>;
 
+//! The nodes PyTorch eager computes on the CPU, which the plan computes once
+//! on the host while it is built: 0-d results of factories without a device
+//! (torch.tensor(1.0)) and of ops whose tensor arguments are all such values
+//! (a CPU tensor meets CUDA tensors only as a 0-d scalar). Each is uploaded
+//! once; elementwise consumers take it as a kernel parameter, as PyTorch
+//! takes a CPU scalar; a run launches nothing for it. Views, tuple results
+//! and graph outputs stay on the GPU. `graph` must have been through
+//! infer_types.
+std::vector<bool> host_nodes(const Graph& graph);
+
 //! `graph` must have been through infer_types; `inputs` must match its input
 //! types. Returns the graph outputs (views of inputs where the graph returns
 //! them). Errors name the node ("line 7, tmp_3 = ...: ...").

@@ -25,8 +25,11 @@ DType movement_dtype(DType t) {
   }
 }
 
-Status add_remap(PlanBuilder& b, const DeviceTensor& in, const DeviceTensor& out,
-                 const std::vector<RemapDim>& dims, uint64_t fill) {
+namespace {
+
+// The remap's parameters, innermost dim first (p.n == 0: nothing to move).
+Result<PfRemapParams> remap_params(const DeviceTensor& in, const DeviceTensor& out,
+                                   const std::vector<RemapDim>& dims, uint64_t fill) {
   const int64_t rank = out.dim();
   if (in.dim() != rank || static_cast<int64_t>(dims.size()) != rank || !out.is_contiguous() ||
       in.dtype() != out.dtype()) {
@@ -36,15 +39,13 @@ Status add_remap(PlanBuilder& b, const DeviceTensor& in, const DeviceTensor& out
     return make_error(ErrorCode::unsupported, "the baseline's remap kernel takes at most " +
                                                   std::to_string(PF_MAX_DIMS) + " dims");
   }
-  b.use(in);
-  b.use(out);
+  PfRemapParams p{};
   const int64_t n = out.numel();
-  if (n == 0) return ok_status();
+  if (n == 0) return p;
   if (n >= kIntLimit) {
     return make_error(ErrorCode::unsupported,
                       "layout copies of 2^31 or more elements are not supported");
   }
-  PfRemapParams p{};
   p.out = out.data_ptr();
   p.in = in.numel() > 0 ? in.data_ptr() : out.data_ptr();
   p.fill = fill;
@@ -61,8 +62,60 @@ Status add_remap(PlanBuilder& b, const DeviceTensor& in, const DeviceTensor& out
     p.shift[d] = static_cast<int>(dims[src].shift);
     p.in_strides[d] = in.strides()[src];
   }
-  return b.add_kernel(kLayout, movement_dtype(out.dtype()), "pf_remap",
-                      linear_launch(n, PF_EW_THREADS * PF_EW_STRIDED_WORK, PF_EW_THREADS), p);
+  return p;
+}
+
+Status launch_remap(PlanBuilder& b, const PfRemapParams& p, DType dtype, bool wide) {
+  return b.add_kernel(kLayout, movement_dtype(dtype), wide ? "pf_remap_vec" : "pf_remap",
+                      linear_launch(p.n, PF_EW_THREADS * PF_EW_STRIDED_WORK, PF_EW_THREADS), p);
+}
+
+}  // namespace
+
+Status add_remap(PlanBuilder& b, const DeviceTensor& in, const DeviceTensor& out,
+                 const std::vector<RemapDim>& dims, uint64_t fill) {
+  PF_ASSIGN(PfRemapParams p, remap_params(in, out, dims, fill));
+  b.use(in);
+  b.use(out);
+  if (p.n == 0) return ok_status();
+  const bool wide = widen_remap_to_16_bytes(p, out.element_size());
+  return launch_remap(b, p, out.dtype(), wide);
+}
+
+Result<bool> add_wide_copy(PlanBuilder& b, const DeviceTensor& in, const DeviceTensor& out) {
+  PF_ASSIGN(PfRemapParams p,
+            remap_params(in, out, std::vector<RemapDim>(static_cast<size_t>(out.dim())), 0));
+  if (p.n == 0 || !widen_remap_to_16_bytes(p, out.element_size())) return false;
+  b.use(in);
+  b.use(out);
+  PF_TRY(launch_remap(b, p, out.dtype(), true));
+  return true;
+}
+
+bool widen_remap_to_16_bytes(PfRemapParams& p, size_t element_size) {
+  constexpr int64_t kUnit = 16;
+  const auto es = static_cast<int64_t>(element_size);
+  if (p.dims < 1 || es <= 0 || es >= kUnit || kUnit % es != 0) return false;
+  const int64_t per_unit = kUnit / es;
+  const int64_t inner = p.out_sizes[0].divisor;
+  if (p.modes[0] != PF_REMAP_IDENTITY || p.in_strides[0] != 1 || inner % per_unit != 0 ||
+      p.in % kUnit != 0 || p.out % kUnit != 0) {
+    return false;
+  }
+  for (int d = 1; d < p.dims; ++d) {
+    if (p.in_strides[d] % per_unit != 0) return false;
+  }
+  const int64_t units = inner / per_unit;
+  p.out_sizes[0] = make_divider(static_cast<uint32_t>(units));
+  p.in_sizes[0] = static_cast<int>(units);
+  for (int d = 1; d < p.dims; ++d) p.in_strides[d] /= per_unit;
+  p.n /= per_unit;
+  // The constant fill's element pattern repeated over 8 bytes (the kernel
+  // stores it twice per unit).
+  uint64_t bits = es == 8 ? p.fill : p.fill & ((uint64_t{1} << (8 * es)) - 1);
+  for (int64_t w = es; w < 8; w *= 2) bits |= bits << (8 * w);
+  p.fill = bits;
+  return true;
 }
 
 namespace {

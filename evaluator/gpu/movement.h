@@ -9,6 +9,8 @@
 
 #include "common/result.h"
 #include "evaluator/gpu/device_tensor.h"
+#include "evaluator/gpu/kernels/pf_abi.cuh"
+#include "evaluator/gpu/kernels/pf_ops_abi.cuh"
 #include "evaluator/gpu/plan_builder.h"
 
 namespace pf::gpu {
@@ -27,6 +29,20 @@ struct RemapDim {
 //! dims.size() == rank of out == rank of in (0-d: a single copy).
 Status add_remap(PlanBuilder& b, const DeviceTensor& in, const DeviceTensor& out,
                  const std::vector<RemapDim>& dims, uint64_t fill = 0);
+
+//! out (contiguous) = in (same shape and dtype, any non-negative strides) in
+//! 16-byte units when widen_remap_to_16_bytes allows (a strided copy whose
+//! innermost dim is contiguous, e.g. a slice or a permute keeping the last
+//! dim); false, having added nothing, otherwise.
+Result<bool> add_wide_copy(PlanBuilder& b, const DeviceTensor& in, const DeviceTensor& out);
+
+//! Rewrites a remap of `element_size`-byte elements (innermost dim first, as
+//! add_remap fills it) as the same remap over 16-byte units when that moves
+//! the same bytes: the innermost dim is copied whole (identity, input stride
+//! 1) in a multiple of 16 bytes, every other input stride and both addresses
+//! are 16-byte aligned. Returns whether it did (then launch pf_remap_vec);
+//! otherwise p is unchanged.
+bool widen_remap_to_16_bytes(PfRemapParams& p, size_t element_size);
 
 //! One index tensor of a gather: it is read at out coordinates through
 //! `strides` (elements of the index tensor, 0 where broadcast; out's rank).

@@ -1,9 +1,31 @@
 #include "evaluator/gpu/op_support.h"
 
+#include <cmath>
+#include <optional>
+
 namespace pf::gpu {
 
+namespace {
+
+// A 0-d value computed on the host travels as a kernel parameter, as PyTorch
+// passes a CPU scalar operand (bool values stay tensors: the functors read
+// bool inputs through their own path).
+std::optional<EwOperand> host_scalar(const DeviceTensor& t) {
+  const Tensor* v = t.host_value();
+  if (v == nullptr || t.dim() != 0 || t.dtype() == DType::boolean) return std::nullopt;
+  if (is_floating(t.dtype())) {
+    const double f = v->get(0);
+    const bool fits = std::isfinite(f) && std::fabs(f) < 9.2e18;
+    return EwOperand::number(f, fits ? static_cast<int64_t>(f) : 0);
+  }
+  const int64_t i = v->get_int(0);
+  return EwOperand::number(static_cast<double>(i), i);
+}
+
+}  // namespace
+
 EwOperand operand(const GpuArgs& a, size_t i) {
-  if (a.is_tensor(i)) return EwOperand::of(a.tensor(i));
+  if (a.is_tensor(i)) return host_scalar(a.tensor(i)).value_or(EwOperand::of(a.tensor(i)));
   const Arg& arg = a.arg(i);
   switch (arg.kind) {
     case Arg::Kind::boolean:

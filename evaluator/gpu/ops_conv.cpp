@@ -6,9 +6,9 @@
 //   (one constant pad kernel, as _convolution_mode), then pads symmetrically;
 // - depthwise convolutions (groups == C_in > 1, C_out a multiple of C_in)
 //   run PyTorch's own depthwise kernel (ours: pf_conv_direct, one thread per
-//   output, bias fused), except fp16 with >= 32 channels, no dilation and a
-//   square stride, which PyTorch sends to cuDNN (its workload table refines
-//   this; we take the whole class);
+//   output, bias fused, unrolled for square 3/5/7 kernels: conv_direct.h), except fp16 with >= 32
+//   channels, no dilation and a square stride, which PyTorch sends to cuDNN (its workload table
+//   refines this; we take the whole class);
 // - everything else: cuDNN (conv_cudnn.h), then the bias as one in-place
 //   broadcast add, as PyTorch's output.add_(bias);
 // - without cuDNN (absent, disabled in GpuRuntimeOptions, or refusing the
@@ -16,6 +16,7 @@
 //   (kernels/conv.cu), bias fused. Correct, much slower than cuDNN: fidelity
 //   numbers need cuDNN (the plan's steps say which ran).
 #include "evaluator/gpu/conv_cudnn.h"
+#include "evaluator/gpu/conv_direct.h"
 #include "evaluator/gpu/copy.h"
 #include "evaluator/gpu/elementwise.h"
 #include "evaluator/gpu/gpu_op_call.h"
@@ -93,8 +94,7 @@ Status add_direct_conv(PlanBuilder& b, const ConvGeometry& g, const DeviceTensor
   b.use(y4);
   if (bias != nullptr) b.use(*bias);
   if (n == 0) return ok_status();
-  return b.add_kernel("conv.cu", x4.dtype(),
-                      g.transposed ? "pf_conv_transpose_direct" : "pf_conv_direct",
+  return b.add_kernel("conv.cu", x4.dtype(), direct_conv_kernel(p.k[0], p.k[1], g.transposed),
                       linear_launch(n, 256, 256), p);
 }
 

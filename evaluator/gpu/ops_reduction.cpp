@@ -48,7 +48,9 @@ Status launch_reduce(PlanBuilder& b, const DeviceTensor& in, const std::vector<b
   p.n_red = c.n_red;
   p.out_dtype = static_cast<int>(out.dtype());
   p.vectorize = c.vectorize ? 1 : 0;
-  p.input_mult0 = c.inner ? 1 : 0;
+  p.layout = c.inner ? PF_REDUCE_INNER : c.serial ? PF_REDUCE_SERIAL : PF_REDUCE_OUTER;
+  p.out_vec = c.out_vec;
+  p.out_elem_bytes = static_cast<int>(out.element_size());
   p.blocks_per_output = static_cast<int>(c.grid_y);
   p.red_per_block = static_cast<int>(c.red_per_block);
   p.flags = call.flags;
@@ -77,6 +79,7 @@ Status launch_reduce(PlanBuilder& b, const DeviceTensor& in, const std::vector<b
   cuda::LaunchConfig lc;
   lc.grid = {c.grid_x, c.grid_y, 1};
   lc.block = {c.bx, c.by, 1};
+  lc.dynamic_smem_bytes = c.smem_bytes;
   return b.add_kernel(call.file, in.dtype(), "pf_reduce_" + call.kernel, lc, p);
 }
 

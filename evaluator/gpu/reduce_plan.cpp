@@ -13,8 +13,32 @@ int64_t next_pow2(int64_t v) {
   return p;
 }
 
+int64_t last_pow2(int64_t v) {
+  int64_t p = 1;
+  while (p * 2 <= v) p *= 2;
+  return p;
+}
+
 int64_t ceil_div(int64_t a, int64_t b) {
   return (a + b - 1) / b;
+}
+
+// A serial thread can take PF_REDUCE_OUT_VEC consecutive outputs with one
+// vector load per step when those outputs are consecutive, vector-aligned
+// input elements for every output group and every reduced index: the kept
+// fastest dim is contiguous and a multiple of the vector, every other
+// stride (kept or reduced) keeps the alignment, and so does the address.
+bool outputs_vectorise(const ReduceGeometry& g, const Layout& kept, const Layout& red) {
+  constexpr int64_t v = PF_REDUCE_OUT_VEC;
+  if (kept.shape.empty() || kept.strides[0].back() != 1 || kept.shape.back() % v != 0) return false;
+  if (g.in_address % (static_cast<uint64_t>(v) * g.in_size) != 0) return false;
+  for (size_t d = 0; d + 1 < kept.shape.size(); ++d) {
+    if (kept.strides[0][d] % v != 0) return false;
+  }
+  for (int64_t s : red.shape.empty() ? Strides{} : red.strides[0]) {
+    if (s % v != 0) return false;
+  }
+  return true;
 }
 
 }  // namespace
@@ -67,18 +91,41 @@ Result<ReduceConfig> plan_reduce_launch(const ReduceGeometry& g) {
     }
   }
   constexpr int64_t kMaxThreads = 512;  // PF_REDUCE_MAX_THREADS (reduce.cuh)
+  constexpr int64_t kWarp = 32;
+  constexpr int64_t kSerialThreads = 128;
+  constexpr int64_t kSlotBytes = 32;  // PF_REDUCE_ACC_BYTES
   if (c.inner) {
-    c.bx =
-        static_cast<int>(std::clamp<int64_t>(next_pow2(ceil_div(c.n_red, work)), 32, kMaxThreads));
-    c.by = static_cast<int>(std::clamp<int64_t>(next_pow2(c.n_out), 1, kMaxThreads / c.bx));
+    // A row shorter than a warp gets a power-of-two slice of one, several
+    // rows per warp (PyTorch's block_width = min(last_pow2(dim0), warp)),
+    // instead of a whole warp with most lanes idle.
+    const int64_t row_threads = ceil_div(std::max<int64_t>(c.n_red, 1), work);
+    c.bx = static_cast<int>(row_threads < kWarp
+                                ? last_pow2(row_threads)
+                                : std::clamp<int64_t>(next_pow2(row_threads), kWarp, kMaxThreads));
+    c.by = static_cast<int>(std::clamp<int64_t>(
+        next_pow2(c.n_out), std::max<int64_t>(1, kWarp / c.bx), kMaxThreads / c.bx));
     c.grid_x = ceil_div(c.n_out, c.by);
+    c.smem_bytes = c.bx > kWarp ? c.bx / kWarp * c.by * kSlotBytes : 0;
   } else {
-    c.bx = static_cast<int>(std::clamp<int64_t>(next_pow2(c.n_out), 1, 32));
+    c.bx = static_cast<int>(std::clamp<int64_t>(next_pow2(c.n_out), 1, kWarp));
     c.by = static_cast<int>(std::clamp<int64_t>(next_pow2(c.n_red), 1, kMaxThreads / c.bx));
-    c.grid_x = ceil_div(c.n_out, c.bx);
+    // PyTorch's setReduceConfig splits one output's reduction over threads
+    // only when each keeps at least 16 values (min(16 * block_height, 256));
+    // a shorter one (a sum over a dim of 2) is folded by one thread per output.
+    c.serial = c.n_red < std::min<int64_t>(16 * int64_t{c.by}, 256);
+    if (c.serial) {
+      c.out_vec = outputs_vectorise(g, kc, rc) ? PF_REDUCE_OUT_VEC : 1;
+      c.bx = static_cast<int>(
+          std::clamp<int64_t>(next_pow2(ceil_div(c.n_out, c.out_vec)), kWarp, kSerialThreads));
+      c.by = 1;
+      c.grid_x = ceil_div(ceil_div(c.n_out, c.out_vec), c.bx);
+    } else {
+      c.grid_x = ceil_div(c.n_out, c.bx);
+      c.smem_bytes = int64_t{c.bx} * c.by * kSlotBytes;
+    }
   }
   // Split a long reduction over blocks when the outputs alone cannot fill the GPU.
-  const int64_t per_pass = c.inner ? int64_t{c.bx} * work : int64_t{c.by};
+  const int64_t per_pass = c.inner ? int64_t{c.bx} * work : int64_t{c.by};  // 1 when serial
   const int64_t values_per_thread = ceil_div(std::max<int64_t>(c.n_red, 1), per_pass);
   const int64_t target_blocks = 4 * int64_t{g.sm_count};
   c.red_per_block = std::max<int64_t>(c.n_red, 1);

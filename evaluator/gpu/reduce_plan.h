@@ -1,6 +1,7 @@
 // Launch configuration of the reduction kernels (kernels/reduce.cuh) from a
 // reduction's geometry: which dims are reduced, the thread layout (inner
-// rows vs outer columns), vectorisation, and whether one output is split
+// rows, outer columns split over threads, or one thread per output for short
+// reductions), vectorisation, shared memory, and whether one output is split
 // over several blocks. Pure (unit-tested without a GPU).
 #pragma once
 
@@ -25,8 +26,11 @@ struct ReduceGeometry {
 };
 
 struct ReduceConfig {
-  bool inner = true;  // threads along x share one output's row
+  bool inner = true;    // threads along x share one output's row
+  bool serial = false;  // (not inner) one thread folds whole reductions
   bool vectorize = false;
+  int out_vec = 1;  // serial: consecutive outputs per thread (1 or PF_REDUCE_OUT_VEC)
+  int64_t smem_bytes = 0;
   int64_t n_out = 1, n_red = 1;
   int bx = 32, by = 1;
   int64_t grid_x = 1, grid_y = 1;

@@ -10,8 +10,10 @@
 //   loop copies its elements (pf_cat_vec: 16-byte vectors when every input
 //   and the output allow it).
 // pf_remap: out[i] = in[map(coordinates of i)] with a per-dim source map
-//   (flip, roll, reflect / replicate / circular / constant padding), 4
-//   elements per thread as the strided elementwise kernels.
+//   (flip, roll, reflect / replicate / circular / constant padding, identity:
+//   a strided copy), 4 elements per thread as the strided elementwise
+//   kernels; pf_remap_vec: the same over 16-byte units, when the innermost
+//   dim is copied whole and contiguous and every offset stays 16-byte aligned.
 // pf_index: gathers by up to three index tensors (index_select, gather,
 //   embedding, advanced indexing), 4 elements per thread; pf_index_rows:
 //   whole rows by one index (embedding, index_select of dim 0), 16 bytes per
@@ -64,12 +66,20 @@ __device__ __forceinline__ int pf_remap_coord(int mode, int i, int n, int a) {
   }
 }
 
-extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_remap(const PfRemapParams p) {
+__device__ __forceinline__ scalar_t pf_remap_fill(unsigned long long bits, scalar_t*) {
+  return static_cast<scalar_t>(bits);  // the low bytes: the bit pattern
+}
+__device__ __forceinline__ pf_u128 pf_remap_fill(unsigned long long bits, pf_u128*) {
+  return pf_u128{bits, bits};  // the host repeated the element's pattern over 8 bytes
+}
+
+template <class U>
+__device__ __forceinline__ void pf_remap_impl(const PfRemapParams& p) {
   unsigned int idx = blockIdx.x * (PF_EW_THREADS * PF_EW_STRIDED_WORK) + threadIdx.x;
   const unsigned int n = static_cast<unsigned int>(p.n);
-  const scalar_t* in = reinterpret_cast<const scalar_t*>(p.in);
-  scalar_t* out = reinterpret_cast<scalar_t*>(p.out);
-  const scalar_t fill = static_cast<scalar_t>(p.fill);  // the low bytes: the bit pattern
+  const U* in = reinterpret_cast<const U*>(p.in);
+  U* out = reinterpret_cast<U*>(p.out);
+  const U fill = pf_remap_fill(p.fill, static_cast<U*>(nullptr));
 #pragma unroll
   for (int w = 0; w < PF_EW_STRIDED_WORK; ++w, idx += PF_EW_THREADS) {
     if (idx >= n) return;
@@ -88,6 +98,14 @@ extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_remap(const PfRem
     }
     out[idx] = inside ? in[off] : fill;
   }
+}
+
+extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_remap(const PfRemapParams p) {
+  pf_remap_impl<scalar_t>(p);
+}
+
+extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_remap_vec(const PfRemapParams p) {
+  pf_remap_impl<pf_u128>(p);
 }
 
 extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_index(const PfIndexParams p) {

@@ -88,6 +88,12 @@ struct PfFillParams {
   PfOffsetCalc oc;    // triangular: operand 1 is the input
 };
 
+// Reduction thread layouts (PfReduceParams::layout; chosen by reduce_plan.cpp).
+#define PF_REDUCE_INNER 1   // threads along x share one output's row
+#define PF_REDUCE_OUTER 0   // x: consecutive outputs, y: splits the reduction
+#define PF_REDUCE_SERIAL 2  // one thread folds whole reductions of out_vec outputs
+#define PF_REDUCE_OUT_VEC 4 // outputs per thread of a vectorised serial reduction
+
 // A reduction: outputs indexed by o in [0, n_out), each folding n_red inputs.
 // Input element (o, r) lives at in + out_calc(o)[1] + red_calc(r)[1]; the
 // output of o at out + out_calc(o)[0] (and indices + out_calc(o)[2] for the
@@ -104,10 +110,9 @@ struct PfReduceParams {
   int out_dtype;
   int aux_dtype;
   int vectorize;       // 1: inner reduction over contiguous, aligned rows of n_red
-  int input_mult0;     // thread layout: see reduce.cu
-  int input_mult1;
-  int output_mult0;
-  int output_mult1;
+  int layout;          // PF_REDUCE_INNER / _OUTER / _SERIAL: thread layout (reduce.cuh)
+  int out_vec;         // serial layout: consecutive outputs per thread (1 or PF_REDUCE_OUT_VEC)
+  int out_elem_bytes;  // the output's element size (outputs are contiguous)
   int blocks_per_output;  // grid.y: > 1 when one output is reduced by several blocks
   int red_per_block;   // reduction elements one block column covers
   int flags;           // op modes (see reduce.cu / reduce_float.cu)

@@ -248,6 +248,13 @@ void add_creation_cases(std::vector<OpCase>& c) {
   c.push_back(
       {"tensor", "", "torch.tensor([[1.5, 2.0, -3.25], [3.0, -1.0, 0.5]], dtype={T})", {}, kFloat});
   c.push_back({"tensor", "", "torch.tensor([1, 2, 3])", {}, {DType::int64}});
+  // 0-d literals and arithmetic on them: computed on the host, passed as parameters.
+  c.push_back({"tensor",
+               "x",
+               "a = torch.tensor(2.5, dtype=torch.float32)\n    return x / torch.sqrt(a * 3)",
+               {in({5, 33})},
+               kFloat});
+  c.push_back({"tensor", "x", "torch.tensor(3) * x - torch.tensor(1.5)", {in({5, 33})}, kNum});
   c.push_back({"triu", "x", "torch.triu(x, 1)", {in({3, 9, 11})}, kAll});
   c.push_back({"tril", "x", "torch.tril(x, -2)", {in({3, 9, 11})}, kAll});
 }
@@ -263,6 +270,17 @@ void add_reduction_cases(std::vector<OpCase>& c) {
                "torch.sum(x, dim=-1)",
                {in({5, 70000}, -1, 1)},
                {DType::float32, DType::float64}});
+  // Short outer reductions: one thread per four outputs (vector loads when
+  // contiguous), the same split over blocks, rows shorter than a warp.
+  c.push_back({"sum", "x", "torch.sum(x, dim=1)", {in({3, 2, 16, 12})}, kAll});
+  c.push_back({"sum", "x", "torch.sum(x, dim=0)", {in({100, 8})}, kFloat});
+  c.push_back({"mean", "x", "torch.mean(x, dim=-1)", {in({100, 7})}, kFloat});
+  c.push_back({"var", "x", "torch.var(x, dim=0)", {in({5, 40})}, kFloat});
+  c.push_back({"max_dim",
+               "x",
+               "v = torch.max(x, 0)\n    return (v[0], v[1])",
+               {in({3, 64}, -2, 2, -3, 3)},
+               kAll});
   c.push_back({"nansum", "x", "torch.nansum(x, 1)", {in({33, 130})}, kFloat});
   c.push_back({"prod", "x", "torch.prod(x, 1)", {in({13, 20}, 0.5, 1.5, -2, 2)}, kNum});
   c.push_back({"amax", "x", "torch.amax(x, dim=(1,))", {in({33, 130, 7})}, kAll});

@@ -47,6 +47,16 @@ void add_conv_cases(std::vector<OpCase>& c) {
                F + "conv2d(x, w, b, 2, 3, groups=32)",
                {unit({1, 32, 12, 12}), unit({64, 1, 7, 7}), unit({64})},
                kFloat});
+  c.push_back({"conv2d",
+               "x, w, b",
+               F + "conv2d(x, w, b, 2, 2, 1, 16)",
+               {unit({2, 16, 13, 11}), unit({16, 1, 5, 5}), unit({16})},
+               kFloat});
+  c.push_back({"conv2d",
+               "x, w",
+               F + "conv2d(x, w, None, 2, 2, 2, 6)",
+               {unit({1, 6, 15, 14}), unit({6, 1, 3, 3})},
+               kFloat});
   c.push_back({"conv1d",
                "x, w, b",
                F + "conv1d(x, w, b, 2, 2)",

@@ -39,6 +39,12 @@ void add_layout_cases(std::vector<OpCase>& c) {
   c.push_back({"roll", "x", "torch.roll(x, (-2, 5), (0, 2))", {in({6, 3, 7})}, kNum});
   c.push_back({"roll", "x", "torch.roll(x, 7)", {in({4, 9})}, kNum});
   c.push_back({"flip", "x", "torch.flip(x, [0, 2])", {in({4, 5, 6})}, kAll});
+  // Rows of a multiple of 16 bytes move in 16-byte units (pf_remap_vec).
+  c.push_back({"roll", "x", "torch.roll(x, (3, -1), (1, 2))", {in({2, 7, 5, 16})}, kAll});
+  c.push_back({"pad", "x", F + "pad(x, (0, 0, 2, 1), mode='reflect')", {in({2, 6, 16})}, kFloat});
+  c.push_back({"flip", "x", "torch.flip(x, [1])", {in({3, 4, 32})}, kAll});
+  c.push_back({"contiguous", "x", "x[:, 1:4, 8:].contiguous()", {in({3, 6, 40})}, kAll});
+  c.push_back({"contiguous", "x", "x.transpose(1, 2).contiguous()", {in({2, 5, 3, 16})}, kAll});
   c.push_back({"repeat", "x", "x.repeat(2, 1, 3)", {in({5, 7})}, kAll});
   c.push_back({"tile", "x", "torch.tile(x, (3,))", {in({4, 6})}, kNum});
   c.push_back({"repeat_interleave", "x", "torch.repeat_interleave(x, 3, 1)", {in({5, 7})}, kAll});

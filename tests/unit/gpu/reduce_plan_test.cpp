@@ -77,6 +77,89 @@ TEST(ReducePlan, ColumnReductionUsesOuterLayout) {
   expect_exact_cover(g, *c);
 }
 
+TEST(ReducePlan, LongColumnReductionSplitsOverThreadsWithSharedMemory) {
+  auto g = geometry({4096, 256}, {256, 1}, {true, false});
+  auto c = plan_reduce_launch(g);
+  ASSERT_TRUE(c.ok());
+  EXPECT_FALSE(c->serial);
+  EXPECT_GT(c->by, 1);
+  EXPECT_EQ(c->smem_bytes, int64_t{c->bx} * c->by * 32) << "one 32-byte slot per thread";
+}
+
+// sum(dim=1) of [1, 2, 64, 64, 48] (a split-attention sum): two values per
+// output. Splitting them over threads costs a barrier and a shared-memory
+// tree for one add; one thread folds each output, four outputs at a time.
+TEST(ReducePlan, ShortColumnReductionIsFoldedByOneThreadPerVectorOfOutputs) {
+  auto g = geometry({1, 2, 64, 64, 48}, {393216, 196608, 3072, 48, 1},
+                    {false, true, false, false, false});
+  auto c = plan_reduce_launch(g);
+  ASSERT_TRUE(c.ok()) << c.error().message;
+  EXPECT_FALSE(c->inner);
+  EXPECT_TRUE(c->serial);
+  EXPECT_EQ(c->out_vec, PF_REDUCE_OUT_VEC);
+  EXPECT_EQ(c->by, 1);
+  EXPECT_EQ(c->smem_bytes, 0);
+  EXPECT_EQ(c->grid_y, 1);
+  EXPECT_EQ(c->grid_x * c->bx * c->out_vec, c->n_out) << "one thread per four outputs";
+  expect_exact_cover(g, *c);
+  // The kernel's loads: the four outputs of a thread are consecutive input
+  // elements and every (output group, reduced index) address is 16-byte aligned.
+  for (int64_t o = 0; o < c->n_out; o += c->out_vec) {
+    auto base = offsets(c->out_calc, static_cast<uint32_t>(o))[1];
+    for (int j = 1; j < c->out_vec; ++j) {
+      ASSERT_EQ(offsets(c->out_calc, static_cast<uint32_t>(o + j))[1], base + 4 * j);
+    }
+    for (int64_t r = 0; r < c->n_red; ++r) {
+      ASSERT_EQ((base + offsets(c->red_calc, static_cast<uint32_t>(r))[1]) % 16, 0u);
+    }
+  }
+}
+
+TEST(ReducePlan, ShortColumnReductionsThatCannotLoadVectorsTakeOneOutputPerThread) {
+  // Kept fastest dim of 6: a group of four outputs would straddle rows.
+  auto rows = geometry({3, 5, 6}, {30, 6, 1}, {false, true, false});
+  // Misaligned start.
+  auto shifted = geometry({2, 64}, {64, 1}, {true, false});
+  shifted.in_address += 4;
+  // The outputs' fastest dim is strided in the input (a transposed view).
+  auto transposed = geometry({64, 3, 8}, {1, 512, 64}, {false, true, false});
+  for (const auto& g : {rows, shifted, transposed}) {
+    auto c = plan_reduce_launch(g);
+    ASSERT_TRUE(c.ok()) << c.error().message;
+    EXPECT_TRUE(c->serial);
+    EXPECT_EQ(c->out_vec, 1);
+    EXPECT_GE(c->grid_x * c->bx, c->n_out);
+    expect_exact_cover(g, *c);
+  }
+}
+
+// A row of 7 (a mean over the last dim of [1000, 7]): a 4-lane slice of a
+// warp per row, 8 rows per warp, no shared memory.
+TEST(ReducePlan, RowsShorterThanAWarpShareOneWarp) {
+  auto g = geometry({1000, 7}, {7, 1}, {false, true});
+  auto c = plan_reduce_launch(g);
+  ASSERT_TRUE(c.ok());
+  EXPECT_TRUE(c->inner);
+  EXPECT_EQ(c->bx, 4);
+  EXPECT_EQ(c->bx * c->by % 32, 0) << "whole warps: the shuffles use a full mask";
+  EXPECT_GE(c->grid_x * c->by, 1000);
+  EXPECT_EQ(c->smem_bytes, 0);
+  expect_exact_cover(g, *c);
+  // Few short rows still fill one warp.
+  auto few = geometry({3, 8}, {8, 1}, {false, true});
+  auto f = plan_reduce_launch(few);
+  ASSERT_TRUE(f.ok());
+  EXPECT_TRUE(f->vectorize);
+  EXPECT_EQ(f->bx, 2);
+  EXPECT_EQ(f->by, 16);
+  // Rows longer than a warp's share keep multi-warp rows and their slots.
+  auto lng = geometry({2, 4096}, {4096, 1}, {false, true});
+  auto l = plan_reduce_launch(lng);
+  ASSERT_TRUE(l.ok());
+  EXPECT_GT(l->bx, 32);
+  EXPECT_EQ(l->smem_bytes, l->bx / 32 * l->by * 32);
+}
+
 TEST(ReducePlan, WholeTensorReductionSplitsAcrossBlocks) {
   auto g = geometry({1 << 22}, {1}, {true});
   auto c = plan_reduce_launch(g);
@@ -144,7 +227,8 @@ TEST(ReducePlan, ReducingAnEmptyDimFoldsNothingIntoEachOutput) {
     EXPECT_EQ(c->n_red, 0);
     EXPECT_EQ(c->red_calc.dims, 0);
     EXPECT_EQ(c->grid_y, 1);
-    EXPECT_GE(c->grid_x * (c->inner ? c->by : c->bx), 3) << "every output gets a thread";
+    EXPECT_GE(c->grid_x * (c->inner ? c->by : c->bx * c->out_vec), 3)
+        << "every output gets a thread";
     for (uint32_t o = 0; o < 3; ++o) EXPECT_EQ(offsets(c->out_calc, o)[0], o * 4);
   }
 }

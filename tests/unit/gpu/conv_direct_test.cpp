@@ -1,0 +1,26 @@
+// The direct convolution kernel choice: square 3/5/7 kernels get their
+// unrolled instantiation, everything else (1-d kernels run as 1 x k,
+// rectangles, other sizes, transposed convolutions) the generic kernels.
+#include "evaluator/gpu/conv_direct.h"
+
+#include <gtest/gtest.h>
+
+namespace pf::gpu {
+namespace {
+
+TEST(DirectConvKernel, SquareKernelsOfThreeFiveSevenAreUnrolled) {
+  EXPECT_EQ(direct_conv_kernel(3, 3, false), "pf_conv_direct_k3");
+  EXPECT_EQ(direct_conv_kernel(5, 5, false), "pf_conv_direct_k5");
+  EXPECT_EQ(direct_conv_kernel(7, 7, false), "pf_conv_direct_k7");
+}
+
+TEST(DirectConvKernel, OtherShapesRunTheGenericKernel) {
+  EXPECT_EQ(direct_conv_kernel(1, 3, false), "pf_conv_direct") << "conv1d as 2-d";
+  EXPECT_EQ(direct_conv_kernel(3, 5, false), "pf_conv_direct");
+  EXPECT_EQ(direct_conv_kernel(1, 1, false), "pf_conv_direct");
+  EXPECT_EQ(direct_conv_kernel(9, 9, false), "pf_conv_direct");
+  EXPECT_EQ(direct_conv_kernel(3, 3, true), "pf_conv_transpose_direct");
+}
+
+}  // namespace
+}  // namespace pf::gpu
