@@ -155,8 +155,9 @@ struct PfInterpParams {
 
 // --- convolution (conv.cu: the fallback / depthwise direct kernels) ---------------
 
-// out[n, oc, oh, ow] over contiguous NCHW input, [C_out, C_in / groups, kh,
-// kw] weight (transposed: [C_in, C_out / groups, kh, kw]); 1-d as height 1.
+// out[n, oc, od, oh, ow] over contiguous NCDHW input, [C_out, C_in / groups,
+// kd, kh, kw] weight (transposed: [C_in, C_out / groups, kd, kh, kw]); 2-d as
+// depth 1, 1-d as depth and height 1.
 struct PfConvParams {
   unsigned long long in;
   unsigned long long weight;
@@ -167,14 +168,16 @@ struct PfConvParams {
   int c_in;
   int c_out;
   int groups;
-  int in_size[2];
-  int out_size[2];
-  int k[2];
-  int stride[2];
-  int pad[2];
-  int dil[2];
+  // Spatial slots (depth, height, width); 2-d leaves depth at size 1.
+  int in_size[3];
+  int out_size[3];
+  int k[3];
+  int stride[3];
+  int pad[3];
+  int dil[3];
   PfDivider ow_div;
   PfDivider oh_div;
+  PfDivider od_div;
   PfDivider c_div;
 };
 

@@ -143,6 +143,36 @@ void add_pool_cases(std::vector<OpCase>& c) {
                kFloat});
   c.push_back(
       {"adaptive_max_pool1d", "x", F + "adaptive_max_pool1d(x, 5)", {in({2, 3, 16})}, kFloat});
+  c.push_back({"max_pool3d", "x", F + "max_pool3d(x, 3, 2, 1)", {in({2, 3, 7, 9, 8})}, kFloat});
+  c.push_back({"max_pool3d",
+               "x",
+               F + "max_pool3d(x, (2, 3, 2), (1, 2, 2), (1, 1, 0), dilation=(2, 1, 1), "
+                   "ceil_mode=True)",
+               {in({3, 6, 9, 7})},
+               kFloat});
+  c.push_back({"avg_pool3d", "x", F + "avg_pool3d(x, 3, 2, 1)", {in({2, 3, 7, 9, 8})}, kFloat});
+  c.push_back({"avg_pool3d",
+               "x",
+               F + "avg_pool3d(x, 2, 2, 1, ceil_mode=True, count_include_pad=False)",
+               {in({1, 2, 5, 7, 6})},
+               kFloat});
+  c.push_back({"avg_pool3d",
+               "x",
+               F + "avg_pool3d(x, 2, divisor_override=3)",
+               {in({1, 2, 4, 6, 6})},
+               kFloat});
+  c.push_back({"adaptive_avg_pool3d",
+               "x",
+               F + "adaptive_avg_pool3d(x, (2, 5, 3))",
+               {in({2, 3, 5, 13, 11})},
+               kFloat});
+  c.push_back(
+      {"adaptive_avg_pool3d", "x", F + "adaptive_avg_pool3d(x, 1)", {in({2, 8, 4, 7, 7})}, kFloat});
+  c.push_back({"adaptive_max_pool3d",
+               "x",
+               F + "adaptive_max_pool3d(x, (3, 4, None))",
+               {in({2, 3, 7, 9, 5})},
+               kFloat});
 }
 
 void add_interpolate_cases(std::vector<OpCase>& c) {
