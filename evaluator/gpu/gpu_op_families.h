@@ -32,6 +32,8 @@ void register_gpu_layout_ops(GpuOpRegistry& r);
 void register_gpu_index_ops(GpuOpRegistry& r);
 // max/avg pool 1d/2d/3d, adaptive avg/max pool 1d/2d/3d.
 void register_gpu_pool_ops(GpuOpRegistry& r);
+// F.unfold (im2col), F.fold (col2im).
+void register_gpu_fold_ops(GpuOpRegistry& r);
 // interpolate.
 void register_gpu_interpolate_ops(GpuOpRegistry& r);
 // conv1d/2d/3d, conv_transpose1d/2d/3d (cuDNN, direct kernels without it).

@@ -222,4 +222,23 @@ g.case("adaptive_max_pool3d/basic", "torch.nn.functional.adaptive_max_pool3d", [
 case("adaptive_max_pool3d/int", "torch.nn.functional.adaptive_max_pool3d", [r([2, 4, 4, 5], F16), 3])
 g.case("adaptive_avg_pool3d/two_sizes", AAP3, [r([1, 1, 2, 2, 2]), (1, 1)], expect_error=True)
 
+# F.fold (col2im), added last: cases draw from one random stream. Overlapping blocks add up:
+# float64 reference (PyTorch adds in the input dtype).
+FOLD = "torch.nn.functional.fold"
+for dt in FLOATS:
+    case(f"fold/basic/{dtype_tag(dt)}", FOLD, [r([2, 3 * 4, 12], dt)], {"output_size": (4, 5), "kernel_size": 2})
+case("fold/all_params", FOLD, [r([1, 2 * 6, 9])],
+     {"output_size": (6, 7), "kernel_size": (2, 3), "dilation": (2, 1), "padding": 1, "stride": (2, 3)})
+case("fold/positional", FOLD, [r([1, 2 * 9, 9]), (5, 5), 3, 1, 1, 2])
+case("fold/unbatched_f16", FOLD, [r([2 * 9, 16], F16)], {"output_size": 4, "kernel_size": 3, "padding": 1})
+case("fold/transposed_bf16", FOLD, [transposed(r([1, 6, 10], BF16))], {"output_size": (2, 6), "kernel_size": (1, 2),
+                                                                       "stride": (1, 1)})
+case("fold/unfold_roundtrip", FOLD, [torch.nn.functional.unfold(r([1, 2, 5, 6]), 3, padding=1)],
+     {"output_size": (5, 6), "kernel_size": 3, "padding": 1})
+g.case("fold/int64", FOLD, [torch.arange(8, dtype=torch.int64).reshape(1, 4, 2)],
+       {"output_size": (2, 3), "kernel_size": 2}, expect_error=True)
+g.case("fold/not_divisible", FOLD, [r([1, 5, 4])], {"output_size": 3, "kernel_size": 2}, expect_error=True)
+g.case("fold/wrong_blocks", FOLD, [r([1, 4, 5])], {"output_size": 3, "kernel_size": 2}, expect_error=True)
+g.case("fold/4d", FOLD, [r([1, 1, 4, 4])], {"output_size": 3, "kernel_size": 2}, expect_error=True)
+
 g.write()

@@ -181,6 +181,25 @@ struct PfConvParams {
   PfDivider c_div;
 };
 
+// --- unfold / fold (fold.cu) --------------------------------------------------------
+
+// Image [N, C, H, W] and its columns [N, C * kh * kw, OH * OW], both
+// contiguous. One thread per (n, c, oh, ow) block position for im2col, per
+// image element for col2im.
+struct PfFoldParams {
+  unsigned long long col;
+  unsigned long long im;
+  long long n;    // threads
+  int size[2];    // H, W
+  int blocks[2];  // OH, OW
+  int k[2];
+  int stride[2];
+  int pad[2];
+  int dil[2];
+  PfDivider w_div;  // im2col: OW; col2im: W
+  PfDivider h_div;  // im2col: OH; col2im: H
+};
+
 // --- attention (attention.cu) ----------------------------------------------------------
 
 #define PF_ATTN_MASK_NONE 0

@@ -69,6 +69,8 @@ const std::vector<ParamStruct>& param_structs() {
       {"pf_adaptive_", "PfPoolParams", sizeof(PfPoolParams)},
       {"pf_upsample_", "PfInterpParams", sizeof(PfInterpParams)},
       {"pf_conv", "PfConvParams", sizeof(PfConvParams)},
+      {"pf_im2col", "PfFoldParams", sizeof(PfFoldParams)},
+      {"pf_col2im", "PfFoldParams", sizeof(PfFoldParams)},
       {"pf_attention", "PfAttentionParams", sizeof(PfAttentionParams)},
       {"pf_scan", "PfScanParams", sizeof(PfScanParams)},
   };

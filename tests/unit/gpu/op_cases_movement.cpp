@@ -173,6 +173,19 @@ void add_pool_cases(std::vector<OpCase>& c) {
                F + "adaptive_max_pool3d(x, (3, 4, None))",
                {in({2, 3, 7, 9, 5})},
                kFloat});
+  // F.unfold / F.fold: im2col copies, col2im sums overlapping blocks.
+  c.push_back({"im2col", "x", F + "unfold(x, 3, 1, 1, 2)", {in({2, 3, 9, 8})}, kFloat});
+  c.push_back({"im2col",
+               "x",
+               F + "unfold(x, (2, 3), dilation=(2, 1), padding=(0, 1), stride=(1, 2))",
+               {in({4, 7, 9})},
+               kFloat});
+  c.push_back({"col2im", "x", F + "fold(x, (9, 8), 3, 1, 1, 2)", {in({2, 27, 20})}, kFloat});
+  c.push_back({"col2im",
+               "x",
+               F + "fold(x, (5, 9), (2, 3), dilation=(2, 1), padding=1, stride=1)",
+               {in({12, 45})},
+               kFloat});
 }
 
 void add_interpolate_cases(std::vector<OpCase>& c) {
