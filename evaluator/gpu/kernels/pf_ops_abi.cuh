@@ -153,6 +153,24 @@ struct PfInterpParams {
   PfDivider out_div[3];
 };
 
+// --- antialiased interpolation (interpolate.cu: pf_upsample_aa) --------------------
+
+// 2 spatial dims (0 = height, 1 = width). Output o of dim d reads inputs
+// span[d][2 * o] .. + span[d][2 * o + 1] (int32) with weights
+// weights[d][o * max_taps[d] + j] (opmath), tables the host computed.
+struct PfInterpAaParams {
+  unsigned long long in;
+  unsigned long long out;
+  unsigned long long span[2];
+  unsigned long long weights[2];
+  long long planes;
+  long long n;  // output positions (OH * OW)
+  int in_size[2];
+  int out_size[2];
+  int max_taps[2];
+  PfDivider ow_div;
+};
+
 // --- convolution (conv.cu: the fallback / depthwise direct kernels) ---------------
 
 // out[n, oc, od, oh, ow] over contiguous NCDHW input, [C_out, C_in / groups,

@@ -68,6 +68,7 @@ const std::vector<ParamStruct>& param_structs() {
       {"pf_avg_pool", "PfPoolParams", sizeof(PfPoolParams)},
       {"pf_adaptive_", "PfPoolParams", sizeof(PfPoolParams)},
       {"pf_upsample_", "PfInterpParams", sizeof(PfInterpParams)},
+      {"pf_upsample_aa", "PfInterpAaParams", sizeof(PfInterpAaParams)},
       {"pf_conv", "PfConvParams", sizeof(PfConvParams)},
       {"pf_im2col", "PfFoldParams", sizeof(PfFoldParams)},
       {"pf_col2im", "PfFoldParams", sizeof(PfFoldParams)},

@@ -226,6 +226,24 @@ void add_interpolate_cases(std::vector<OpCase>& c) {
                F + "interpolate(x, size=(4, 3), mode='area')",
                {in({2, 3, 9, 7})},
                kFloat});
+  // antialias=True: downscaling stretches the filter over several inputs;
+  // upscaling keeps it at its own size.
+  c.push_back({"interpolate",
+               "x",
+               F + "interpolate(x, size=(5, 4), mode='bilinear', antialias=True)",
+               {in({2, 3, 17, 13})},
+               kFloat});
+  c.push_back({"interpolate",
+               "x",
+               F + "interpolate(x, scale_factor=0.37, mode='bicubic', antialias=True)",
+               {in({1, 4, 20, 27})},
+               kFloat});
+  c.push_back({"interpolate",
+               "x",
+               F + "interpolate(x, size=(9, 7), mode='bicubic', align_corners=True, "
+                   "antialias=True)",
+               {in({2, 2, 5, 6})},
+               kFloat});
 }
 
 }  // namespace pf::gpu::test
