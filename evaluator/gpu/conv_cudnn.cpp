@@ -31,7 +31,8 @@ Status set_tensor(const cuda::CudnnLibrary& lib, cudnnTensorDescriptor_t desc, c
                   const DeviceTensor& t) {
   std::vector<int> dims = dims_of(t), strides;
   for (int64_t s : contiguous_strides(t.shape())) strides.push_back(static_cast<int>(s));
-  return lib.check(lib.api().cudnnSetTensorNdDescriptor(desc, type, 4, dims.data(), strides.data()),
+  return lib.check(lib.api().cudnnSetTensorNdDescriptor(desc, type, static_cast<int>(dims.size()),
+                                                        dims.data(), strides.data()),
                    "cudnnSetTensorNdDescriptor");
 }
 
@@ -49,10 +50,14 @@ Status add_cudnn_conv(PlanBuilder& b, CudnnState& cudnn, const ConvGeometry& g,
                       const DeviceTensor& x, const DeviceTensor& w, const DeviceTensor& y) {
   const cuda::CudnnLibrary& lib = *cudnn.lib;
   const cuda::CudnnFunctions& f = lib.api();
-  if (x.dim() != 4 || w.dim() != 4 || y.dim() != 4 || !x.is_contiguous() || !w.is_contiguous() ||
-      !y.is_contiguous()) {
-    return make_error(ErrorCode::internal, "cuDNN convolutions take contiguous 4-d tensors");
+  const int rank = static_cast<int>(x.dim());
+  if ((rank != 4 && rank != 5) || w.dim() != rank || y.dim() != rank || !x.is_contiguous() ||
+      !w.is_contiguous() || !y.is_contiguous()) {
+    return make_error(ErrorCode::internal,
+                      "cuDNN convolutions take contiguous tensors, all 4-d or all 5-d");
   }
+  const int spatial = rank - 2;
+  const size_t first = static_cast<size_t>(3 - spatial);  // the geometry slot of dim 2
   for (const DeviceTensor* t : {&x, &w, &y}) {
     if (t->numel() >= (int64_t{1} << 31)) {
       return make_error(ErrorCode::unsupported, "cuDNN convolutions of 2^31 or more elements");
@@ -70,12 +75,12 @@ Status add_cudnn_conv(PlanBuilder& b, CudnnState& cudnn, const ConvGeometry& g,
   PF_TRY(set_tensor(lib, d->x, type, fx));
   PF_TRY(set_tensor(lib, d->y, type, fy));
   std::vector<int> wdims = dims_of(w);
-  PF_TRY(lib.check(f.cudnnSetFilterNdDescriptor(d->w, type, CUDNN_TENSOR_NCHW, 4, wdims.data()),
+  PF_TRY(lib.check(f.cudnnSetFilterNdDescriptor(d->w, type, CUDNN_TENSOR_NCHW, rank, wdims.data()),
                    "cudnnSetFilterNdDescriptor"));
-  PF_TRY(
-      lib.check(f.cudnnSetConvolutionNdDescriptor(d->conv, 2, g.pad.data(), g.stride.data(),
-                                                  g.dil.data(), CUDNN_CROSS_CORRELATION, compute),
-                "cudnnSetConvolutionNdDescriptor"));
+  PF_TRY(lib.check(f.cudnnSetConvolutionNdDescriptor(d->conv, spatial, g.pad.data() + first,
+                                                     g.stride.data() + first, g.dil.data() + first,
+                                                     CUDNN_CROSS_CORRELATION, compute),
+                   "cudnnSetConvolutionNdDescriptor"));
   PF_TRY(lib.check(f.cudnnSetConvolutionGroupCount(d->conv, g.groups),
                    "cudnnSetConvolutionGroupCount"));
   PF_TRY(lib.check(f.cudnnSetConvolutionMathType(d->conv, initial_math(type, cudnn.allow_tf32)),

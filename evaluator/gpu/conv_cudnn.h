@@ -15,17 +15,20 @@
 
 namespace pf::gpu {
 
-//! A 2-d convolution over contiguous 4-d tensors (1-d as height 1).
+//! A 2-d or 3-d convolution over contiguous 4-d or 5-d tensors (1-d as
+//! height 1). Slots are (depth, height, width); a 2-d convolution leaves the
+//! depth slot at its identity.
 struct ConvGeometry {
-  std::array<int, 2> pad{0, 0};
-  std::array<int, 2> stride{1, 1};
-  std::array<int, 2> dil{1, 1};
+  std::array<int, 3> pad{0, 0, 0};
+  std::array<int, 3> stride{1, 1, 1};
+  std::array<int, 3> dil{1, 1, 1};
   int groups = 1;
   bool transposed = false;
 };
 
 //! Forward: y = conv(x, w); transposed: y = conv_transpose(x, w) (cuDNN's
-//! backward data with x as dy). x, w, y contiguous 4-d, one floating dtype.
+//! backward data with x as dy). x, w, y contiguous, all 4-d or all 5-d, one
+//! floating dtype.
 //! No bias (PyTorch adds it with a separate kernel).
 Status add_cudnn_conv(PlanBuilder& b, CudnnState& cudnn, const ConvGeometry& g,
                       const DeviceTensor& x, const DeviceTensor& w, const DeviceTensor& y);

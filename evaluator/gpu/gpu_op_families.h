@@ -30,11 +30,13 @@ void register_gpu_layout_ops(GpuOpRegistry& r);
 // index_select, gather, scatter, scatter_add, embedding; getitem with tensor
 // indices (registered after the views: replaces their basic-only getitem).
 void register_gpu_index_ops(GpuOpRegistry& r);
-// max/avg pool 1d/2d, adaptive avg/max pool 1d/2d.
+// max/avg pool 1d/2d/3d, adaptive avg/max pool 1d/2d/3d.
 void register_gpu_pool_ops(GpuOpRegistry& r);
+// F.unfold (im2col), F.fold (col2im).
+void register_gpu_fold_ops(GpuOpRegistry& r);
 // interpolate.
 void register_gpu_interpolate_ops(GpuOpRegistry& r);
-// conv1d/2d, conv_transpose1d/2d (cuDNN, direct kernels without it).
+// conv1d/2d/3d, conv_transpose1d/2d/3d (cuDNN, direct kernels without it).
 void register_gpu_conv_ops(GpuOpRegistry& r);
 // scaled_dot_product_attention (one fused kernel).
 void register_gpu_attention_ops(GpuOpRegistry& r);

@@ -112,6 +112,7 @@ void register_all_gpu_ops(GpuOpRegistry& r) {
   register_gpu_layout_ops(r);
   register_gpu_index_ops(r);
   register_gpu_pool_ops(r);
+  register_gpu_fold_ops(r);
   register_gpu_interpolate_ops(r);
   register_gpu_conv_ops(r);
   register_gpu_attention_ops(r);

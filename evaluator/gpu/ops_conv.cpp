@@ -1,14 +1,16 @@
-// conv1d / conv2d / conv_transpose1d / conv_transpose2d, as PyTorch's
-// _convolution dispatches them on a CUDA device:
-// - 1-d runs as 2-d with a height of 1 (view1d_as_2d), unbatched inputs get
+// conv1d / conv2d / conv3d and their transposes, as PyTorch's _convolution
+// dispatches them on a CUDA device:
+// - 1-d runs as 2-d with a height of 1 (view1d_as_2d), 3-d through cuDNN's
+//   N-d descriptors over 5-d tensors, unbatched inputs get
 //   a batch of one, the input is made contiguous;
 // - padding='same' with an odd total pads the input on the right first
 //   (one constant pad kernel, as _convolution_mode), then pads symmetrically;
 // - depthwise convolutions (groups == C_in > 1, C_out a multiple of C_in)
 //   run PyTorch's own depthwise kernel (ours: pf_conv_direct, one thread per
-//   output, bias fused, unrolled for square 3/5/7 kernels: conv_direct.h), except fp16 with >= 32
-//   channels, no dilation and a square stride, which PyTorch sends to cuDNN (its workload table
-//   refines this; we take the whole class);
+//   output, bias fused, unrolled for square 3/5/7 kernels: conv_direct.h), except 1-d/2-d fp16
+//   with >= 32 channels, no dilation and a square stride, which PyTorch sends to cuDNN (its
+//   workload table refines this; we take the whole class); 3-d depthwise always runs the direct
+//   kernel, as PyTorch's conv_depthwise3d;
 // - everything else: cuDNN (conv_cudnn.h), then the bias as one in-place
 //   broadcast add, as PyTorch's output.add_(bias);
 // - without cuDNN (absent, disabled in GpuRuntimeOptions, or refusing the
@@ -45,8 +47,9 @@ DeviceTensor unsqueezed(const DeviceTensor& t, size_t dim) {
   return DeviceTensor::view_of(t, s, st, t.offset());
 }
 
-// A contiguous tensor viewed as 4-d: 1-d convs get height 1 at dim 2.
-DeviceTensor as4d(const DeviceTensor& t) {
+// A contiguous tensor viewed as 4-d (or 5-d for 3-d convs): 1-d convs get
+// height 1 at dim 2.
+DeviceTensor as_nd(const DeviceTensor& t) {
   return t.dim() == 3 ? unsqueezed(t, 2) : t;
 }
 
@@ -55,10 +58,11 @@ bool is_depthwise(const DeviceTensor& x4, const DeviceTensor& w4, int groups) {
   return groups > 1 && c_in == groups && w4.shape()[0] % c_in == 0;
 }
 
-// PyTorch's use_cudnn_depthwise for cuDNN >= 8.2, without its workload table.
+// PyTorch's use_cudnn_depthwise for cuDNN >= 8.2, without its workload
+// table: 4-d inputs only.
 bool depthwise_to_cudnn(const DeviceTensor& x4, const ConvGeometry& g, bool one_d) {
-  return x4.dtype() == DType::float16 && x4.shape()[1] >= 32 && g.dil[0] == 1 && g.dil[1] == 1 &&
-         (g.stride[0] == g.stride[1] || one_d);
+  return x4.dim() == 4 && x4.dtype() == DType::float16 && x4.shape()[1] >= 32 && g.dil[1] == 1 &&
+         g.dil[2] == 1 && (g.stride[1] == g.stride[2] || one_d);
 }
 
 Status add_direct_conv(PlanBuilder& b, const ConvGeometry& g, const DeviceTensor& x4,
@@ -78,23 +82,27 @@ Status add_direct_conv(PlanBuilder& b, const ConvGeometry& g, const DeviceTensor
   p.c_in = static_cast<int>(x4.shape()[1]);
   p.c_out = static_cast<int>(y4.shape()[1]);
   p.groups = g.groups;
-  for (int d = 0; d < 2; ++d) {
-    p.in_size[d] = static_cast<int>(x4.shape()[2 + d]);
-    p.out_size[d] = static_cast<int>(y4.shape()[2 + d]);
-    p.k[d] = static_cast<int>(w4.shape()[2 + d]);
+  const size_t first = 3 - (x4.shape().size() - 2);  // the slot of dim 2
+  for (size_t d = 0; d < 3; ++d) {
+    const bool written = d >= first;
+    const size_t dim = 2 + d - first;
+    p.in_size[d] = written ? static_cast<int>(x4.shape()[dim]) : 1;
+    p.out_size[d] = written ? static_cast<int>(y4.shape()[dim]) : 1;
+    p.k[d] = written ? static_cast<int>(w4.shape()[dim]) : 1;
     p.stride[d] = g.stride[d];
     p.pad[d] = g.pad[d];
     p.dil[d] = g.dil[d];
   }
-  p.ow_div = make_divider(static_cast<uint32_t>(std::max(p.out_size[1], 1)));
-  p.oh_div = make_divider(static_cast<uint32_t>(std::max(p.out_size[0], 1)));
+  p.ow_div = make_divider(static_cast<uint32_t>(std::max(p.out_size[2], 1)));
+  p.oh_div = make_divider(static_cast<uint32_t>(std::max(p.out_size[1], 1)));
+  p.od_div = make_divider(static_cast<uint32_t>(std::max(p.out_size[0], 1)));
   p.c_div = make_divider(static_cast<uint32_t>(std::max(p.c_out, 1)));
   b.use(x4);
   b.use(w4);
   b.use(y4);
   if (bias != nullptr) b.use(*bias);
   if (n == 0) return ok_status();
-  return b.add_kernel("conv.cu", x4.dtype(), direct_conv_kernel(p.k[0], p.k[1], g.transposed),
+  return b.add_kernel("conv.cu", x4.dtype(), direct_conv_kernel(p.k[1], p.k[2], g.transposed),
                       linear_launch(n, 256, 256), p);
 }
 
@@ -154,12 +162,12 @@ GpuOpFn conv_fn(int nd, bool transposed) {
     PF_ASSIGN(DeviceTensor wc, contiguous(b, w));
     PF_ASSIGN(DeviceTensor y, b.allocate(out[0]));
     const DeviceTensor yb = batched ? y : unsqueezed(y, 0);
-    const DeviceTensor x4 = as4d(xc), w4 = as4d(wc), y4 = as4d(yb);
+    const DeviceTensor x4 = as_nd(xc), w4 = as_nd(wc), y4 = as_nd(yb);
     ConvGeometry g;
     g.groups = static_cast<int>(groups);
     g.transposed = transposed;
     for (size_t d = 0; d < n; ++d) {
-      const size_t slot = nd == 1 ? 1 : d;
+      const size_t slot = 3 - n + d;
       g.pad[slot] = static_cast<int>(pad[d]);
       g.stride[slot] = static_cast<int>(stride[d]);
       g.dil[slot] = static_cast<int>(dil[d]);
@@ -197,8 +205,10 @@ GpuOpFn conv_fn(int nd, bool transposed) {
 void register_gpu_conv_ops(GpuOpRegistry& r) {
   r.add(GpuOpInfo{"conv1d", conv_fn(1, false), float_dtypes()});
   r.add(GpuOpInfo{"conv2d", conv_fn(2, false), float_dtypes()});
+  r.add(GpuOpInfo{"conv3d", conv_fn(3, false), float_dtypes()});
   r.add(GpuOpInfo{"conv_transpose1d", conv_fn(1, true), float_dtypes()});
   r.add(GpuOpInfo{"conv_transpose2d", conv_fn(2, true), float_dtypes()});
+  r.add(GpuOpInfo{"conv_transpose3d", conv_fn(3, true), float_dtypes()});
 }
 
 }  // namespace pf::gpu

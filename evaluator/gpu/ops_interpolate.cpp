@@ -5,7 +5,9 @@
 // N * C planes), bicubic (likewise), area = adaptive average pooling (a mean
 // for a one-cell output). Source scales are computed here as PyTorch does
 // (float for the nearest modes; opmath for the others, from scale_factor
-// unless recompute_scale_factor or size).
+// unless recompute_scale_factor or size). antialias=True (bilinear and
+// bicubic over 2 dims): one kernel over tap tables computed here by the CPU
+// reference's own function (interpolate_taps.h) and uploaded with the plan.
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -18,11 +20,12 @@
 #include "evaluator/gpu/offset_calc.h"
 #include "evaluator/gpu/op_support.h"
 #include "evaluator/gpu/ops_pool.h"
+#include "evaluator/ops/interpolate_taps.h"
 
 namespace pf::gpu {
 namespace {
 
-enum Param : size_t { kInput, kSize, kScale, kMode, kAlign, kRecompute };
+enum Param : size_t { kInput, kSize, kScale, kMode, kAlign, kRecompute, kAntialias };
 
 // The user's scale factors (nullopt: derive from the sizes).
 Result<std::vector<std::optional<double>>> user_scales(const GpuArgs& a, size_t nd) {
@@ -51,6 +54,61 @@ double pixel_scale(int64_t in, int64_t out, bool align, std::optional<double> sc
     return out > 1 ? static_cast<double>(static_cast<C>(in - 1) / static_cast<C>(out - 1)) : 0.0;
   if (scale && *scale > 0) return static_cast<double>(static_cast<C>(1.0 / *scale));
   return static_cast<double>(static_cast<C>(in) / static_cast<C>(out));
+}
+
+// The taps of spatial dim d as two device tables: int32 (first input, count)
+// per output, and opmath weights padded to the longest window.
+Status upload_taps(PlanBuilder& b, const InterpTaps& taps, DType weight_type, size_t d,
+                   PfInterpAaParams& p) {
+  const int64_t outputs = static_cast<int64_t>(taps.size());
+  size_t max_taps = 1;
+  for (const auto& t : taps) max_taps = std::max(max_taps, t.size());
+  std::vector<double> span(static_cast<size_t>(outputs) * 2, 0.0);
+  std::vector<double> weights(static_cast<size_t>(outputs) * max_taps, 0.0);
+  for (size_t o = 0; o < taps.size(); ++o) {
+    if (!taps[o].empty()) span[2 * o] = static_cast<double>(taps[o][0].index);
+    span[2 * o + 1] = static_cast<double>(taps[o].size());
+    for (size_t j = 0; j < taps[o].size(); ++j) weights[o * max_taps + j] = taps[o][j].weight;
+  }
+  PF_ASSIGN(DeviceTensor spans,
+            b.runtime().upload(Tensor::from_doubles(DType::int32, {outputs, 2}, span),
+                               "interpolate antialias spans"));
+  PF_ASSIGN(DeviceTensor w,
+            b.runtime().upload(Tensor::from_doubles(
+                                   weight_type, {outputs, static_cast<int64_t>(max_taps)}, weights),
+                               "interpolate antialias weights"));
+  b.use(spans);
+  b.use(w);
+  p.span[d] = spans.data_ptr();
+  p.weights[d] = w.data_ptr();
+  p.max_taps[d] = static_cast<int>(max_taps);
+  return ok_status();
+}
+
+// interpolate(..., antialias=True) of a contiguous 4-d x into y.
+Status add_antialias(PlanBuilder& b, const DeviceTensor& x, const DeviceTensor& y, bool bicubic,
+                     bool align, const std::vector<std::optional<double>>& scales) {
+  PfInterpAaParams p{};
+  const bool dbl = x.dtype() == DType::float64;
+  for (size_t d = 0; d < 2; ++d) {
+    const int64_t in = x.shape()[2 + d], o = y.shape()[2 + d];
+    p.in_size[d] = static_cast<int>(in);
+    p.out_size[d] = static_cast<int>(o);
+    PF_TRY(upload_taps(b, antialias_taps(bicubic, dbl, in, o, align, scales[d]),
+                       dbl ? DType::float64 : DType::float32, d, p));
+  }
+  p.in = x.data_ptr();
+  p.out = y.data_ptr();
+  p.planes = x.shape()[0] * x.shape()[1];
+  p.n = int64_t{p.out_size[0]} * p.out_size[1];
+  p.ow_div = make_divider(static_cast<uint32_t>(p.out_size[1]));
+  cuda::LaunchConfig lc = linear_launch(p.n, 256, 256);
+  // As the other interpolating kernels: planes over grid.y when the output
+  // positions alone leave the GPU idle.
+  const int64_t sms = b.properties().sm_count > 0 ? b.properties().sm_count : 132;
+  const int64_t want = sms * 2048 / (lc.grid[0] * 256);
+  lc.grid[1] = std::clamp<int64_t>(want, 1, std::min<int64_t>(p.planes, 65535));
+  return b.add_kernel("interpolate.cu", x.dtype(), "pf_upsample_aa", lc, p);
 }
 
 Result<std::vector<DeviceTensor>> run_interpolate(const GpuArgs& a,
@@ -104,6 +162,11 @@ Result<std::vector<DeviceTensor>> run_interpolate(const GpuArgs& a,
     return make_error(ErrorCode::unsupported,
                       "interpolating tensors of 2^31 or more elements is not supported");
   }
+  PF_ASSIGN(bool antialias, a.boolean(kAntialias));
+  if (antialias) {
+    PF_TRY(add_antialias(b, x, y, p.mode == PF_INTERP_CUBIC, align, scales));
+    return std::vector<DeviceTensor>{y};
+  }
   if (nearest) {
     p.n = y.numel();
     PF_TRY(b.add_kernel("interpolate.cu", x.dtype(), "pf_upsample_nearest",
@@ -122,19 +185,10 @@ Result<std::vector<DeviceTensor>> run_interpolate(const GpuArgs& a,
   return std::vector<DeviceTensor>{y};
 }
 
-Status no_antialias(const ArgReader& a) {
-  auto antialias = a.boolean(6);
-  if (antialias.ok() && *antialias) {
-    return make_error(ErrorCode::unsupported,
-                      "interpolate with antialias=True has no GPU baseline");
-  }
-  return ok_status();
-}
-
 }  // namespace
 
 void register_gpu_interpolate_ops(GpuOpRegistry& r) {
-  r.add(GpuOpInfo{"interpolate", run_interpolate, float_dtypes(), no_antialias});
+  r.add(GpuOpInfo{"interpolate", run_interpolate, float_dtypes()});
 }
 
 }  // namespace pf::gpu

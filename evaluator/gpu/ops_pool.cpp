@@ -2,7 +2,8 @@
 // NCHW input: max_pool1d/2d through max_pool2d_with_indices (the int64
 // argmax is written to scratch, as PyTorch writes it, so the memory traffic
 // matches), avg_pool1d/2d through avg_pool2d (1-d pooling is 2-d with a
-// height of 1), adaptive_avg_pool as a mean over the spatial dims when the
+// height of 1), max_pool3d / avg_pool3d through their 3-d kernels (argmax
+// scratch likewise), adaptive_avg_pool as a mean over the spatial dims when the
 // output is one cell (PyTorch's shortcut) and the adaptive kernel otherwise,
 // adaptive_max_pool with its argmax scratch.
 #include "evaluator/gpu/ops_pool.h"
@@ -96,7 +97,10 @@ GpuOpFn windowed_fn(int nd, bool is_max) {
     } else {
       lc = linear_launch(p.n, 1024, 1024);
     }
-    PF_TRY(b.add_kernel(kPool, x.dtype(), is_max ? "pf_max_pool2d" : "pf_avg_pool2d", lc, p));
+    const char* kernel = nd == 3 ? (is_max ? "pf_max_pool3d" : "pf_avg_pool3d")
+                                 : (is_max ? "pf_max_pool2d" : "pf_avg_pool2d");
+    if (nd == 3) lc = linear_launch(p.n, 256, 256);
+    PF_TRY(b.add_kernel(kPool, x.dtype(), kernel, lc, p));
     return std::vector<DeviceTensor>{y};
   };
 }
@@ -149,12 +153,16 @@ GpuOpFn adaptive_fn(int nd, bool is_max) {
 void register_gpu_pool_ops(GpuOpRegistry& r) {
   r.add(GpuOpInfo{"max_pool1d", windowed_fn(1, true), float_dtypes()});
   r.add(GpuOpInfo{"max_pool2d", windowed_fn(2, true), float_dtypes()});
+  r.add(GpuOpInfo{"max_pool3d", windowed_fn(3, true), float_dtypes()});
   r.add(GpuOpInfo{"avg_pool1d", windowed_fn(1, false), float_dtypes()});
   r.add(GpuOpInfo{"avg_pool2d", windowed_fn(2, false), float_dtypes()});
+  r.add(GpuOpInfo{"avg_pool3d", windowed_fn(3, false), float_dtypes()});
   r.add(GpuOpInfo{"adaptive_avg_pool1d", adaptive_fn(1, false), float_dtypes()});
   r.add(GpuOpInfo{"adaptive_avg_pool2d", adaptive_fn(2, false), float_dtypes()});
+  r.add(GpuOpInfo{"adaptive_avg_pool3d", adaptive_fn(3, false), float_dtypes()});
   r.add(GpuOpInfo{"adaptive_max_pool1d", adaptive_fn(1, true), float_dtypes()});
   r.add(GpuOpInfo{"adaptive_max_pool2d", adaptive_fn(2, true), float_dtypes()});
+  r.add(GpuOpInfo{"adaptive_max_pool3d", adaptive_fn(3, true), float_dtypes()});
 }
 
 }  // namespace pf::gpu

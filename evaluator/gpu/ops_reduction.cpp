@@ -2,10 +2,11 @@
 // amax/amin, max/min (whole tensor and with dim), argmax/argmin, all/any,
 // var/std, norm/vector_norm, logsumexp, normalize. One kernel per op (mean
 // of a dtype= conversion and logsumexp add one pass each; normalize is norm,
-// clamp_min and div as in PyTorch).
+// clamp_min and div, matrix_norm vector_norm and amax/amin, as in PyTorch).
 #include <cmath>
 
 #include "evaluator/gpu/copy.h"
+#include "evaluator/gpu/gpu_op_call.h"
 #include "evaluator/gpu/gpu_op_families.h"
 #include "evaluator/gpu/gpu_op_registry.h"
 #include "evaluator/gpu/op_support.h"
@@ -257,6 +258,40 @@ Result<std::vector<DeviceTensor>> run_logsumexp(const GpuArgs& a,
   return reduce_into_new(b, x, r, out[0], lse);
 }
 
+// linalg.matrix_norm as PyTorch composes it: 'fro' is vector_norm(A, 2)
+// over both dims; ord +-1 is vector_norm(A, 1) over dim[0], then amax/amin
+// over dim[1]; +-inf the same with the dims swapped. (The op's checks ran
+// at type inference: only 'fro', +-1 and +-inf arrive here.)
+Result<std::vector<DeviceTensor>> run_matrix_norm(const GpuArgs& a,
+                                                  const std::vector<TensorType>& /*out*/,
+                                                  PlanBuilder& b) {
+  const DeviceTensor& x = a.tensor(0);
+  const int64_t rank = x.dim();
+  std::vector<int64_t> dims = {0, 1};
+  if (!a.is_none(2)) {
+    PF_ASSIGN(dims, a.ints(2));
+  }
+  for (int64_t& d : dims) d = d < 0 ? d + rank : d;
+  PF_ASSIGN(bool keepdim, a.boolean(3));
+  std::vector<std::pair<std::string, CallArg>> dtype;
+  if (!a.is_none(4)) dtype.emplace_back("dtype", a.arg(4));
+  const Arg keep = Arg::make_bool(keepdim);
+  if (a.arg(1).kind == Arg::Kind::string) {
+    PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "vector_norm",
+                                           {x, Arg::make_real(2.0), int_list(dims), keep}, dtype));
+    return std::vector<DeviceTensor>{y};
+  }
+  PF_ASSIGN(double ord, a.real(1));
+  if (std::isinf(ord)) std::swap(dims[0], dims[1]);
+  if (!keepdim && dims[0] < dims[1]) --dims[1];
+  PF_ASSIGN(
+      DeviceTensor sums,
+      call_gpu_op1(b, "vector_norm", {x, Arg::make_real(1.0), int_list({dims[0]}), keep}, dtype));
+  PF_ASSIGN(DeviceTensor y,
+            call_gpu_op1(b, ord > 0 ? "amax" : "amin", {sums, int_list({dims[1]}), keep}));
+  return std::vector<DeviceTensor>{y};
+}
+
 }  // namespace
 
 void register_gpu_reduction_ops(GpuOpRegistry& r) {
@@ -278,6 +313,7 @@ void register_gpu_reduction_ops(GpuOpRegistry& r) {
   r.add(GpuOpInfo{"std", variance(true), float_dtypes()});
   r.add(GpuOpInfo{"norm", run_norm, float_dtypes()});
   r.add(GpuOpInfo{"vector_norm", run_norm, float_dtypes()});
+  r.add(GpuOpInfo{"matrix_norm", run_matrix_norm, float_dtypes()});
   r.add(GpuOpInfo{"normalize", run_normalize, float_dtypes()});
   r.add(GpuOpInfo{"logsumexp", run_logsumexp, all_dtypes()});
 }

@@ -1,4 +1,4 @@
-// Adaptive pooling: adaptive_avg_pool1d/2d and adaptive_max_pool1d/2d. Output
+// Adaptive pooling: adaptive_avg_pool1d/2d/3d and adaptive_max_pool1d/2d/3d. Output
 // cell o of a dim covers input [floor(o * I / O), ceil((o + 1) * I / O)), as
 // in PyTorch. output_size is an int or a tuple whose None entries keep the
 // input's size.
@@ -30,15 +30,18 @@ Result<PoolShape> plan_adaptive(const BoundArgs<T>& a, int nd, bool is_max) {
   } else {
     items.push_back(&arg);
   }
-  if (items.size() == 1 && nd == 2) items.push_back(items[0]);
+  if (items.size() == 1) {
+    const Arg* only = items[0];
+    items.assign(static_cast<size_t>(nd), only);
+  }
   if (items.size() != static_cast<size_t>(nd)) {
     return a.error(1, "expects an int or " + std::to_string(nd) + " sizes");
   }
-  std::vector<int64_t> in(s.in + (nd == 1 ? 1 : 0), s.in + 2);
+  std::vector<int64_t> in(s.in + (3 - nd), s.in + 3);
   for (int64_t d : in) {
     if (d <= 0) {
-      return a.error(0, "spatial dims must be non-empty, got shape " +
-                            shape_str(shape_of(a.tensor(0))));
+      return a.error(
+          0, "spatial dims must be non-empty, got shape " + shape_str(shape_of(a.tensor(0))));
     }
   }
   std::vector<int64_t> out;
@@ -52,37 +55,58 @@ Result<PoolShape> plan_adaptive(const BoundArgs<T>& a, int nd, bool is_max) {
     }
     if (out.back() == 0) return a.error(1, "output sizes must be positive");
   }
-  int64_t out2[2] = {1, 1};
-  set_spatial(out2, out, nd);
-  set_output(s, out2);
+  int64_t out3[3] = {1, 1, 1};
+  set_spatial(out3, out, nd);
+  set_output(s, out3);
   return s;
 }
 
-int64_t start_index(int64_t o, int64_t out, int64_t in) { return (o * in) / out; }
-int64_t end_index(int64_t o, int64_t out, int64_t in) { return ((o + 1) * in + out - 1) / out; }
+int64_t start_index(int64_t o, int64_t out, int64_t in) {
+  return (o * in) / out;
+}
+int64_t end_index(int64_t o, int64_t out, int64_t in) {
+  return ((o + 1) * in + out - 1) / out;
+}
+
+// The window of output cell o along one dim.
+struct AdaptiveSpan {
+  int64_t lo, hi;
+};
+
+AdaptiveSpan adaptive_span(int64_t o, int64_t out, int64_t in) {
+  return {start_index(o, out, in), end_index(o, out, in)};
+}
 
 std::vector<double> run_adaptive(const PoolShape& s, const std::vector<double>& x, bool is_max) {
-  std::vector<double> y(static_cast<size_t>(s.planes * s.out[0] * s.out[1]));
+  std::vector<double> y(static_cast<size_t>(s.planes * s.out_volume()));
   for (int64_t c = 0; c < s.planes; ++c) {
-    const double* xp = x.data() + c * s.in[0] * s.in[1];
-    double* yp = y.data() + c * s.out[0] * s.out[1];
-    for (int64_t oh = 0; oh < s.out[0]; ++oh) {
-      int64_t h0 = start_index(oh, s.out[0], s.in[0]), h1 = end_index(oh, s.out[0], s.in[0]);
-      for (int64_t ow = 0; ow < s.out[1]; ++ow) {
-        int64_t w0 = start_index(ow, s.out[1], s.in[1]), w1 = end_index(ow, s.out[1], s.in[1]);
-        double acc = is_max ? -std::numeric_limits<double>::infinity() : 0.0;
-        for (int64_t ih = h0; ih < h1; ++ih) {
-          for (int64_t iw = w0; iw < w1; ++iw) {
-            double v = xp[ih * s.in[1] + iw];
-            if (!is_max) {
-              acc += v;
-            } else if (v > acc || std::isnan(v)) {
-              acc = v;
+    const double* xp = x.data() + c * s.in_volume();
+    double* yp = y.data() + c * s.out_volume();
+    for (int64_t od = 0; od < s.out[0]; ++od) {
+      AdaptiveSpan sd = adaptive_span(od, s.out[0], s.in[0]);
+      for (int64_t oh = 0; oh < s.out[1]; ++oh) {
+        AdaptiveSpan sh = adaptive_span(oh, s.out[1], s.in[1]);
+        for (int64_t ow = 0; ow < s.out[2]; ++ow) {
+          AdaptiveSpan sw = adaptive_span(ow, s.out[2], s.in[2]);
+          double acc = is_max ? -std::numeric_limits<double>::infinity() : 0.0;
+          for (int64_t id = sd.lo; id < sd.hi; ++id) {
+            for (int64_t ih = sh.lo; ih < sh.hi; ++ih) {
+              const double* row = xp + (id * s.in[1] + ih) * s.in[2];
+              for (int64_t iw = sw.lo; iw < sw.hi; ++iw) {
+                double v = row[iw];
+                if (!is_max) {
+                  acc += v;
+                } else if (v > acc || std::isnan(v)) {
+                  acc = v;
+                }
+              }
             }
           }
+          if (!is_max) {
+            acc /= static_cast<double>((sd.hi - sd.lo) * (sh.hi - sh.lo) * (sw.hi - sw.lo));
+          }
+          yp[(od * s.out[1] + oh) * s.out[2] + ow] = acc;
         }
-        if (!is_max) acc /= static_cast<double>((h1 - h0) * (w1 - w0));
-        yp[oh * s.out[1] + ow] = acc;
       }
     }
   }
@@ -95,7 +119,8 @@ OpInfo adaptive_op(int nd, bool is_max) {
   op.name = "adaptive_" + kind + "_pool" + std::to_string(nd) + "d";
   op.aliases = {"torch.nn.functional." + op.name};
   if (!is_max) {
-    op.aliases.push_back(nd == 1 ? "torch.adaptive_avg_pool1d" : "torch._C._nn.adaptive_avg_pool2d");
+    op.aliases.push_back(nd == 1 ? "torch.adaptive_avg_pool1d"
+                                 : "torch._C._nn.adaptive_avg_pool" + std::to_string(nd) + "d");
   }
   op.params = {param_tensor("input"), ParamDef{"output_size", ParamKind::int_list}};
   if (is_max) op.params.push_back(param_bool("return_indices", false));
@@ -118,8 +143,10 @@ OpInfo adaptive_op(int nd, bool is_max) {
 void register_adaptive_pool_ops(OpRegistry& r) {
   r.add(adaptive_op(1, false));
   r.add(adaptive_op(2, false));
+  r.add(adaptive_op(3, false));
   r.add(adaptive_op(1, true));
   r.add(adaptive_op(2, true));
+  r.add(adaptive_op(3, true));
 }
 
 }  // namespace pf

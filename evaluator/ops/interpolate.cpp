@@ -12,6 +12,7 @@
 #include <cmath>
 #include <optional>
 
+#include "evaluator/ops/interpolate_taps.h"
 #include "evaluator/ops/layout_util.h"
 #include "evaluator/ops/op_families.h"
 #include "evaluator/ops/op_registry.h"
@@ -25,11 +26,8 @@ enum class Mode : uint8_t { nearest, nearest_exact, linear, cubic, area };
 
 enum Param : size_t { p_input, p_size, p_scale, p_mode, p_align, p_recompute, p_antialias };
 
-struct Tap {
-  int64_t index;
-  double weight;
-};
-using Taps = std::vector<std::vector<Tap>>;  // per output index
+using Tap = InterpTap;
+using Taps = InterpTaps;
 
 struct InterpPlan {
   Mode mode = Mode::nearest;
@@ -290,15 +288,23 @@ Tensor run_interpolate(const Tensor& x, const InterpPlan& p, const TensorType& o
   Shape shape = x.shape();
   bool dbl = x.dtype() == DType::float64;
   for (size_t d = 0; d < p.in.size(); ++d) {
-    auto make = p.antialias ? (dbl ? make_aa_taps<double> : make_aa_taps<float>)
-                            : (dbl ? make_taps<double> : make_taps<float>);
-    Taps taps = make(p.mode, p.in[d], p.out[d], p.align_corners, p.scales[d]);
+    Taps taps = p.antialias ? antialias_taps(p.mode == Mode::cubic, dbl, p.in[d], p.out[d],
+                                             p.align_corners, p.scales[d])
+                : dbl ? make_taps<double>(p.mode, p.in[d], p.out[d], p.align_corners, p.scales[d])
+                      : make_taps<float>(p.mode, p.in[d], p.out[d], p.align_corners, p.scales[d]);
     v = resample(v, shape, d + 2, taps);
   }
   return Tensor::from_doubles(out_type.dtype, out_type.shape, v);
 }
 
 }  // namespace
+
+InterpTaps antialias_taps(bool bicubic, bool float64, int64_t in, int64_t out, bool align_corners,
+                          std::optional<double> scale) {
+  const Mode mode = bicubic ? Mode::cubic : Mode::linear;
+  return float64 ? make_aa_taps<double>(mode, in, out, align_corners, scale)
+                 : make_aa_taps<float>(mode, in, out, align_corners, scale);
+}
 
 void register_interpolate_ops(OpRegistry& r) {
   OpInfo op;

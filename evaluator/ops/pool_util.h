@@ -1,6 +1,6 @@
 // Shapes shared by the pooling families: an input [N, C, *spatial] or
-// unbatched [C, *spatial] with 1 or 2 spatial dims, seen as `planes`
-// contiguous 2-d planes (1-d as height 1).
+// unbatched [C, *spatial] with 1, 2 or 3 spatial dims, seen as `planes`
+// contiguous 3-d volumes (2-d as depth 1, 1-d as depth and height 1).
 #pragma once
 
 #include <cstdint>
@@ -13,28 +13,27 @@ namespace pf::layout {
 
 struct PoolShape {
   int nd = 2;
-  int64_t planes = 0;                 // product of the leading (batch, channel) dims
-  int64_t in[2] = {1, 1}, out[2] = {1, 1};  // spatial sizes as 2-d (height, width)
-  Shape lead;                         // leading dims as written
+  int64_t planes = 0;  // product of the leading (batch, channel) dims
+  // Spatial sizes as 3-d (depth, height, width).
+  int64_t in[3] = {1, 1, 1}, out[3] = {1, 1, 1};
+  Shape lead;  // leading dims as written
   Shape out_shape;
+
+  int64_t in_volume() const { return in[0] * in[1] * in[2]; }
+  int64_t out_volume() const { return out[0] * out[1] * out[2]; }
 };
 
-//! Copies nd per-dim values into the 2-d slots (1-d uses slot 1, width).
-inline void set_spatial(int64_t (&dst)[2], const std::vector<int64_t>& v, int nd) {
-  if (nd == 1) {
-    dst[1] = v[0];
-  } else {
-    dst[0] = v[0];
-    dst[1] = v[1];
-  }
+//! Copies nd per-dim values into the last nd of the 3-d slots.
+inline void set_spatial(int64_t (&dst)[3], const std::vector<int64_t>& v, int nd) {
+  for (int d = 0; d < nd; ++d) dst[3 - nd + d] = v[static_cast<size_t>(d)];
 }
 
-inline void set_output(PoolShape& s, const int64_t (&out)[2]) {
-  s.out[0] = out[0];
-  s.out[1] = out[1];
+inline void set_output(PoolShape& s, const int64_t (&out)[3]) {
   s.out_shape = s.lead;
-  if (s.nd == 2) s.out_shape.push_back(out[0]);
-  s.out_shape.push_back(out[1]);
+  for (int d = 0; d < 3; ++d) {
+    s.out[d] = out[d];
+    if (d >= 3 - s.nd) s.out_shape.push_back(out[d]);
+  }
 }
 
 //! Reads parameter 0 (the input) as a pooling input with nd spatial dims.

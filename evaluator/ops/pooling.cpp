@@ -1,7 +1,7 @@
-// Windowed pooling: max_pool1d/2d, avg_pool1d/2d, with PyTorch's output size
-// rule (ceil_mode drops a last window that would start in the right padding),
-// padding limits, avg's count_include_pad / divisor_override, and max's NaN
-// propagation. 1-d pooling runs as 2-d with a height of 1.
+// Windowed pooling: max_pool1d/2d/3d, avg_pool1d/2d/3d, with PyTorch's output
+// size rule (ceil_mode drops a last window that would start in the right
+// padding), padding limits, avg's count_include_pad / divisor_override, and
+// max's NaN propagation. Every rank runs as 3-d (2-d with depth 1).
 #include <cmath>
 #include <limits>
 
@@ -19,7 +19,7 @@ enum class PoolKind : uint8_t { max, avg };
 
 struct PoolPlan {
   PoolShape sh;
-  int64_t k[2] = {1, 1}, stride[2] = {1, 1}, pad[2] = {0, 0}, dil[2] = {1, 1};
+  int64_t k[3] = {1, 1, 1}, stride[3] = {1, 1, 1}, pad[3] = {0, 0, 0}, dil[3] = {1, 1, 1};
   bool ceil_mode = false;
   bool count_include_pad = true;
   std::optional<int64_t> divisor;
@@ -73,11 +73,12 @@ Result<PoolPlan> plan_pool(const BoundArgs<T>& a, int nd, PoolKind kind) {
   set_spatial(p.stride, stride, nd);
   set_spatial(p.pad, pad, nd);
   set_spatial(p.dil, dil, nd);
-  int64_t out[2] = {1, 1};
-  for (int d = 0; d < 2; ++d) {
+  int64_t out[3] = {1, 1, 1};
+  for (int d = 3 - nd; d < 3; ++d) {
     out[d] = pooled_size(p.sh.in[d], p.k[d], p.pad[d], p.stride[d], p.dil[d], p.ceil_mode);
     if (out[d] < 1) {
-      return a.error(0, "the output size is too small for input " + shape_str(shape_of(a.tensor(0))));
+      return a.error(0,
+                     "the output size is too small for input " + shape_str(shape_of(a.tensor(0))));
     }
   }
   set_output(p.sh, out);
@@ -86,60 +87,81 @@ Result<PoolPlan> plan_pool(const BoundArgs<T>& a, int nd, PoolKind kind) {
 
 std::vector<double> run_max(const PoolPlan& p, const std::vector<double>& x) {
   const PoolShape& s = p.sh;
-  std::vector<double> y(static_cast<size_t>(s.planes * s.out[0] * s.out[1]));
+  std::vector<double> y(static_cast<size_t>(s.planes * s.out_volume()));
   for (int64_t c = 0; c < s.planes; ++c) {
-    const double* xp = x.data() + c * s.in[0] * s.in[1];
-    double* yp = y.data() + c * s.out[0] * s.out[1];
-    for (int64_t oh = 0; oh < s.out[0]; ++oh) {
-      for (int64_t ow = 0; ow < s.out[1]; ++ow) {
-        double m = -std::numeric_limits<double>::infinity();
-        for (int64_t kh = 0; kh < p.k[0]; ++kh) {
-          int64_t ih = oh * p.stride[0] - p.pad[0] + kh * p.dil[0];
-          if (ih < 0 || ih >= s.in[0]) continue;
-          for (int64_t kw = 0; kw < p.k[1]; ++kw) {
-            int64_t iw = ow * p.stride[1] - p.pad[1] + kw * p.dil[1];
-            if (iw < 0 || iw >= s.in[1]) continue;
-            double v = xp[ih * s.in[1] + iw];
-            if (v > m || std::isnan(v)) m = v;
-            if (std::isnan(m)) break;
+    const double* xp = x.data() + c * s.in_volume();
+    double* yp = y.data() + c * s.out_volume();
+    for (int64_t od = 0; od < s.out[0]; ++od) {
+      for (int64_t oh = 0; oh < s.out[1]; ++oh) {
+        for (int64_t ow = 0; ow < s.out[2]; ++ow) {
+          double m = -std::numeric_limits<double>::infinity();
+          for (int64_t kd = 0; kd < p.k[0]; ++kd) {
+            int64_t id = od * p.stride[0] - p.pad[0] + kd * p.dil[0];
+            if (id < 0 || id >= s.in[0]) continue;
+            for (int64_t kh = 0; kh < p.k[1]; ++kh) {
+              int64_t ih = oh * p.stride[1] - p.pad[1] + kh * p.dil[1];
+              if (ih < 0 || ih >= s.in[1]) continue;
+              for (int64_t kw = 0; kw < p.k[2]; ++kw) {
+                int64_t iw = ow * p.stride[2] - p.pad[2] + kw * p.dil[2];
+                if (iw < 0 || iw >= s.in[2]) continue;
+                double v = xp[(id * s.in[1] + ih) * s.in[2] + iw];
+                if (v > m || std::isnan(v)) m = v;  // a NaN stays: nothing compares above it
+              }
+            }
           }
+          yp[(od * s.out[1] + oh) * s.out[2] + ow] = m;
         }
-        yp[oh * s.out[1] + ow] = m;
       }
     }
   }
   return y;
 }
 
+// One window dim of avg pooling: [lo, hi) clamped to the input, and the
+// extent counted with padding (PyTorch's pool_size factor).
+struct AvgSpan {
+  int64_t lo, hi, padded;
+};
+
+AvgSpan avg_span(int64_t o, int64_t stride, int64_t pad, int64_t k, int64_t in) {
+  int64_t lo = o * stride - pad;
+  int64_t hi = std::min(lo + k, in + pad);
+  AvgSpan s{lo, hi, hi - lo};
+  s.lo = std::max<int64_t>(s.lo, 0);
+  s.hi = std::min(s.hi, in);
+  return s;
+}
+
 std::vector<double> run_avg(const PoolPlan& p, const std::vector<double>& x) {
   const PoolShape& s = p.sh;
-  std::vector<double> y(static_cast<size_t>(s.planes * s.out[0] * s.out[1]));
+  std::vector<double> y(static_cast<size_t>(s.planes * s.out_volume()));
   for (int64_t c = 0; c < s.planes; ++c) {
-    const double* xp = x.data() + c * s.in[0] * s.in[1];
-    double* yp = y.data() + c * s.out[0] * s.out[1];
-    for (int64_t oh = 0; oh < s.out[0]; ++oh) {
-      for (int64_t ow = 0; ow < s.out[1]; ++ow) {
-        int64_t h0 = oh * p.stride[0] - p.pad[0], w0 = ow * p.stride[1] - p.pad[1];
-        int64_t h1 = std::min(h0 + p.k[0], s.in[0] + p.pad[0]);
-        int64_t w1 = std::min(w0 + p.k[1], s.in[1] + p.pad[1]);
-        int64_t pool_size = (h1 - h0) * (w1 - w0);
-        h0 = std::max<int64_t>(h0, 0);
-        w0 = std::max<int64_t>(w0, 0);
-        h1 = std::min(h1, s.in[0]);
-        w1 = std::min(w1, s.in[1]);
-        double& out = yp[oh * s.out[1] + ow];
-        if (h0 >= h1 || w0 >= w1) {
-          out = 0;
-          continue;
+    const double* xp = x.data() + c * s.in_volume();
+    double* yp = y.data() + c * s.out_volume();
+    for (int64_t od = 0; od < s.out[0]; ++od) {
+      AvgSpan sd = avg_span(od, p.stride[0], p.pad[0], p.k[0], s.in[0]);
+      for (int64_t oh = 0; oh < s.out[1]; ++oh) {
+        AvgSpan sh = avg_span(oh, p.stride[1], p.pad[1], p.k[1], s.in[1]);
+        for (int64_t ow = 0; ow < s.out[2]; ++ow) {
+          AvgSpan sw = avg_span(ow, p.stride[2], p.pad[2], p.k[2], s.in[2]);
+          double& out = yp[(od * s.out[1] + oh) * s.out[2] + ow];
+          if (sd.lo >= sd.hi || sh.lo >= sh.hi || sw.lo >= sw.hi) {
+            out = 0;
+            continue;
+          }
+          double sum = 0;
+          for (int64_t id = sd.lo; id < sd.hi; ++id) {
+            for (int64_t ih = sh.lo; ih < sh.hi; ++ih) {
+              const double* row = xp + (id * s.in[1] + ih) * s.in[2];
+              for (int64_t iw = sw.lo; iw < sw.hi; ++iw) sum += row[iw];
+            }
+          }
+          int64_t divide = p.divisor ? *p.divisor
+                           : p.count_include_pad
+                               ? sd.padded * sh.padded * sw.padded
+                               : (sd.hi - sd.lo) * (sh.hi - sh.lo) * (sw.hi - sw.lo);
+          out = sum / static_cast<double>(divide);
         }
-        double sum = 0;
-        for (int64_t ih = h0; ih < h1; ++ih) {
-          for (int64_t iw = w0; iw < w1; ++iw) sum += xp[ih * s.in[1] + iw];
-        }
-        int64_t divide = p.divisor ? *p.divisor
-                         : p.count_include_pad ? pool_size
-                                               : (h1 - h0) * (w1 - w0);
-        out = sum / static_cast<double>(divide);
       }
     }
   }
@@ -161,7 +183,7 @@ OpInfo pool_op(int nd, PoolKind kind, std::vector<std::string> aliases) {
   } else {
     op.params.push_back(param_bool("ceil_mode", false));
     op.params.push_back(param_bool("count_include_pad", true));
-    if (nd == 2) op.params.push_back(param_opt_int("divisor_override"));
+    if (nd >= 2) op.params.push_back(param_opt_int("divisor_override"));
     op.doc = "mean over windows (stride defaults to kernel_size)";
   }
   op.infer = [nd, kind](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
@@ -184,9 +206,10 @@ OpInfo pool_op(int nd, PoolKind kind, std::vector<std::string> aliases) {
 void register_pooling_ops(OpRegistry& r) {
   r.add(pool_op(1, PoolKind::max, {"torch.nn.functional.max_pool1d", "torch.max_pool1d"}));
   r.add(pool_op(2, PoolKind::max, {"torch.nn.functional.max_pool2d", "torch.max_pool2d"}));
+  r.add(pool_op(3, PoolKind::max, {"torch.nn.functional.max_pool3d", "torch.max_pool3d"}));
   r.add(pool_op(1, PoolKind::avg, {"torch.nn.functional.avg_pool1d", "torch.avg_pool1d"}));
-  r.add(pool_op(2, PoolKind::avg,
-                {"torch.nn.functional.avg_pool2d", "torch._C._nn.avg_pool2d"}));
+  r.add(pool_op(2, PoolKind::avg, {"torch.nn.functional.avg_pool2d", "torch._C._nn.avg_pool2d"}));
+  r.add(pool_op(3, PoolKind::avg, {"torch.nn.functional.avg_pool3d", "torch._C._nn.avg_pool3d"}));
 }
 
 }  // namespace pf

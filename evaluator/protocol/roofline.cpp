@@ -11,10 +11,10 @@ namespace {
 // not at all): their operands count nothing.
 const std::set<std::string, std::less<>>& partial_readers() {
   static const std::set<std::string, std::less<>> ops = {
-      "embedding",   "gather",     "index_select", "getitem",    "scatter",
-      "scatter_add", "max_pool1d", "max_pool2d",   "avg_pool1d", "avg_pool2d",
-      "interpolate", "empty_like", "zeros_like",   "ones_like",  "full_like",
-      "new_empty",   "new_full",   "new_ones",     "new_zeros",  "pad"};
+      "embedding",   "gather",     "index_select", "getitem",    "scatter",    "scatter_add",
+      "max_pool1d",  "max_pool2d", "max_pool3d",   "avg_pool1d", "avg_pool2d", "avg_pool3d",
+      "interpolate", "empty_like", "zeros_like",   "ones_like",  "full_like",  "new_empty",
+      "new_full",    "new_ones",   "new_zeros",    "pad"};
   return ops;
 }
 
@@ -82,7 +82,7 @@ double node_flops(const Graph& g, const Node& n) {
     k_arg = 0;
   } else if (n.op == "addmm" || n.op == "baddbmm") {
     k_arg = 1;
-  } else if (n.op == "conv1d" || n.op == "conv2d") {
+  } else if (n.op == "conv1d" || n.op == "conv2d" || n.op == "conv3d") {
     k_arg = 1;
     conv = true;
   } else {

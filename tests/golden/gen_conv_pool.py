@@ -174,4 +174,71 @@ g.case("interpolate_aa/linear_3d", INTERP, [r([1, 2, 9])], {"size": 4, "mode": "
        expect_error=True)
 g.case("interpolate_aa/nearest", INTERP, [r([1, 2, 9, 9])], {"size": 4, "antialias": True}, expect_error=True)
 
+# conv3d / conv_transpose3d, added last: cases draw from one random stream
+for dt in FLOATS:
+    t = dtype_tag(dt)
+    case(f"conv3d/basic/{t}", "torch.conv3d", [r([1, 2, 4, 5, 3], dt), r([3, 2, 3, 3, 2], dt), r([3], dt),
+                                              (1, 1, 1), (1, 1, 0), (1, 1, 1), 1])
+case("conv3d/stride_dilation_groups", "torch.nn.functional.conv3d", [r([2, 4, 6, 5, 7]), r([6, 2, 2, 3, 2]), r([6])],
+     {"stride": (2, 1, 3), "padding": (1, 2, 0), "dilation": (2, 1, 2), "groups": 2})
+case("conv3d/same_even_kernel", "torch.nn.functional.conv3d", [r([1, 2, 4, 5, 6]), r([2, 2, 2, 3, 4])],
+     {"padding": "same", "dilation": (1, 2, 1)})
+case("conv3d/valid_unbatched", "torch.conv3d", [r([2, 3, 4, 4]), r([2, 2, 2, 2, 3])], {"padding": "valid"})
+case("conv3d/depthwise_bf16", "torch.conv3d", [r([1, 3, 3, 4, 4], BF16), r([6, 1, 2, 2, 2], BF16), r([6], BF16)],
+     {"groups": 3, "padding": 1})
+case("conv3d/gemm_path", "torch.conv3d", [r([1, 2, 3, 4, 4]), r([9, 2, 1, 2, 2]), None, 1, 0, 1, 1])
+case("conv3d/strided_input", "torch.conv3d", [transposed(r([1, 2, 3, 4, 5])), r([2, 2, 1, 1, 1])])
+case("conv3d/kernel_too_big", "torch.conv3d", [r([1, 1, 2, 4, 4]), r([1, 1, 3, 3, 3])], expect_error=True)
+case("conv3d/4d_weight", "torch.conv3d", [r([1, 1, 3, 4, 4]), r([1, 1, 3, 3])], expect_error=True)
+case("conv_transpose3d/basic", "torch.nn.functional.conv_transpose3d", [r([1, 2, 2, 3, 3]), r([2, 3, 2, 2, 2]), r([3])],
+     {"stride": 2})
+case("conv_transpose3d/all_params", "torch.conv_transpose3d", [r([2, 4, 2, 3, 2], F16), r([4, 1, 3, 2, 3], F16)],
+     {"stride": (2, 1, 2), "padding": (1, 0, 1), "output_padding": (1, 0, 0), "groups": 2, "dilation": (1, 2, 1)})
+
+# 3-d pooling, added last: cases draw from one random stream. PyTorch 1.13 has no CPU float16
+# max_pool3d, so max pooling goes through f64 as well (exact either way).
+MP3 = "torch.nn.functional.max_pool3d"
+AP3 = "torch.nn.functional.avg_pool3d"
+for dt in FLOATS:
+    t = dtype_tag(dt)
+    case(f"max_pool3d/basic/{t}", MP3, [r([1, 2, 4, 5, 6], dt), 2])
+    case(f"avg_pool3d/basic/{t}", AP3, [r([1, 2, 4, 5, 6], dt), 3], {"stride": 2, "padding": 1})
+g.case("max_pool3d/all_params", MP3, [r([2, 2, 5, 7, 6]), (3, 2, 3)],
+       {"stride": (2, 1, 2), "padding": (1, 1, 0), "dilation": (1, 2, 1), "ceil_mode": True})
+g.case("max_pool3d/nan", MP3, [torch.tensor([[[[[1.0, float("nan")], [3.0, 4.0]], [[0.5, 2.0], [1.0, -1.0]]]]]), 2])
+g.case("max_pool3d/unbatched_transposed", MP3, [transposed(r([2, 3, 4, 4])), 2])
+g.case("max_pool3d/torch_alias", "torch.max_pool3d", [r([1, 1, 4, 4, 4]), [2, 2, 2], [], 0, 1, False])
+g.case("max_pool3d/pad_too_big", MP3, [r([1, 1, 4, 4, 4]), 2, 1, 2], expect_error=True)
+case("avg_pool3d/ceil_no_count_pad", AP3, [r([1, 1, 5, 5, 4])], {"kernel_size": 2, "stride": 2, "padding": 1,
+                                                               "ceil_mode": True, "count_include_pad": False})
+case("avg_pool3d/divisor_override", "torch._C._nn.avg_pool3d", [r([1, 2, 4, 4, 4]), 2, None, 0, False, True, 3])
+case("avg_pool3d/unbatched_strided", AP3, [strided(r([2, 3, 4, 3])), (2, 1, 3)])
+AAP3 = "torch.nn.functional.adaptive_avg_pool3d"
+for dt in FLOATS:
+    case(f"adaptive_avg_pool3d/1/{dtype_tag(dt)}", AAP3, [r([2, 3, 3, 4, 5], dt), 1])
+case("adaptive_avg_pool3d/uneven_none", AAP3, [r([1, 2, 5, 7, 4]), (3, None, 2)])
+case("adaptive_avg_pool3d/unbatched_alias", "torch._C._nn.adaptive_avg_pool3d", [r([2, 3, 6, 5]), [2, 4, 3]])
+g.case("adaptive_max_pool3d/basic", "torch.nn.functional.adaptive_max_pool3d", [r([1, 2, 5, 7, 3]), (2, 3, 2)])
+case("adaptive_max_pool3d/int", "torch.nn.functional.adaptive_max_pool3d", [r([2, 4, 4, 5], F16), 3])
+g.case("adaptive_avg_pool3d/two_sizes", AAP3, [r([1, 1, 2, 2, 2]), (1, 1)], expect_error=True)
+
+# F.fold (col2im), added last: cases draw from one random stream. Overlapping blocks add up:
+# float64 reference (PyTorch adds in the input dtype).
+FOLD = "torch.nn.functional.fold"
+for dt in FLOATS:
+    case(f"fold/basic/{dtype_tag(dt)}", FOLD, [r([2, 3 * 4, 12], dt)], {"output_size": (4, 5), "kernel_size": 2})
+case("fold/all_params", FOLD, [r([1, 2 * 6, 9])],
+     {"output_size": (6, 7), "kernel_size": (2, 3), "dilation": (2, 1), "padding": 1, "stride": (2, 3)})
+case("fold/positional", FOLD, [r([1, 2 * 9, 9]), (5, 5), 3, 1, 1, 2])
+case("fold/unbatched_f16", FOLD, [r([2 * 9, 16], F16)], {"output_size": 4, "kernel_size": 3, "padding": 1})
+case("fold/transposed_bf16", FOLD, [transposed(r([1, 6, 10], BF16))], {"output_size": (2, 6), "kernel_size": (1, 2),
+                                                                       "stride": (1, 1)})
+case("fold/unfold_roundtrip", FOLD, [torch.nn.functional.unfold(r([1, 2, 5, 6]), 3, padding=1)],
+     {"output_size": (5, 6), "kernel_size": 3, "padding": 1})
+g.case("fold/int64", FOLD, [torch.arange(8, dtype=torch.int64).reshape(1, 4, 2)],
+       {"output_size": (2, 3), "kernel_size": 2}, expect_error=True)
+g.case("fold/not_divisible", FOLD, [r([1, 5, 4])], {"output_size": 3, "kernel_size": 2}, expect_error=True)
+g.case("fold/wrong_blocks", FOLD, [r([1, 4, 5])], {"output_size": 3, "kernel_size": 2}, expect_error=True)
+g.case("fold/4d", FOLD, [r([1, 1, 4, 4])], {"output_size": 3, "kernel_size": 2}, expect_error=True)
+
 g.write()

@@ -11,6 +11,13 @@
 //     element is computed the same way, only by another thread); when input
 //     and output sizes are equal they copy, as PyTorch's kernels do (the
 //     weights would be exactly 1 and 0: same values, a fraction of the time).
+//   pf_upsample_aa: antialias=True (upsample_gen2d_aa_out_frame): one thread
+//     per output position looping over the planes, each row of the window
+//     resampled along the width, then the rows along the height. The tap
+//     tables come from the host (the CPU reference's), in opmath, and the
+//     row sums stay in opmath; PyTorch rounds weights and row sums to the
+//     input dtype, so for float16/bfloat16 it can sit an ulp or two further
+//     from the float64 value than we do.
 
 __device__ __forceinline__ int pf_nearest_index(const PfInterpParams& p, int s, int o) {
   const float scale = static_cast<float>(p.scale[s]);
@@ -152,5 +159,31 @@ extern "C" __global__ void __launch_bounds__(1024) pf_upsample_cubic(const PfInt
       v += wy[k] * r;
     }
     out[c * p.n] = pf_cast<scalar_t>(v);
+  }
+}
+
+extern "C" __global__ void __launch_bounds__(256) pf_upsample_aa(const PfInterpAaParams p) {
+  const unsigned int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  if (idx >= static_cast<unsigned int>(p.n)) return;
+  const unsigned int oh = pf_div(p.ow_div, idx);
+  const unsigned int ow = idx - oh * p.ow_div.divisor;
+  const int* hspan = reinterpret_cast<const int*>(p.span[0]) + 2 * oh;
+  const int* wspan = reinterpret_cast<const int*>(p.span[1]) + 2 * ow;
+  const opmath_t* wy =
+      reinterpret_cast<const opmath_t*>(p.weights[0]) + static_cast<long long>(oh) * p.max_taps[0];
+  const opmath_t* wx =
+      reinterpret_cast<const opmath_t*>(p.weights[1]) + static_cast<long long>(ow) * p.max_taps[1];
+  const long long H = p.in_size[0], W = p.in_size[1];
+  const long long out_plane = static_cast<long long>(p.out_size[0]) * p.out_size[1];
+  for (long long plane = blockIdx.y; plane < p.planes; plane += gridDim.y) {
+    const scalar_t* in = reinterpret_cast<const scalar_t*>(p.in) + plane * H * W + wspan[0];
+    opmath_t acc = 0;
+    for (int y = 0; y < hspan[1]; ++y) {
+      const scalar_t* row = in + (hspan[0] + y) * W;
+      opmath_t t = 0;
+      for (int x = 0; x < wspan[1]; ++x) t += wx[x] * pf_cast<opmath_t>(row[x]);
+      acc += wy[y] * t;
+    }
+    reinterpret_cast<scalar_t*>(p.out)[plane * out_plane + idx] = pf_cast<scalar_t>(acc);
   }
 }

@@ -153,10 +153,29 @@ struct PfInterpParams {
   PfDivider out_div[3];
 };
 
+// --- antialiased interpolation (interpolate.cu: pf_upsample_aa) --------------------
+
+// 2 spatial dims (0 = height, 1 = width). Output o of dim d reads inputs
+// span[d][2 * o] .. + span[d][2 * o + 1] (int32) with weights
+// weights[d][o * max_taps[d] + j] (opmath), tables the host computed.
+struct PfInterpAaParams {
+  unsigned long long in;
+  unsigned long long out;
+  unsigned long long span[2];
+  unsigned long long weights[2];
+  long long planes;
+  long long n;  // output positions (OH * OW)
+  int in_size[2];
+  int out_size[2];
+  int max_taps[2];
+  PfDivider ow_div;
+};
+
 // --- convolution (conv.cu: the fallback / depthwise direct kernels) ---------------
 
-// out[n, oc, oh, ow] over contiguous NCHW input, [C_out, C_in / groups, kh,
-// kw] weight (transposed: [C_in, C_out / groups, kh, kw]); 1-d as height 1.
+// out[n, oc, od, oh, ow] over contiguous NCDHW input, [C_out, C_in / groups,
+// kd, kh, kw] weight (transposed: [C_in, C_out / groups, kd, kh, kw]); 2-d as
+// depth 1, 1-d as depth and height 1.
 struct PfConvParams {
   unsigned long long in;
   unsigned long long weight;
@@ -167,15 +186,36 @@ struct PfConvParams {
   int c_in;
   int c_out;
   int groups;
-  int in_size[2];
-  int out_size[2];
+  // Spatial slots (depth, height, width); 2-d leaves depth at size 1.
+  int in_size[3];
+  int out_size[3];
+  int k[3];
+  int stride[3];
+  int pad[3];
+  int dil[3];
+  PfDivider ow_div;
+  PfDivider oh_div;
+  PfDivider od_div;
+  PfDivider c_div;
+};
+
+// --- unfold / fold (fold.cu) --------------------------------------------------------
+
+// Image [N, C, H, W] and its columns [N, C * kh * kw, OH * OW], both
+// contiguous. One thread per (n, c, oh, ow) block position for im2col, per
+// image element for col2im.
+struct PfFoldParams {
+  unsigned long long col;
+  unsigned long long im;
+  long long n;    // threads
+  int size[2];    // H, W
+  int blocks[2];  // OH, OW
   int k[2];
   int stride[2];
   int pad[2];
   int dil[2];
-  PfDivider ow_div;
-  PfDivider oh_div;
-  PfDivider c_div;
+  PfDivider w_div;  // im2col: OW; col2im: W
+  PfDivider h_div;  // im2col: OH; col2im: H
 };
 
 // --- attention (attention.cu) ----------------------------------------------------------

@@ -29,6 +29,11 @@ const std::vector<ConvCase>& conv_cases() {
       {"torch.conv1d(x, w, b, 2)", {{2, 6, 33}, {5, 6, 3}, {5}}},
       {"torch.nn.functional.conv_transpose2d(x, w, b, 2, 1, 1)", {{1, 6, 5, 7}, {6, 4, 3, 3}, {4}}},
       {"torch.conv2d(x, w, b, 1, 1, 1, 12)", {{2, 12, 10, 10}, {12, 1, 3, 3}, {12}}, true},
+      // 3-d: cuDNN's N-d descriptors over 5-d tensors; depthwise (even fp16
+      // with >= 32 channels) PyTorch's conv_depthwise3d, our direct kernel.
+      {"torch.conv3d(x, w, b, (1, 2, 1), 1)", {{2, 4, 6, 9, 8}, {8, 4, 3, 3, 3}, {8}}},
+      {"torch.conv_transpose3d(x, w, None, 2, 1, 1)", {{1, 6, 3, 4, 5}, {6, 4, 3, 3, 3}}},
+      {"torch.conv3d(x, w, b, 1, 1, 1, 32)", {{1, 32, 4, 6, 6}, {32, 1, 3, 3, 3}, {32}}, true},
   };
   return cases;
 }

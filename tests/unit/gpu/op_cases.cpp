@@ -319,6 +319,25 @@ void add_reduction_cases(std::vector<OpCase>& c) {
                "torch.linalg.vector_norm(x, 3.0, dim=1)",
                {in({33, 130}, 0.1, 2)},
                kFloat});
+  // matrix_norm: vector_norm, then amax/amin over the other dim (PyTorch's
+  // composite), with the dims in either order.
+  c.push_back({"matrix_norm", "x", "torch.linalg.matrix_norm(x)", {in({4, 33, 30})}, kFloat});
+  c.push_back({"matrix_norm",
+               "x",
+               "torch.linalg.matrix_norm(x, 1, dim=(0, 2), keepdim=True)",
+               {in({9, 5, 40})},
+               kFloat});
+  c.push_back({"matrix_norm", "x", "torch.linalg.norm(x, float('-inf'))", {in({33, 40})}, kFloat});
+  c.push_back({"matrix_norm",
+               "x",
+               "torch.linalg.matrix_norm(x, -1, dim=(-1, -3))",
+               {in({6, 3, 20})},
+               kFloat});
+  c.push_back({"matrix_norm",
+               "x",
+               "torch.linalg.matrix_norm(x, float('inf'), dim=(2, 0), dtype=torch.float64)",
+               {in({6, 3, 20})},
+               kFloat});
   c.push_back({"normalize", "x", F + "normalize(x, dim=-1)", {in({33, 130})}, kFloat});
   c.push_back({"logsumexp", "x", "torch.logsumexp(x, dim=1)", {in({33, 130}, -5, 5)}, kFloat});
 

@@ -84,6 +84,38 @@ void add_conv_cases(std::vector<OpCase>& c) {
                F + "conv_transpose1d(x, w, b, stride=2)",
                {unit({2, 6, 9}), unit({6, 3, 4}), unit({3})},
                kFloat});
+  // 3-d: cuDNN's N-d descriptors over 5-d tensors; depthwise through the
+  // direct kernel (PyTorch's conv_depthwise3d).
+  c.push_back({"conv3d",
+               "x, w, b",
+               F + "conv3d(x, w, b, (1, 2, 1), (1, 0, 2), (1, 1, 2))",
+               {unit({2, 3, 6, 9, 8}), unit({8, 3, 3, 3, 3}), unit({8})},
+               kFloat});
+  c.push_back({"conv3d",
+               "x, w",
+               F + "conv3d(x, w, padding='same', groups=2)",
+               {unit({1, 4, 5, 6, 7}), unit({6, 2, 2, 3, 4})},
+               kFloat});
+  c.push_back({"conv3d",
+               "x, w, b",
+               F + "conv3d(x, w, b, 1, 1, groups=4)",
+               {unit({2, 4, 5, 5, 6}), unit({8, 1, 3, 3, 3}), unit({8})},
+               kFloat});
+  c.push_back({"conv3d",
+               "x, w",
+               F + "conv3d(x, w, stride=(2, 2, 2), padding='valid')",
+               {unit({3, 6, 7, 8}), unit({5, 3, 2, 2, 2})},
+               kFloat});
+  c.push_back({"conv_transpose3d",
+               "x, w, b",
+               F + "conv_transpose3d(x, w, b, 2, 1, 1)",
+               {unit({2, 4, 3, 4, 5}), unit({4, 3, 3, 3, 3}), unit({3})},
+               kFloat});
+  c.push_back({"conv_transpose3d",
+               "x, w",
+               F + "conv_transpose3d(x, w, None, (1, 2, 1), 0, 0, 2, (2, 1, 1))",
+               {unit({1, 4, 3, 3, 4}), unit({4, 2, 2, 2, 2})},
+               kFloat});
 }
 
 void add_attention_cases(std::vector<OpCase>& c) {

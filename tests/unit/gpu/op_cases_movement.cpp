@@ -149,6 +149,49 @@ void add_pool_cases(std::vector<OpCase>& c) {
                kFloat});
   c.push_back(
       {"adaptive_max_pool1d", "x", F + "adaptive_max_pool1d(x, 5)", {in({2, 3, 16})}, kFloat});
+  c.push_back({"max_pool3d", "x", F + "max_pool3d(x, 3, 2, 1)", {in({2, 3, 7, 9, 8})}, kFloat});
+  c.push_back({"max_pool3d",
+               "x",
+               F + "max_pool3d(x, (2, 3, 2), (1, 2, 2), (1, 1, 0), dilation=(2, 1, 1), "
+                   "ceil_mode=True)",
+               {in({3, 6, 9, 7})},
+               kFloat});
+  c.push_back({"avg_pool3d", "x", F + "avg_pool3d(x, 3, 2, 1)", {in({2, 3, 7, 9, 8})}, kFloat});
+  c.push_back({"avg_pool3d",
+               "x",
+               F + "avg_pool3d(x, 2, 2, 1, ceil_mode=True, count_include_pad=False)",
+               {in({1, 2, 5, 7, 6})},
+               kFloat});
+  c.push_back({"avg_pool3d",
+               "x",
+               F + "avg_pool3d(x, 2, divisor_override=3)",
+               {in({1, 2, 4, 6, 6})},
+               kFloat});
+  c.push_back({"adaptive_avg_pool3d",
+               "x",
+               F + "adaptive_avg_pool3d(x, (2, 5, 3))",
+               {in({2, 3, 5, 13, 11})},
+               kFloat});
+  c.push_back(
+      {"adaptive_avg_pool3d", "x", F + "adaptive_avg_pool3d(x, 1)", {in({2, 8, 4, 7, 7})}, kFloat});
+  c.push_back({"adaptive_max_pool3d",
+               "x",
+               F + "adaptive_max_pool3d(x, (3, 4, None))",
+               {in({2, 3, 7, 9, 5})},
+               kFloat});
+  // F.unfold / F.fold: im2col copies, col2im sums overlapping blocks.
+  c.push_back({"im2col", "x", F + "unfold(x, 3, 1, 1, 2)", {in({2, 3, 9, 8})}, kFloat});
+  c.push_back({"im2col",
+               "x",
+               F + "unfold(x, (2, 3), dilation=(2, 1), padding=(0, 1), stride=(1, 2))",
+               {in({4, 7, 9})},
+               kFloat});
+  c.push_back({"col2im", "x", F + "fold(x, (9, 8), 3, 1, 1, 2)", {in({2, 27, 20})}, kFloat});
+  c.push_back({"col2im",
+               "x",
+               F + "fold(x, (5, 9), (2, 3), dilation=(2, 1), padding=1, stride=1)",
+               {in({12, 45})},
+               kFloat});
 }
 
 void add_interpolate_cases(std::vector<OpCase>& c) {
@@ -188,6 +231,24 @@ void add_interpolate_cases(std::vector<OpCase>& c) {
                "x",
                F + "interpolate(x, size=(4, 3), mode='area')",
                {in({2, 3, 9, 7})},
+               kFloat});
+  // antialias=True: downscaling stretches the filter over several inputs;
+  // upscaling keeps it at its own size.
+  c.push_back({"interpolate",
+               "x",
+               F + "interpolate(x, size=(5, 4), mode='bilinear', antialias=True)",
+               {in({2, 3, 17, 13})},
+               kFloat});
+  c.push_back({"interpolate",
+               "x",
+               F + "interpolate(x, scale_factor=0.37, mode='bicubic', antialias=True)",
+               {in({1, 4, 20, 27})},
+               kFloat});
+  c.push_back({"interpolate",
+               "x",
+               F + "interpolate(x, size=(9, 7), mode='bicubic', align_corners=True, "
+                   "antialias=True)",
+               {in({2, 2, 5, 6})},
                kFloat});
 }
 

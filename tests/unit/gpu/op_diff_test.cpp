@@ -60,6 +60,17 @@ TEST(OpDiffCases, EveryGpuOpHasACase) {
   }
 }
 
+// A graph the importer accepts must also run on the GPU baseline, or its
+// variant cannot be evaluated: every CPU op has a GPU op or runs through the
+// view probe.
+TEST(OpDiffCases, EveryCpuOpRunsOnTheGpu) {
+  const GpuOpRegistry& gpu = GpuOpRegistry::builtin();
+  for (const auto& op : OpRegistry::builtin().names()) {
+    Status st = gpu.supports(op, {});
+    EXPECT_TRUE(st.ok()) << st.error().message;
+  }
+}
+
 class OpDiff : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(OpDiff, GpuMatchesCpuReference) {
