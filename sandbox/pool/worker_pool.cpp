@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <thread>
@@ -15,6 +16,7 @@
 #include "common/strings.h"
 #include "sandbox/ipc/frame.h"
 #include "sandbox/ipc/protocol.h"
+#include "sandbox/pool/cgroup_delegation.h"
 #include "sandbox/pool/work_dir.h"
 #include "sandbox/worker/resource_limit.h"
 
@@ -161,6 +163,15 @@ Result<std::unique_ptr<WorkerPool>> WorkerPool::start(WorkerPoolOptions options)
     }
     pool->slots_.push_back(std::move(slot));
   }
+  if (options.limits.memory_mb > 0 && !options.cgroup_parent.empty()) {
+    pool->cgroup_parent_ = options.cgroup_parent;
+    pool->memory_cap_ = "cgroup v2: each worker in its own cgroup under " +
+                        options.cgroup_parent.string() + " (WorkerPoolOptions::cgroup_parent)";
+  } else if (options.limits.memory_mb > 0) {
+    const WorkerCgroupSetup& setup = worker_cgroup_setup();
+    pool->cgroup_parent_ = setup.parent;
+    pool->memory_cap_ = setup.description;
+  }
   pool->options_ = std::move(options);
   for (auto& slot : pool->slots_) PF_TRY(pool->start_slot(*slot));
   return pool;
@@ -207,6 +218,12 @@ Status WorkerPool::spawn_and_hello(Slot& slot) {
   spec.args.insert(spec.args.end(), options_.worker_args.begin(), options_.worker_args.end());
   spec.env = worker_environment(slot);
   spec.log_path = slot.log;
+  if (!cgroup_parent_.empty()) {
+    // Unique across the pools of this process, which share one parent.
+    static std::atomic<uint64_t> next_cgroup{0};
+    spec.cgroup = CgroupSpec{cgroup_parent_, "worker-" + std::to_string(next_cgroup++),
+                             options_.limits.memory_mb << 20};
+  }
   PF_ASSIGN(slot.proc, WorkerProcess::spawn(spec));
   {
     std::lock_guard lock(mu_);
@@ -391,6 +408,17 @@ WorkerReply WorkerPool::exchange(Slot& slot, const std::string& type, const json
                     make_error(ErrorCode::unavailable,
                                why.value_or("a worker limit (the worker gave no reason)") +
                                    "; the worker was replaced"));
+      }
+      // The kernel's OOM killer ends a worker at its cgroup's memory.max with
+      // SIGKILL; memory.events says that it did.
+      if (exit->signaled && exit->signal == SIGKILL && proc.cgroup() != nullptr &&
+          proc.cgroup()->oom_kills() > 0) {
+        return fail(slot, std::move(reply), ReplyStatus::resource_limit,
+                    make_error(ErrorCode::unavailable,
+                               "memory: " + what + " reached its cgroup's memory.max of " +
+                                   std::to_string(options_.limits.memory_mb) +
+                                   " MiB (evaluator.worker_memory_mb) and the kernel's OOM "
+                                   "killer ended it; the worker was replaced"));
       }
       // Libraries with their own allocators (NVRTC's LLVM: "LLVM ERROR: out of
       // memory") abort when RLIMIT_DATA refuses them memory: the worker's

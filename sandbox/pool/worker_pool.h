@@ -60,8 +60,17 @@ struct WorkerPoolOptions {
   //! resident anonymous memory is sampled every `memory_poll` and a worker
   //! over the limit is killed (the only memory bound of a GPU worker, whose
   //! CUDA driver rules out RLIMIT_DATA).
+  //! With limits.memory_mb set, each worker also runs in its own cgroup v2
+  //! child with memory.max = limits.memory_mb where the hierarchy is
+  //! delegated to this process (worker_cgroup_setup()); an OOM kill there
+  //! is a resource_limit reply. Otherwise RLIMIT_DATA (compile-only
+  //! workers) and the RssAnon watch are the only memory bounds.
   WorkerLimits limits;
   std::chrono::milliseconds memory_poll{20};
+  //! Where the workers' cgroups are created instead of the detected place:
+  //! a directory with memory in its cgroup.subtree_control (tests point it
+  //! at a fake cgroupfs tree). Empty: worker_cgroup_setup() decides.
+  std::filesystem::path cgroup_parent;
 };
 
 struct PoolStats {
@@ -128,6 +137,9 @@ class WorkerPool {
   //! What the first worker reported applying at its last start.
   IsolationReport isolation_report() const;
   size_t size() const { return slots_.size(); }
+  //! How each worker's memory is capped, and why (cgroup or fallback); ""
+  //! without a memory limit.
+  const std::string& memory_cap() const { return memory_cap_; }
   const std::filesystem::path& worker_path() const { return worker_path_; }
 
   //! The worker binary `options` designates, checked to be executable.
@@ -154,6 +166,8 @@ class WorkerPool {
   WorkerPoolOptions options_;
   std::filesystem::path worker_path_;
   bool owns_work_dir_ = false;
+  std::filesystem::path cgroup_parent_;  // empty: workers get no cgroup
+  std::string memory_cap_;
   std::vector<std::unique_ptr<Slot>> slots_;
 
   mutable std::mutex mu_;

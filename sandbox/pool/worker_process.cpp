@@ -129,12 +129,28 @@ Result<std::unique_ptr<WorkerProcess>> WorkerProcess::spawn(const SpawnSpec& spe
   for (auto& e : env) envp.push_back(e.data());
   envp.push_back(nullptr);
 
+  std::unique_ptr<WorkerCgroup> cgroup;
+  if (spec.cgroup) {
+    PF_ASSIGN(cgroup, WorkerCgroup::create(spec.cgroup->parent, spec.cgroup->name,
+                                           spec.cgroup->memory_max_bytes));
+  }
   pid_t pid = -1;
   int rc = ::posix_spawn(&pid, spec.executable.c_str(), setup.actions(), setup.attr(), argv.data(),
                          envp.data());
   if (rc != 0) return sys_error("posix_spawn(" + spec.executable.string() + ")", rc);
-  return std::unique_ptr<WorkerProcess>(
+  std::unique_ptr<WorkerProcess> proc(
       new WorkerProcess(pid, std::move(parent_end), std::move(log)));
+  if (cgroup) {
+    // Moved before the pool sends it anything: every request, so all the
+    // untrusted work, runs under the cgroup's limit.
+    if (auto st = cgroup->add(pid); !st.ok()) {
+      proc->kill();
+      return make_error(ErrorCode::unavailable,
+                        "cannot move the worker into its cgroup: " + st.error().message);
+    }
+    proc->cgroup_ = std::move(cgroup);
+  }
+  return proc;
 }
 
 WorkerProcess::~WorkerProcess() {

@@ -18,6 +18,7 @@
 
 #include "common/result.h"
 #include "sandbox/ipc/fd.h"
+#include "sandbox/pool/worker_cgroup.h"
 
 namespace pf::sandbox {
 
@@ -31,22 +32,34 @@ struct ExitInfo {
   std::string describe() const;
 };
 
+//! A cgroup v2 child of its own for the worker (cgroup_delegation.h).
+struct CgroupSpec {
+  std::filesystem::path parent;  // memory enabled in its cgroup.subtree_control
+  std::string name;
+  uint64_t memory_max_bytes = 0;
+};
+
 struct SpawnSpec {
   std::filesystem::path executable;
   std::vector<std::string> args;  // after --ipc-fd 3
   std::vector<std::string> env;   // complete environment, "NAME=value"
   std::filesystem::path log_path;
+  //! The worker is moved into it right after it starts, before it is sent
+  //! anything (so before any untrusted input); removed when it is reaped.
+  std::optional<CgroupSpec> cgroup;
 };
 
 class WorkerProcess {
  public:
   static Result<std::unique_ptr<WorkerProcess>> spawn(const SpawnSpec& spec);
-  //! Kills the process group and reaps the worker.
+  //! Kills the process group and reaps the worker, then removes its cgroup.
   ~WorkerProcess();
   WorkerProcess(const WorkerProcess&) = delete;
   WorkerProcess& operator=(const WorkerProcess&) = delete;
 
   pid_t pid() const { return pid_; }
+  //! Its own cgroup, or null (SpawnSpec::cgroup unset).
+  const WorkerCgroup* cgroup() const { return cgroup_.get(); }
   int ipc_fd() const { return ipc_.get(); }
 
   //! The exit status if the worker has ended (never blocks).
@@ -74,6 +87,7 @@ class WorkerProcess {
   Fd ipc_;
   Fd log_;
   std::optional<ExitInfo> exit_;
+  std::unique_ptr<WorkerCgroup> cgroup_;  // destroyed after the destructor's kill()
 };
 
 }  // namespace pf::sandbox
