@@ -282,7 +282,8 @@ Result<json> run_mode(const Options& o, Config config, const protocol::Evaluatio
 
 // The same reference pass evaluated o.repeat times per task, one at a time:
 // the spread of AS over the repeats.
-Result<json> reproducibility(const Options& o, Config config, const protocol::EvaluationPlan& plan,
+Result<json> reproducibility(const Options& o, const Config& config,
+                             const protocol::EvaluationPlan& plan,
                              const std::vector<Candidate>& mix, const std::string& profile) {
   protocol::ServiceOptions so = protocol::service_options(config, plan);
   if (o.seed) so.options["seed"] = *o.seed;
@@ -316,6 +317,12 @@ Result<json> reproducibility(const Options& o, Config config, const protocol::Ev
 }
 
 int run(const Options& o) {
+  std::vector<Profile> profiles_asked;
+  for (const auto& spec : o.timing) {
+    std::optional<Profile> profile = parse_profile(spec);
+    if (!profile) return fail("--timing " + spec + ": expected NAME:WARMUP:TRIALS:PRECISION");
+    profiles_asked.push_back(*profile);
+  }
   // Logs to stderr, so that stdout is only the JSON.
   if (auto st = setup_logging({"warn", ""}); !st.ok()) return fail(st.error().message);
   ConfigInputs inputs;
@@ -340,9 +347,8 @@ int run(const Options& o) {
     mix.push_back({std::move(*task), ws->files()});
   }
   json profiles = json::array();
-  for (const auto& spec : o.timing) {
-    std::optional<Profile> profile = parse_profile(spec);
-    if (!profile) return fail("--timing " + spec + ": expected NAME:WARMUP:TRIALS:PRECISION");
+  for (const auto& asked : profiles_asked) {
+    const Profile* profile = &asked;
     Config c = config;
     apply_profile(c, *profile);
     json modes = json::array();
@@ -384,26 +390,33 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options o;
-  CLI::App app{
-      "Full evaluations per GPU-second on the quickstart mix, CPU/GPU split off and on (JSON on "
-      "stdout; run from the repository root)"};
-  app.add_option("--config", o.config, "configuration file");
-  app.add_option("--tasks", o.tasks, "task ids (tasks/<id>.json, examples/passes/<id>)");
-  app.add_option("--seconds", o.seconds, "measured window per mode");
-  app.add_option("--in-flight", o.in_flight, "evaluation requests in flight");
-  app.add_option("--broken-share", o.broken_share, "share of candidates that fail to compile")
-      ->check(CLI::Range(0.0, 1.0));
-  app.add_option("--cache", o.cache, "NVRTC cache directory (kept between runs: warm)");
-  app.add_option("--seed", o.seed, "one input seed for every request (default: fresh per request)");
-  app.add_option("--modes", o.modes, "cpu_precompile settings to measure, in order")
-      ->check(CLI::IsMember({"off", "on"}));
-  app.add_option("--timing", o.timing,
-                 "timing profiles NAME:WARMUP:TRIALS:PRECISION, each measured in every mode");
-  app.add_option("--repeat", o.repeat,
-                 "evaluations of each task's reference pass per profile for the AS spread (0: "
-                 "none)")
-      ->check(CLI::NonNegativeNumber);
-  CLI11_PARSE(app, argc, argv);
-  return run(o);
+  // JSON and CLI11 report misuse by exceptions: a message and exit code 2,
+  // never an abort.
+  try {
+    Options o;
+    CLI::App app{
+        "Full evaluations per GPU-second on the quickstart mix, CPU/GPU split off and on (JSON on "
+        "stdout; run from the repository root)"};
+    app.add_option("--config", o.config, "configuration file");
+    app.add_option("--tasks", o.tasks, "task ids (tasks/<id>.json, examples/passes/<id>)");
+    app.add_option("--seconds", o.seconds, "measured window per mode");
+    app.add_option("--in-flight", o.in_flight, "evaluation requests in flight");
+    app.add_option("--broken-share", o.broken_share, "share of candidates that fail to compile")
+        ->check(CLI::Range(0.0, 1.0));
+    app.add_option("--cache", o.cache, "NVRTC cache directory (kept between runs: warm)");
+    app.add_option("--seed", o.seed,
+                   "one input seed for every request (default: fresh per request)");
+    app.add_option("--modes", o.modes, "cpu_precompile settings to measure, in order")
+        ->check(CLI::IsMember({"off", "on"}));
+    app.add_option("--timing", o.timing,
+                   "timing profiles NAME:WARMUP:TRIALS:PRECISION, each measured in every mode");
+    app.add_option("--repeat", o.repeat,
+                   "evaluations of each task's reference pass per profile for the AS spread (0: "
+                   "none)")
+        ->check(CLI::NonNegativeNumber);
+    CLI11_PARSE(app, argc, argv);
+    return run(o);
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
 }

@@ -219,8 +219,9 @@ std::string config_reference_markdown() {
     std::string doc = f.doc;
     for (size_t pos = 0; (pos = doc.find('|', pos)) != std::string::npos; pos += 2)
       doc.replace(pos, 1, "\\|");
-    out += "| `" + f.name + "` | " + field_type_name(f.type) + " | " + def + " | " + allowed(f) +
-           " | " + doc + " |\n";
+    out.append("| `").append(f.name).append("` | ").append(field_type_name(f.type));
+    out.append(" | ").append(def).append(" | ").append(allowed(f)).append(" | ").append(doc);
+    out += " |\n";
   }
   return out;
 }

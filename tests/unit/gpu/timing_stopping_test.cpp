@@ -72,8 +72,8 @@ TEST(MedianInterval, LargeSamplesDoNotUnderflow) {
 TEST(MedianPrecision, RelativeHalfWidthIsTheWiderSide) {
   // Sorted 1..20 scaled to 100..119 (median 109.5, interval [105, 114]): the
   // wider side is 109.5 - 105 = 4.5.
-  std::vector<double> v;
-  for (int i = 0; i < 20; ++i) v.push_back(100 + (i * 7) % 20);  // a permutation
+  std::vector<double> v(20);
+  for (int i = 0; i < 20; ++i) v[i] = 100 + (i * 7) % 20;  // a permutation
   MedianPrecision p = median_precision(v, 0.95);
   EXPECT_DOUBLE_EQ(p.median, 109.5);
   EXPECT_DOUBLE_EQ(p.interval.lo, 105.0);
@@ -94,15 +94,18 @@ TEST(MedianPrecision, RelativeHalfWidthIsTheWiderSide) {
 // all 40 samples is narrow (0.3 % of the median), but the halves' medians
 // lie outside it, so the rule does not stop on it.
 TEST(MedianPrecision, DriftIsNotSteady) {
-  std::vector<double> v;
-  for (int i = 0; i < 20; ++i) v.push_back(1.0 + 0.0005 * i);
-  for (int i = 0; i < 20; ++i) v.push_back(1.010 + 0.0005 * i);
+  std::vector<double> v(40);
+  for (int i = 0; i < 20; ++i) {
+    v[i] = 1.0 + 0.0005 * i;
+    v[20 + i] = 1.010 + 0.0005 * i;
+  }
   MedianPrecision p = median_precision(v, 0.95);
   EXPECT_LT(p.relative_half_width, 0.01);
   EXPECT_FALSE(p.steady);
   EXPECT_FALSE(p.within(0.01));
   // The same values interleaved (no drift) are steady and precise enough.
   std::vector<double> mixed;
+  mixed.reserve(v.size());
   for (int i = 0; i < 20; ++i) {
     mixed.push_back(v[i]);
     mixed.push_back(v[20 + i]);
