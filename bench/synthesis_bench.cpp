@@ -206,12 +206,19 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options o;
-  CLI::App app{
-      "Input synthesis on the GPU vs the CPU, and full evaluation phases (JSON on stdout)"};
-  app.add_option("--synthesis-task", o.synthesis_task, "task id whose variants are drawn");
-  app.add_option("--tasks", o.tasks, "task ids evaluated (tasks/<id>.json, examples/passes/<id>)");
-  app.add_option("--repeats", o.repeats, "repeats (medians)");
-  CLI11_PARSE(app, argc, argv);
-  return run(o);
+  // Allocation failures and JSON type errors end the benchmark with a message,
+  // not std::terminate.
+  try {
+    Options o;
+    CLI::App app{
+        "Input synthesis on the GPU vs the CPU, and full evaluation phases (JSON on stdout)"};
+    app.add_option("--synthesis-task", o.synthesis_task, "task id whose variants are drawn");
+    app.add_option("--tasks", o.tasks,
+                   "task ids evaluated (tasks/<id>.json, examples/passes/<id>)");
+    app.add_option("--repeats", o.repeats, "repeats (medians)");
+    CLI11_PARSE(app, argc, argv);
+    return run(o);
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
 }
