@@ -1,6 +1,7 @@
 #include "evaluator/gpu/op_support.h"
 
 #include <cmath>
+#include <limits>
 #include <optional>
 
 namespace pf::gpu {
@@ -54,6 +55,33 @@ Status expect_type(const GpuArgs& a, const TensorType& inferred, const DeviceTen
   return make_error(ErrorCode::internal, a.op() + ": the GPU produced " +
                                              tensor_type_str(got.type()) +
                                              ", type inference says " + tensor_type_str(inferred));
+}
+
+namespace {
+
+bool fits_32_bits(const Arg& a) {
+  if (a.kind == Arg::Kind::integer) {
+    return a.i >= std::numeric_limits<int32_t>::min() && a.i <= std::numeric_limits<int32_t>::max();
+  }
+  if (a.is_sequence()) {
+    for (const Arg& item : a.items) {
+      if (!fits_32_bits(item)) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
+Status int_args_fit_32_bits(const ArgReader& a) {
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (!fits_32_bits(a.arg(i))) {
+      return make_error(ErrorCode::unsupported,
+                        "an int argument beyond 32-bit range (the baseline's window kernels "
+                        "take their geometry as 32-bit ints)");
+    }
+  }
+  return ok_status();
 }
 
 }  // namespace pf::gpu

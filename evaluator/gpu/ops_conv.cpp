@@ -203,12 +203,12 @@ GpuOpFn conv_fn(int nd, bool transposed) {
 }  // namespace
 
 void register_gpu_conv_ops(GpuOpRegistry& r) {
-  r.add(GpuOpInfo{"conv1d", conv_fn(1, false), float_dtypes()});
-  r.add(GpuOpInfo{"conv2d", conv_fn(2, false), float_dtypes()});
-  r.add(GpuOpInfo{"conv3d", conv_fn(3, false), float_dtypes()});
-  r.add(GpuOpInfo{"conv_transpose1d", conv_fn(1, true), float_dtypes()});
-  r.add(GpuOpInfo{"conv_transpose2d", conv_fn(2, true), float_dtypes()});
-  r.add(GpuOpInfo{"conv_transpose3d", conv_fn(3, true), float_dtypes()});
+  r.add(GpuOpInfo{"conv1d", conv_fn(1, false), float_dtypes(), int_args_fit_32_bits});
+  r.add(GpuOpInfo{"conv2d", conv_fn(2, false), float_dtypes(), int_args_fit_32_bits});
+  r.add(GpuOpInfo{"conv3d", conv_fn(3, false), float_dtypes(), int_args_fit_32_bits});
+  r.add(GpuOpInfo{"conv_transpose1d", conv_fn(1, true), float_dtypes(), int_args_fit_32_bits});
+  r.add(GpuOpInfo{"conv_transpose2d", conv_fn(2, true), float_dtypes(), int_args_fit_32_bits});
+  r.add(GpuOpInfo{"conv_transpose3d", conv_fn(3, true), float_dtypes(), int_args_fit_32_bits});
 }
 
 }  // namespace pf::gpu

@@ -90,8 +90,8 @@ Outputs run_col2im(const GpuArgs& a, const std::vector<TensorType>& out, PlanBui
 }  // namespace
 
 void register_gpu_fold_ops(GpuOpRegistry& r) {
-  r.add(GpuOpInfo{"im2col", run_im2col, float_dtypes()});
-  r.add(GpuOpInfo{"col2im", run_col2im, float_dtypes()});
+  r.add(GpuOpInfo{"im2col", run_im2col, float_dtypes(), int_args_fit_32_bits});
+  r.add(GpuOpInfo{"col2im", run_col2im, float_dtypes(), int_args_fit_32_bits});
 }
 
 }  // namespace pf::gpu

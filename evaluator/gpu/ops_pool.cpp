@@ -151,18 +151,24 @@ GpuOpFn adaptive_fn(int nd, bool is_max) {
 }  // namespace
 
 void register_gpu_pool_ops(GpuOpRegistry& r) {
-  r.add(GpuOpInfo{"max_pool1d", windowed_fn(1, true), float_dtypes()});
-  r.add(GpuOpInfo{"max_pool2d", windowed_fn(2, true), float_dtypes()});
-  r.add(GpuOpInfo{"max_pool3d", windowed_fn(3, true), float_dtypes()});
-  r.add(GpuOpInfo{"avg_pool1d", windowed_fn(1, false), float_dtypes()});
-  r.add(GpuOpInfo{"avg_pool2d", windowed_fn(2, false), float_dtypes()});
-  r.add(GpuOpInfo{"avg_pool3d", windowed_fn(3, false), float_dtypes()});
-  r.add(GpuOpInfo{"adaptive_avg_pool1d", adaptive_fn(1, false), float_dtypes()});
-  r.add(GpuOpInfo{"adaptive_avg_pool2d", adaptive_fn(2, false), float_dtypes()});
-  r.add(GpuOpInfo{"adaptive_avg_pool3d", adaptive_fn(3, false), float_dtypes()});
-  r.add(GpuOpInfo{"adaptive_max_pool1d", adaptive_fn(1, true), float_dtypes()});
-  r.add(GpuOpInfo{"adaptive_max_pool2d", adaptive_fn(2, true), float_dtypes()});
-  r.add(GpuOpInfo{"adaptive_max_pool3d", adaptive_fn(3, true), float_dtypes()});
+  r.add(GpuOpInfo{"max_pool1d", windowed_fn(1, true), float_dtypes(), int_args_fit_32_bits});
+  r.add(GpuOpInfo{"max_pool2d", windowed_fn(2, true), float_dtypes(), int_args_fit_32_bits});
+  r.add(GpuOpInfo{"max_pool3d", windowed_fn(3, true), float_dtypes(), int_args_fit_32_bits});
+  r.add(GpuOpInfo{"avg_pool1d", windowed_fn(1, false), float_dtypes(), int_args_fit_32_bits});
+  r.add(GpuOpInfo{"avg_pool2d", windowed_fn(2, false), float_dtypes(), int_args_fit_32_bits});
+  r.add(GpuOpInfo{"avg_pool3d", windowed_fn(3, false), float_dtypes(), int_args_fit_32_bits});
+  r.add(GpuOpInfo{"adaptive_avg_pool1d", adaptive_fn(1, false), float_dtypes(),
+                  int_args_fit_32_bits});
+  r.add(GpuOpInfo{"adaptive_avg_pool2d", adaptive_fn(2, false), float_dtypes(),
+                  int_args_fit_32_bits});
+  r.add(GpuOpInfo{"adaptive_avg_pool3d", adaptive_fn(3, false), float_dtypes(),
+                  int_args_fit_32_bits});
+  r.add(
+      GpuOpInfo{"adaptive_max_pool1d", adaptive_fn(1, true), float_dtypes(), int_args_fit_32_bits});
+  r.add(
+      GpuOpInfo{"adaptive_max_pool2d", adaptive_fn(2, true), float_dtypes(), int_args_fit_32_bits});
+  r.add(
+      GpuOpInfo{"adaptive_max_pool3d", adaptive_fn(3, true), float_dtypes(), int_args_fit_32_bits});
 }
 
 }  // namespace pf::gpu

@@ -71,6 +71,38 @@ TEST(OpDiffCases, EveryCpuOpRunsOnTheGpu) {
   }
 }
 
+// The window kernels (convolutions, pooling, fold) take their geometry as
+// 32-bit ints. A graph whose stride, padding or dilation does not fit (the
+// CPU reference computes it in 64 bits; these type-check, output sizes
+// small) must be reported unsupported, not computed with truncated values.
+TEST(OpDiffCases, GeometryBeyondIntIsUnsupported) {
+  const OpRegistry& reg = OpRegistry::builtin();
+  const std::string big = "34359738368", bigger = "137438953472";  // 2^35, 2^37
+  struct Call {
+    std::string body;
+    Shape input;
+  };
+  const std::vector<Call> calls = {
+      {"torch.nn.functional.fold(x, (4, 5), 2, 1, " + big + ", " + bigger + ")", {1, 8, 1}},
+      {"torch.nn.functional.unfold(x, 2, 1, " + big + ", " + bigger + ")", {1, 2, 4, 5}},
+      {"torch.nn.functional.max_pool3d(x, 2, " + big + ")", {1, 1, 4, 4, 4}},
+      {"torch.nn.functional.avg_pool2d(x, 2, " + big + ")", {1, 1, 4, 4}},
+      {"torch.nn.functional.conv3d(x, x, None, " + big + ")", {1, 1, 2, 2, 2}},
+      {"torch.nn.functional.conv2d(x, x, None, 1, 0, " + big + ")", {1, 1, 1, 1}},
+  };
+  for (const auto& c : calls) {
+    const std::string src = "import torch\n\ndef f(x):\n    return " + c.body + "\n";
+    auto g = dialect::load_graph(src, "big.py", reg, "f");
+    ASSERT_TRUE(g.ok()) << c.body << ": " << g.error().message;
+    ASSERT_TRUE(infer_types(*g, {{DType::float32, c.input}}, reg).ok()) << c.body;
+    const Node& node = g->nodes.back();
+    Status st = GpuOpRegistry::builtin().supports_node(*g, node);
+    ASSERT_FALSE(st.ok()) << c.body;
+    EXPECT_EQ(st.error().code, ErrorCode::unsupported) << st.error().message;
+    EXPECT_NE(st.error().message.find("32-bit"), std::string::npos) << st.error().message;
+  }
+}
+
 class OpDiff : public ::testing::TestWithParam<size_t> {};
 
 TEST_P(OpDiff, GpuMatchesCpuReference) {
