@@ -184,9 +184,9 @@ CREATE TABLE IF NOT EXISTS uncharged_turns (
 )sql";
 
 const std::vector<Migration>& migrations() {
-  static const std::vector<Migration> kAll = {
+  static const std::vector<Migration> all = {
       {1, kMigration1}, {2, kMigration2}, {3, kMigration3}, {4, kMigration4}, {5, kMigration5}};
-  return kAll;
+  return all;
 }
 
 }  // namespace

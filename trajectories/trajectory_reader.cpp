@@ -299,8 +299,9 @@ Result<Workspace> TrajectoryReader::workspace(const std::string& manifest_sha256
   Workspace ws;
   for (const auto& [path, sha] : manifest.items()) {
     if (!sha.is_string()) {
-      return make_error(ErrorCode::parse_error, "workspace manifest " + manifest_sha256 +
-                                                    ": entry '" + path + "' is not a hash");
+      std::string message = "workspace manifest " + manifest_sha256;
+      message += ": entry '" + path + "' is not a hash";
+      return make_error(ErrorCode::parse_error, message);
     }
     PF_ASSIGN(ws[path], artifact(sha.get<std::string>()));
   }

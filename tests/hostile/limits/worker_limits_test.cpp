@@ -28,7 +28,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-const char* kReluKernel = R"(extern "C" __global__ void relu_f32(const float* x, float* y, int n) {
+constexpr const char* kReluKernel =
+    R"(extern "C" __global__ void relu_f32(const float* x, float* y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = x[i] > 0.f ? x[i] : 0.f;
 }

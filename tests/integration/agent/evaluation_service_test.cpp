@@ -28,7 +28,7 @@ namespace {
 
 using Json = nlohmann::json;
 namespace fs = std::filesystem;
-const char* kTask = "add-relu-test";
+constexpr const char* kTask = "add-relu-test";
 
 std::unique_ptr<replay::ReplayServer> serve(const std::vector<Json>& responses) {
   auto script = replay::ReplayScript::parse(script_line(kTask, "tools", responses), "test.jsonl");

@@ -16,7 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* kAxpy = R"(#include <cuda_fp16.h>
+constexpr const char* kAxpy = R"(#include <cuda_fp16.h>
 extern "C" __global__ void axpy(const float* __restrict__ x, float* y, float alpha, int n,
                                 double beta, unsigned char flag, long long count, __half h) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;

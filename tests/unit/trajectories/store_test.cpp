@@ -351,6 +351,7 @@ TEST(TrajectoryStore, ThreadsAppendToDifferentEpisodesConcurrently) {
   ASSERT_TRUE(store->upsert_task(testing::make_task("t")).ok());
   constexpr int kThreads = 6, kTurns = 40;
   std::vector<std::thread> threads;
+  threads.reserve(kThreads);
   std::atomic<int> failures{0};
   for (int i = 0; i < kThreads; ++i) {
     threads.emplace_back([&, i] {
