@@ -225,6 +225,9 @@ struct TurnRecord {
   std::vector<MessageRecord> messages;
   std::optional<LlmCallRecord> llm_call;
   std::vector<EvaluationRecord> evaluations;
+  //! Its evaluation could not run (a fault of the host, not of the model):
+  //! not charged to agent.max_steps, also after a resume.
+  bool uncharged = false;
 };
 
 struct TurnCommit {
@@ -246,6 +249,7 @@ struct ResumePoint {
   EpisodeRecord episode;
   int64_t last_turn = 0;  // last committed turn (0 = only the initial prompt)
   int64_t next_seq = 0;
+  int64_t uncharged_turns = 0;  // committed turns with TurnRecord::uncharged
 };
 
 }  // namespace pf::traj

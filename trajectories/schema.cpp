@@ -171,10 +171,22 @@ CREATE TABLE IF NOT EXISTS gpu_usage (
 );
 )sql";
 
+// Migration 5: the turns not charged to agent.max_steps (their evaluation
+// could not run: a host fault, not the model's), so that a resumed episode
+// keeps them free. A table rather than a column: merge copies episodes with
+// SELECT *, which a column missing from older inputs would break.
+constexpr const char* kMigration5 = R"sql(
+CREATE TABLE IF NOT EXISTS uncharged_turns (
+  episode_id TEXT NOT NULL REFERENCES episodes(id),
+  turn INTEGER NOT NULL,
+  PRIMARY KEY (episode_id, turn)
+);
+)sql";
+
 const std::vector<Migration>& migrations() {
-  static const std::vector<Migration> kAll = {
-      {1, kMigration1}, {2, kMigration2}, {3, kMigration3}, {4, kMigration4}};
-  return kAll;
+  static const std::vector<Migration> all = {
+      {1, kMigration1}, {2, kMigration2}, {3, kMigration3}, {4, kMigration4}, {5, kMigration5}};
+  return all;
 }
 
 }  // namespace

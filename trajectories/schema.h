@@ -9,7 +9,7 @@
 namespace pf::traj {
 
 //! The newest schema this binary knows.
-inline constexpr int kSchemaVersion = 4;
+inline constexpr int kSchemaVersion = 5;
 
 //! Connection settings: foreign keys on, busy timeout; writers also switch the
 //! file to WAL with synchronous=NORMAL (see schema.cpp for the trade-off).

@@ -299,8 +299,9 @@ Result<Workspace> TrajectoryReader::workspace(const std::string& manifest_sha256
   Workspace ws;
   for (const auto& [path, sha] : manifest.items()) {
     if (!sha.is_string()) {
-      return make_error(ErrorCode::parse_error, "workspace manifest " + manifest_sha256 +
-                                                    ": entry '" + path + "' is not a hash");
+      std::string message = "workspace manifest " + manifest_sha256;
+      message += ": entry '" + path + "' is not a hash";
+      return make_error(ErrorCode::parse_error, message);
     }
     PF_ASSIGN(ws[path], artifact(sha.get<std::string>()));
   }
@@ -310,13 +311,16 @@ Result<Workspace> TrajectoryReader::workspace(const std::string& manifest_sha256
 Result<std::vector<ResumePoint>> TrajectoryReader::unfinished_episodes() {
   PF_ASSIGN(auto st, db_.prepare(std::string("SELECT ") + kEpisodeCols +
                                  ", (SELECT coalesce(max(seq) + 1, 0) FROM messages m "
-                                 "WHERE m.episode_id = episodes.id) FROM episodes "
+                                 "WHERE m.episode_id = episodes.id), "
+                                 "(SELECT count(*) FROM uncharged_turns u "
+                                 "WHERE u.episode_id = episodes.id) FROM episodes "
                                  "WHERE status IN ('running', 'interrupted') ORDER BY id"));
   return collect<ResumePoint>(st, [](const Statement& s) -> Result<ResumePoint> {
     ResumePoint p;
     PF_ASSIGN(p.episode, read_episode(s));
     p.last_turn = p.episode.turns;
     p.next_seq = s.int64(20);
+    p.uncharged_turns = s.int64(21);
     return p;
   });
 }

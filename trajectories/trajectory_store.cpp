@@ -210,6 +210,12 @@ Result<TurnCommit> TrajectoryStore::append_turn(TurnRecord turn) {
     completion_tokens = c.completion_tokens;
   }
 
+  if (turn.uncharged) {
+    PF_ASSIGN(auto free_turn,
+              db_.prepare("INSERT INTO uncharged_turns (episode_id, turn) VALUES (?, ?)"));
+    PF_TRY(free_turn.bind_all(turn.episode_id, turn.turn).run());
+  }
+
   std::string best_id;
   PF_ASSIGN(auto ins, db_.prepare(
       "INSERT INTO evaluations (id, episode_id, turn, kind, mode, as_score, es_curve, "

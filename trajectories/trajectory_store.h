@@ -36,7 +36,7 @@ class TrajectoryStore {
 
   //! Opens the writer connection and applies pending migrations.
   static Result<std::unique_ptr<TrajectoryStore>> open(const std::filesystem::path& run_dir_or_db,
-                                                      OpenMode mode);
+                                                       OpenMode mode);
 
   Status create_run(const RunRecord& run);
   Status finish_run(const std::string& run_id, RunState status);
@@ -51,7 +51,7 @@ class TrajectoryStore {
   //! Commits one turn atomically. turn.turn must be the last committed turn
   //! + 1 (a replayed or duplicated turn is refused). Maintains the episode's
   //! turns, token counts and best evaluation (highest AS that
-  //! counts_as_success without flags).
+  //! counts_as_success without flags); an uncharged turn is recorded as such.
   Result<TurnCommit> append_turn(TurnRecord turn);
 
   //! Sets the final status (not `running`), exit reason and wall time.

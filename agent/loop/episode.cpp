@@ -252,6 +252,7 @@ Status Episode::take_turn(llm::ChatResponse& response) {
     added.back().message.content += steps_line(settings_.max_steps - charged);
   }
   for (const auto& entry : added) turn.messages.push_back(to_record(entry.message));
+  turn.uncharged = uncharged;
 
   traj::LlmCallRecord call;
   call.request = std::move(response.raw_request);

@@ -45,6 +45,7 @@ Status restore_episode(traj::TrajectoryStore& store, const EpisodeSettings& sett
   PF_ASSIGN(auto messages, reader.messages(state.id));
   PF_ASSIGN(auto evaluations, reader.evaluations(state.id));
   state.turn = point.last_turn;
+  state.uncharged_turns = point.uncharged_turns;
   state.prompt_tokens = point.episode.prompt_tokens;
   state.completion_tokens = point.episode.completion_tokens;
   state.tokens = state.prompt_tokens + state.completion_tokens;

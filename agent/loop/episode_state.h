@@ -18,8 +18,8 @@ struct EpisodeState {
   Conversation conversation;
   traj::Workspace workspace;
   int64_t turn = 0;  // last committed turn
-  //! Turns whose evaluation could not run (not charged to max_steps). Kept in
-  //! memory only: a resumed episode charges the ones before the resume.
+  //! Turns whose evaluation could not run (not charged to max_steps); stored
+  //! with each turn and restored on resume.
   int64_t uncharged_turns = 0;
   int64_t tokens = 0;
   double previous_wall_s = 0;  // before this process took the episode over
@@ -41,7 +41,8 @@ struct EpisodeState {
 //! the whole evaluation failed or lists no variants).
 double compile_share(const nlohmann::json& result);
 
-//! Rebuilds `state` from the store (messages, workspace, best, tokens) and
+//! Rebuilds `state` from the store (messages, workspace, best, tokens,
+//! uncharged turns) and
 //! marks the episode running again.
 Status restore_episode(traj::TrajectoryStore& store, const EpisodeSettings& settings,
                        ToolExecutor& executor, EpisodeState& state);

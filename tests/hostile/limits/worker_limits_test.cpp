@@ -28,7 +28,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-const char* kReluKernel = R"(extern "C" __global__ void relu_f32(const float* x, float* y, int n) {
+constexpr const char* kReluKernel =
+    R"(extern "C" __global__ void relu_f32(const float* x, float* y, int n) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n) y[i] = x[i] > 0.f ? x[i] : 0.f;
 }
@@ -47,11 +48,15 @@ class WorkerLimits : public ::testing::Test {
  protected:
   void SetUp() override {
     dir_ = fs::temp_directory_path() / ("pf_worker_limits_" + std::to_string(::getpid()));
+    start(EvaluatorConfig{});
+  }
+  void start(const EvaluatorConfig& evaluator) {
+    pool_.reset();
     sandbox::WorkerPoolOptions options;
     options.worker_path = worker_path();
     options.cpu_workers = 1;
     options.cache_dir = dir_ / "cache";
-    options.limits = protocol::worker_limits(EvaluatorConfig{});
+    options.limits = protocol::worker_limits(evaluator);
     auto pool = sandbox::WorkerPool::start(options);
     ASSERT_TRUE(pool.ok()) << pool.error().message;
     pool_ = std::move(*pool);
@@ -122,6 +127,27 @@ TEST_F(WorkerLimits, InitialisedDeviceArrayCompileBombEndsInResourceLimitWithinS
     if (it->is_regular_file(ec)) cached = std::max<uint64_t>(cached, it->file_size(ec));
   }
   EXPECT_LT(cached, uint64_t{1} << 20) << "a large cubin was cached";
+  expect_honest_pass_evaluates();
+}
+
+// The same compile bomb with the compile memory bound off: the compile
+// time limit (evaluator.compile_timeout_s, here 2 s) ends it instead. Issue
+// 17 found compile_timeout_s documented but never read.
+TEST_F(WorkerLimits, CompileBombPastTheCompileTimeoutEndsInResourceLimit) {
+  EvaluatorConfig evaluator;
+  evaluator.compile_memory_mb = 0;
+  evaluator.compile_timeout_s = 2;
+  start(evaluator);
+  const std::string bomb = std::string("__device__ char big[1 << 27] = {1};\n") + kReluKernel;
+  const auto start_time = std::chrono::steady_clock::now();
+  auto r = evaluate({{"passes/Relu.py", relu_pass("")}, {"kernels/relu.cu", bomb}});
+  const auto took = std::chrono::steady_clock::now() - start_time;
+  EXPECT_LT(took, 10s) << r.describe();
+  ASSERT_EQ(r.status, sandbox::ReplyStatus::resource_limit) << r.describe();
+  EXPECT_TRUE(r.worker_replaced);
+  EXPECT_NE(r.error.message.find("longer than 2 s (evaluator.compile_timeout_s)"),
+            std::string::npos)
+      << r.error.message;
   expect_honest_pass_evaluates();
 }
 

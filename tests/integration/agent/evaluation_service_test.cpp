@@ -8,23 +8,27 @@
 //     stored, the model not blamed;
 //   - an NVRTC internal error is retried on a fresh worker and the model only
 //     sees the evaluation that really ran;
-//   - an evaluator that stays broken is not charged to the step budget;
+//   - an evaluator that stays broken is not charged to the step budget, also
+//     after the episode is interrupted and resumed;
 //   - with the CPU/GPU split, a candidate that passes the CPU workers'
 //     compile-only phase is evaluated by the GPU pool, whose result is the
 //     one returned.
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <thread>
 
 #include "agent/replay/replay_server.h"
 #include "tests/integration/agent/episode_harness.h"
+#include "tests/integration/agent/slow_replay_server.h"
+#include "trajectories/trajectory_reader.h"
 
 namespace pf::testing {
 namespace {
 
 using Json = nlohmann::json;
 namespace fs = std::filesystem;
-const char* kTask = "add-relu-test";
+constexpr const char* kTask = "add-relu-test";
 
 std::unique_ptr<replay::ReplayServer> serve(const std::vector<Json>& responses) {
   auto script = replay::ReplayScript::parse(script_line(kTask, "tools", responses), "test.jsonl");
@@ -164,6 +168,44 @@ TEST(EvaluationServiceAgentRun, AnEvaluatorThatStaysBrokenIsNotChargedToTheSteps
   const auto stats = h.service().stats();
   EXPECT_EQ(stats.infra_retries, 6u) << "two fresh-worker retries for each of 3 evaluations";
   EXPECT_EQ(stats.unavailable, 3u);
+}
+
+// The same broken evaluator, the episode interrupted after its two
+// uncharged turns and resumed (issue 17): the resume must not charge them.
+// With max_steps = 2 only turn 1 counts, so the resumed episode still has a
+// step and submits at turn 4; charging them would end it at once (max_steps).
+// The slow server keeps each answer in flight long enough to interrupt the
+// episode between turns 3 and 4.
+TEST(EvaluationServiceAgentRun, UnchargedTurnsStayFreeAcrossAResume) {
+  SlowReplayServer server(
+      script_line(kTask, "tools",
+                  {write_pass(), tool_call("evaluate", Json::object()),
+                   tool_call("evaluate", Json::object()), tool_call("submit", Json::object())}),
+      0.3);
+  EpisodeHarness h(server.base_url(), AgentMode::tools, {}, kTask,
+                   fake("broken_nvrtc", protocol::EvalMode::compile_only));
+  h.settings.max_steps = 2;
+  std::thread stopper([&] {
+    for (int i = 0; i < 20'000; ++i) {
+      auto r = traj::TrajectoryReader::open(h.dir / "run");
+      if (r.ok()) {
+        auto e = r->episode(h.episode_id());
+        if (e.ok() && e->turns >= 3) break;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    h.cancel().cancel();
+  });
+  auto first = h.run();
+  stopper.join();
+  ASSERT_EQ(first.exit_reason, agent::ExitReason::interrupted) << first.detail;
+  ASSERT_EQ(first.turns, 3);
+
+  h.reset_cancel();
+  auto second = h.run(0, /*resume=*/true);
+  EXPECT_EQ(second.exit_reason, agent::ExitReason::submitted) << second.detail;
+  EXPECT_EQ(second.turns, 4);
+  EXPECT_EQ(h.episode().status, traj::RunState::finished);
 }
 
 TEST(EvaluationServiceSplit, ACandidateThatPassesOnTheCpuIsEvaluatedByTheGpuPool) {

@@ -77,6 +77,24 @@ TEST(CliDoctor, JsonHasEveryGroup) {
   EXPECT_TRUE(says_replay) << j["checks"].dump(2);
 }
 
+// Doctor says how a run caps each worker's memory and why (issue 17).
+TEST(CliDoctor, SaysHowWorkerMemoryIsCapped) {
+  auto r = run_passforge({"doctor", "--json", "--set", "evaluator.worker_memory_mb=300"});
+  auto j = nlohmann::json::parse(r.out, nullptr, false);
+  ASSERT_FALSE(j.is_discarded()) << r.out << r.err;
+  const auto& facts = j["isolation"]["worker_memory"];
+  EXPECT_EQ(facts["limit_mb"], 300) << facts.dump(2);
+  EXPECT_FALSE(facts["reason"].get<std::string>().empty()) << facts.dump(2);
+  std::string detail;
+  for (const auto& c : j["checks"]) {
+    if (c["group"] == "isolation" && c["name"] == "worker_memory") detail = c["detail"];
+  }
+  EXPECT_NE(detail.find("300 MiB (evaluator.worker_memory_mb)"), std::string::npos) << detail;
+  const std::string mechanism = facts["cgroup"].get<bool>() ? "memory.max" : "RLIMIT_DATA";
+  EXPECT_NE(detail.find(mechanism), std::string::npos) << detail;
+  EXPECT_NE(detail.find(facts["reason"].get<std::string>()), std::string::npos) << detail;
+}
+
 TEST(CliDoctor, ReportsNoGpuWhenThereIsNone) {
   auto r = run_passforge({"doctor", "--json"});
   auto j = nlohmann::json::parse(r.out, nullptr, false);

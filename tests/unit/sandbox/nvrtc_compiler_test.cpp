@@ -16,7 +16,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const char* kAxpy = R"(#include <cuda_fp16.h>
+constexpr const char* kAxpy = R"(#include <cuda_fp16.h>
 extern "C" __global__ void axpy(const float* __restrict__ x, float* y, float alpha, int n,
                                 double beta, unsigned char flag, long long count, __half h) {
   int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -277,6 +277,30 @@ TEST_F(NvrtcTest, TheCacheIsBoundedAndEvictsLeastRecentlyUsed) {
   ASSERT_TRUE(fresh.ok() && fresh->ok());
   EXPECT_LE(bounded->usage().bytes, three / 2);
   EXPECT_GE(bounded->stats().evicted, 1u);
+}
+
+// Issue 17: a 266-byte kernel with an initialised 128 MiB __device__ array
+// wrote a 134 MB cubin into the cache. The cubin cap refuses such a cubin
+// before it is cached or loaded (2 MiB against a 1 MiB cap keeps this fast).
+TEST_F(NvrtcTest, ACubinOverTheCapIsAResourceLimitAndIsNotCached) {
+  const std::string big =
+      "__device__ char big[2 << 20] = {1};\n"
+      "extern \"C\" __global__ void k(char* o) { o[threadIdx.x] = big[threadIdx.x]; }\n";
+  auto c = compiler(true);
+  CompileOptions capped;
+  capped.max_cubin_bytes = 1 << 20;
+  auto out = c.compile({{"kernels/big.cu", big}}, capped);
+  ASSERT_TRUE(out.ok()) << out.error().message;
+  EXPECT_EQ(out->status, CompileStatus::resource_limit) << out->message;
+  EXPECT_NE(out->message.find("over the limit of 1 MiB (evaluator.max_cubin_mb)"),
+            std::string::npos)
+      << out->message;
+  EXPECT_EQ(c.cache()->usage().entries, 0u) << "an over-limit cubin reached the cache";
+  CompileOptions roomy;
+  roomy.max_cubin_bytes = 8 << 20;
+  auto under = c.compile({{"kernels/big.cu", big}}, roomy);
+  ASSERT_TRUE(under.ok()) << under.error().message;
+  EXPECT_TRUE(under->ok()) << under->message;
 }
 
 TEST_F(NvrtcTest, PastDeadlineIsATimeout) {

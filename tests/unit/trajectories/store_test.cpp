@@ -226,6 +226,42 @@ TEST(TrajectoryStore, RefusesOutOfOrderDuplicateAndFinishedTurns) {
   EXPECT_FALSE(store->resume_episode(id).ok());
 }
 
+// Turns whose evaluation could not run are not charged to max_steps; a
+// resume must know them (issue 17), also in a store written before they
+// were recorded (migrated to an empty record).
+TEST(TrajectoryStore, UnchargedTurnsAreKeptForTheResume) {
+  TempDir dir;
+  {
+    auto old = open_store(dir.path() / "old");
+    ASSERT_TRUE(old);
+  }
+  raw_sql(dir.path() / "old" / "passforge.db",
+          "DELETE FROM schema_version WHERE version >= 5; DROP TABLE uncharged_turns");
+  for (const char* name : {"new", "old"}) {
+    SCOPED_TRACE(name);
+    auto store = open_store(dir.path() / name);
+    ASSERT_TRUE(store);
+    ASSERT_TRUE(store->create_run(testing::make_run("r-1")).ok());
+    ASSERT_TRUE(store->upsert_task(testing::make_task("t")).ok());
+    EpisodeSpec spec{"r-1", "t", 0};
+    spec.turns = {TurnSpec{}};
+    spec.final_status = RunState::running;
+    const std::string id = testing::write_episode(*store, spec);
+    for (int64_t t : {2, 3, 4}) {
+      TurnRecord turn;
+      turn.episode_id = id;
+      turn.turn = t;
+      turn.uncharged = t != 3;
+      ASSERT_TRUE(store->append_turn(turn).ok());
+    }
+    ASSERT_TRUE(store->finish_episode({id, RunState::interrupted, "sigint", 1.0, ""}).ok());
+    auto resumed = store->resume_episode(id);
+    ASSERT_TRUE(resumed.ok()) << resumed.error().message;
+    EXPECT_EQ(resumed->last_turn, 4);
+    EXPECT_EQ(resumed->uncharged_turns, 2);
+  }
+}
+
 TEST(TrajectoryStore, InvalidToolCallRollsBackTheWholeTurn) {
   TempDir dir;
   auto store = open_store(dir.path());
@@ -315,6 +351,7 @@ TEST(TrajectoryStore, ThreadsAppendToDifferentEpisodesConcurrently) {
   ASSERT_TRUE(store->upsert_task(testing::make_task("t")).ok());
   constexpr int kThreads = 6, kTurns = 40;
   std::vector<std::thread> threads;
+  threads.reserve(kThreads);
   std::atomic<int> failures{0};
   for (int i = 0; i < kThreads; ++i) {
     threads.emplace_back([&, i] {
