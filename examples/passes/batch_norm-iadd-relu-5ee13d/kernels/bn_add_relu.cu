@@ -3,9 +3,11 @@
 // vectors of V elements, y over the N*C planes. Rounds like eager: the
 // normalised value, the sum and the ReLU are each stored in the dtype. The
 // normalised value is fma(x - mean, weight / sqrt(var + eps), bias) in float
-// with the per-channel factor formed in double and rounded once: real inputs
-// (r3d_18's) cancel large normalised values against the residual, where a
-// few float roundings more miss the float32 tolerance.
+// with the per-channel factor formed in double (eps too) and rounded once:
+// real inputs (r3d_18's) cancel large normalised values against the residual,
+// where a few float roundings more miss the float32 tolerance, and a float16
+// sum rounds the normalised value at boundaries any change of the factor's
+// last bit moves.
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -38,14 +40,14 @@ __device__ __forceinline__ void bn_add_relu_body(const T* __restrict__ x, const 
                                                  const T* __restrict__ var,
                                                  const T* __restrict__ weight,
                                                  const T* __restrict__ bias, T* __restrict__ out,
-                                                 int channels, long long hw, float eps) {
+                                                 int channels, long long hw, double eps) {
   const long long i = (blockIdx.x * (long long)blockDim.x + threadIdx.x) * V;
   if (i >= hw) return;
   const long long plane = blockIdx.y;
   const int c = (int)(plane % channels);
   const float m = to_f(mean[c]);
   const float scale = (float)__ddiv_rn((double)to_f(weight[c]),
-                                       __dsqrt_rn((double)to_f(var[c]) + (double)eps));
+                                       __dsqrt_rn((double)to_f(var[c]) + eps));
   const float b = to_f(bias[c]);
   const long long at = plane * hw + i;
   Vec<T, V> xv = *reinterpret_cast<const Vec<T, V>*>(x + at);
@@ -63,7 +65,7 @@ __device__ __forceinline__ void bn_add_relu_body(const T* __restrict__ x, const 
 template <typename T>
 __device__ __forceinline__ void bn_add_relu(const T* x, const T* res, const T* mean, const T* var,
                                             const T* weight, const T* bias, T* out, int channels,
-                                            long long hw, float eps, int vec) {
+                                            long long hw, double eps, int vec) {
   if (vec == 8) {
     bn_add_relu_body<T, 8>(x, res, mean, var, weight, bias, out, channels, hw, eps);
   } else if (vec == 4) {
@@ -76,14 +78,14 @@ __device__ __forceinline__ void bn_add_relu(const T* x, const T* res, const T* m
 extern "C" __global__ void bn_add_relu_f32(const float* x, const float* res, const float* mean,
                                            const float* var, const float* weight,
                                            const float* bias, float* out, int channels,
-                                           long long hw, float eps, int vec) {
+                                           long long hw, double eps, int vec) {
   bn_add_relu(x, res, mean, var, weight, bias, out, channels, hw, eps, vec);
 }
 
 extern "C" __global__ void bn_add_relu_f16(const __half* x, const __half* res, const __half* mean,
                                            const __half* var, const __half* weight,
                                            const __half* bias, __half* out, int channels,
-                                           long long hw, float eps, int vec) {
+                                           long long hw, double eps, int vec) {
   bn_add_relu(x, res, mean, var, weight, bias, out, channels, hw, eps, vec);
 }
 
@@ -91,6 +93,6 @@ extern "C" __global__ void bn_add_relu_bf16(const __nv_bfloat16* x, const __nv_b
                                             const __nv_bfloat16* mean, const __nv_bfloat16* var,
                                             const __nv_bfloat16* weight,
                                             const __nv_bfloat16* bias, __nv_bfloat16* out,
-                                            int channels, long long hw, float eps, int vec) {
+                                            int channels, long long hw, double eps, int vec) {
   bn_add_relu(x, res, mean, var, weight, bias, out, channels, hw, eps, vec);
 }
