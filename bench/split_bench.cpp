@@ -129,7 +129,9 @@ class PhaseTotals {
     std::lock_guard lock(mu_);
     ++evaluations_;
     for (const json& v : result.value("variants", json::array())) {
-      for (const auto& [phase, ms] : v.value("phases_ms", json::object()).items()) {
+      // items() refers to its json: a temporary would die before the loop.
+      const json phases = v.value("phases_ms", json::object());
+      for (const auto& [phase, ms] : phases.items()) {
         if (ms.is_number()) ms_[phase] += ms.get<double>();
       }
       const json& t = v.value("timing", json());
