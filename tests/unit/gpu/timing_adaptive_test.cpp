@@ -62,10 +62,17 @@ TEST(AdaptiveTiming, StopsAtTheMinimumWhenPreciseAndChecksTheLastTrial) {
   TimingOptions o = adaptive_options();
   auto r = (*harness)->time_interleaved({"a", {&a}}, {"b", {&b}}, o, checker);
   ASSERT_TRUE(r.ok()) << r.error().message;
+  // Steady and far inside the precision: it stops at the minimum, or a
+  // round later where the first trials of the spin kernel ran slow and the
+  // halves' medians disagreed (seen once on the H200: 25 trials).
   EXPECT_TRUE(r->stopped_early);
-  EXPECT_EQ(r->trials, 20);
-  EXPECT_EQ(r->a.e2e_ms.size(), 20u);
-  EXPECT_EQ(checked, (std::vector<int>{4, 9, 14, 19}));  // the last trial is one of them
+  EXPECT_GE(r->trials, 20);
+  EXPECT_LE(r->trials, 30);
+  EXPECT_EQ(r->trials % 5, 0) << "stops only at the end of a round";
+  EXPECT_EQ(r->a.e2e_ms.size(), static_cast<size_t>(r->trials));
+  std::vector<int> every_round;
+  for (int t = 4; t < r->trials; t += 5) every_round.push_back(t);
+  EXPECT_EQ(checked, every_round);  // the last trial is one of them
   EXPECT_LE(r->a.e2e_precision.relative_half_width, 0.2);
   EXPECT_NEAR(r->b.e2e.median / r->a.e2e.median, 2.0, 0.5);
   std::printf("adaptive: %d trials, precision a %.4f b %.4f\n", r->trials,
