@@ -29,14 +29,15 @@ int64_t ceil_div(int64_t a, int64_t b) {
 // fastest dim is contiguous and a multiple of the vector, every other
 // stride (kept or reduced) keeps the alignment, and so does the address.
 bool outputs_vectorise(const ReduceGeometry& g, const Layout& kept, const Layout& red) {
-  constexpr int64_t v = PF_REDUCE_OUT_VEC;
-  if (kept.shape.empty() || kept.strides[0].back() != 1 || kept.shape.back() % v != 0) return false;
-  if (g.in_address % (static_cast<uint64_t>(v) * g.in_size) != 0) return false;
+  constexpr int64_t kVec = PF_REDUCE_OUT_VEC;
+  if (kept.shape.empty() || kept.strides[0].back() != 1 || kept.shape.back() % kVec != 0)
+    return false;
+  if (g.in_address % (static_cast<uint64_t>(kVec) * g.in_size) != 0) return false;
   for (size_t d = 0; d + 1 < kept.shape.size(); ++d) {
-    if (kept.strides[0][d] % v != 0) return false;
+    if (kept.strides[0][d] % kVec != 0) return false;
   }
   for (int64_t s : red.shape.empty() ? Strides{} : red.strides[0]) {
-    if (s % v != 0) return false;
+    if (s % kVec != 0) return false;
   }
   return true;
 }

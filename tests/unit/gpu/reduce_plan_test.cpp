@@ -180,7 +180,7 @@ TEST(ReducePlan, WholeTensorReductionSplitsAcrossBlocks) {
   EXPECT_TRUE(c->inner);
   EXPECT_EQ(c->n_out, 1);
   EXPECT_GT(c->grid_y, 1);
-  EXPECT_EQ(c->red_per_block % (c->bx * 4), 0) << "slices stay vector-aligned";
+  EXPECT_EQ(c->red_per_block % (int64_t{c->bx} * 4), 0) << "slices stay vector-aligned";
   EXPECT_GE(c->grid_y * c->red_per_block, c->n_red);
   EXPECT_LT((c->grid_y - 1) * c->red_per_block, c->n_red) << "no empty block column";
 }
