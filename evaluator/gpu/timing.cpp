@@ -105,32 +105,34 @@ Result<std::unique_ptr<TimingHarness>> TimingHarness::create(GpuRuntime& runtime
   return std::unique_ptr<TimingHarness>(new TimingHarness(std::move(impl)));
 }
 
-bool side_unstable(const SideTiming& side, const TimingOptions& options) {
-  bool e2e = is_unstable(side.e2e, options.max_iqr_ratio);
-  bool device = is_unstable(side.device, options.max_iqr_ratio);
-  switch (options.stability) {
+namespace {
+
+// The configured metric's verdict from each clock's: `both` is what the
+// caller makes of the two (either unstable, both precise).
+bool metric_verdict(StabilityMetric metric, bool e2e, bool device, bool both) {
+  switch (metric) {
     case StabilityMetric::end_to_end:
       return e2e;
     case StabilityMetric::device:
       return device;
     case StabilityMetric::both:
-      return e2e || device;
+      return both;
   }
   return e2e;
 }
 
+}  // namespace
+
+bool side_unstable(const SideTiming& side, const TimingOptions& options) {
+  const bool e2e = is_unstable(side.e2e, options.max_iqr_ratio);
+  const bool device = is_unstable(side.device, options.max_iqr_ratio);
+  return metric_verdict(options.stability, e2e, device, e2e || device);
+}
+
 bool side_precise(const SideTiming& side, const TimingOptions& options) {
-  bool e2e = side.e2e_precision.within(options.precision);
-  bool device = side.device_precision.within(options.precision);
-  switch (options.stability) {
-    case StabilityMetric::end_to_end:
-      return e2e;
-    case StabilityMetric::device:
-      return device;
-    case StabilityMetric::both:
-      return e2e && device;
-  }
-  return e2e;
+  const bool e2e = side.e2e_precision.within(options.precision);
+  const bool device = side.device_precision.within(options.precision);
+  return metric_verdict(options.stability, e2e, device, e2e && device);
 }
 
 int round_trials(const TimingOptions& options) {
