@@ -45,22 +45,30 @@ using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 namespace fs = std::filesystem;
 
-// The timing protocol of one measurement: "NAME:WARMUP:TRIALS:PRECISION"
-// ([evaluator] warmup, trials, timing_precision).
+// The timing protocol of one measurement: "NAME:WARMUP:TRIALS:PRECISION[:CLOCK]"
+// ([evaluator] warmup, trials, timing_precision, timing_clock; without CLOCK
+// the configuration's).
 struct Profile {
   std::string name;
   int warmup = 0;
   int trials = 0;
   double precision = 0;
+  std::optional<TimingClock> clock;
 };
 
 std::optional<Profile> parse_profile(const std::string& spec) {
   Profile p;
   char name[64] = {};
-  if (std::sscanf(spec.c_str(), "%63[^:]:%d:%d:%lf", name, &p.warmup, &p.trials, &p.precision) !=
-          4 ||
-      p.warmup < 0 || p.trials < 1 || p.precision < 0 || p.precision > 1) {
+  char clock[32] = {};
+  const int fields = std::sscanf(spec.c_str(), "%63[^:]:%d:%d:%lf:%31s", name, &p.warmup,
+                                 &p.trials, &p.precision, clock);
+  if (fields < 4 || p.warmup < 0 || p.trials < 1 || p.precision < 0 || p.precision > 1) {
     return std::nullopt;
+  }
+  if (fields == 5) {
+    const std::string c = clock;
+    if (c != "device" && c != "end_to_end") return std::nullopt;
+    p.clock = c == "device" ? TimingClock::device : TimingClock::end_to_end;
   }
   p.name = name;
   return p;
@@ -75,7 +83,7 @@ struct Options {
   double broken_share = 0;
   std::string cache;  // empty: $TMPDIR/pf_split_bench_cache
   std::vector<std::string> modes = {"off", "on"};
-  std::vector<std::string> timing = {"fixed:25:100:0", "adaptive:4:100:0.01"};
+  std::vector<std::string> timing = {"e2e:4:100:0.01:end_to_end", "device:4:100:0.01:device"};
   int repeat = 5;
   //! Fixes every request's input seed (a worker may then reuse its input
   //! draws); absent: a fresh seed per evaluation, as runs do.
@@ -168,6 +176,7 @@ void apply_profile(Config& config, const Profile& p) {
   config.evaluator.warmup = p.warmup;
   config.evaluator.trials = p.trials;
   config.evaluator.timing_precision = p.precision;
+  if (p.clock) config.evaluator.timing_clock = *p.clock;
 }
 
 Result<json> run_mode(const Options& o, Config config, const protocol::EvaluationPlan& plan,
@@ -322,7 +331,10 @@ int run(const Options& o) {
   std::vector<Profile> profiles_asked;
   for (const auto& spec : o.timing) {
     std::optional<Profile> profile = parse_profile(spec);
-    if (!profile) return fail("--timing " + spec + ": expected NAME:WARMUP:TRIALS:PRECISION");
+    if (!profile) {
+      return fail("--timing " + spec +
+                  ": expected NAME:WARMUP:TRIALS:PRECISION[:device|end_to_end]");
+    }
     profiles_asked.push_back(*profile);
   }
   // Logs to stderr, so that stdout is only the JSON.
@@ -355,8 +367,10 @@ int run(const Options& o) {
     apply_profile(c, *profile);
     json modes = json::array();
     for (const auto& mode : o.modes) {
-      std::fprintf(stderr, "pf_split_bench: timing %s (warmup %d, trials %d, precision %g)\n",
-                   profile->name.c_str(), profile->warmup, profile->trials, profile->precision);
+      std::fprintf(stderr,
+                   "pf_split_bench: timing %s (warmup %d, trials %d, precision %g, %s clock)\n",
+                   profile->name.c_str(), profile->warmup, profile->trials, profile->precision,
+                   to_string(c.evaluator.timing_clock));
       auto m = run_mode(o, c, *plan, mix, mode);
       if (!m.ok()) return fail("cpu_precompile " + mode + ": " + m.error().message);
       modes.push_back(std::move(*m));
@@ -365,6 +379,7 @@ int run(const Options& o) {
                   {"warmup", profile->warmup},
                   {"trials", profile->trials},
                   {"timing_precision", profile->precision},
+                  {"timing_clock", to_string(c.evaluator.timing_clock)},
                   {"modes", modes}};
     if (o.repeat > 0) {
       auto r = reproducibility(o, c, *plan, mix, profile->name);
@@ -411,7 +426,8 @@ int main(int argc, char** argv) {
     app.add_option("--modes", o.modes, "cpu_precompile settings to measure, in order")
         ->check(CLI::IsMember({"off", "on"}));
     app.add_option("--timing", o.timing,
-                   "timing profiles NAME:WARMUP:TRIALS:PRECISION, each measured in every mode");
+                   "timing profiles NAME:WARMUP:TRIALS:PRECISION[:device|end_to_end], each "
+                   "measured in every mode");
     app.add_option("--repeat", o.repeat,
                    "evaluations of each task's reference pass per profile for the AS spread (0: "
                    "none)")

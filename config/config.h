@@ -26,6 +26,8 @@ enum class HiddenVariants { task, share, off };
 enum class CompileOnly { auto_detect, yes, no };
 //! Inputs whose metadata says std 0 (docs/design.md "Evaluation protocol" 3).
 enum class StdZeroRule { passforge, graphnet };
+//! The clock speedups come from (pf::protocol::TimingClock).
+enum class TimingClock { device, end_to_end };
 
 //! Which GPUs the worker pool uses.
 struct GpuSelection {
@@ -86,6 +88,7 @@ struct EvaluatorConfig {
   double timing_confidence = 0.95;
   bool l2_flush = true;
   bool graph_replay = true;
+  TimingClock timing_clock = TimingClock::device;
   double iqr_threshold = 0.2;
   int remeasure = 1;
   double b = 0.1;
@@ -159,6 +162,11 @@ struct EnumNames<CompileOnly> {
 template <>
 struct EnumNames<StdZeroRule> {
   static constexpr std::array<const char*, 2> kNames = {"passforge", "graphnet"};
+};
+
+template <>
+struct EnumNames<TimingClock> {
+  static constexpr std::array<const char*, 2> kNames = {"device", "end_to_end"};
 };
 
 template <class E>

@@ -219,17 +219,21 @@ std::string MergeSummary::to_text() const {
 
 namespace {
 
-// How a run's evaluations timed both sides ([evaluator] graph_replay). Runs
-// recorded before the key existed launched step by step.
+// How a run's evaluations timed both sides ([evaluator] graph_replay and
+// timing_clock). Runs recorded before a key existed launched step by step,
+// or took speedups from the end-to-end clock.
 std::string timing_mode(const RunRecord& run) {
   const auto& c = run.config_json;
+  std::string launches = "step-by-step launches (recorded before graph replay)";
+  std::string clock = "end-to-end clock";
   if (c.is_object() && c.contains("evaluator") && c["evaluator"].is_object()) {
     const auto& e = c["evaluator"];
     if (e.contains("graph_replay") && e["graph_replay"].is_boolean()) {
-      return e["graph_replay"].get<bool>() ? "replayed CUDA graphs" : "step-by-step launches";
+      launches = e["graph_replay"].get<bool>() ? "replayed CUDA graphs" : "step-by-step launches";
     }
+    if (e.contains("timing_clock") && e["timing_clock"] == "device") clock = "device clock";
   }
-  return "step-by-step launches (recorded before graph replay)";
+  return launches + ", " + clock;
 }
 
 }  // namespace

@@ -20,6 +20,9 @@ struct Launchable {
   std::vector<cuda::CudaGraph> graphs;
 };
 
+// Before trial `trial` of side `side` (TrialPreparer, by trial number).
+using PrepareFn = std::function<Status(int side, int trial)>;
+
 }  // namespace
 
 struct TimingHarness::Impl {
@@ -68,17 +71,12 @@ struct TimingHarness::Impl {
 
   // One trial of `l`: flush, sync, events and host clock around the plan.
   Status trial(const Launchable& l, int t, bool flush, double* device_ms, double* e2e_ms) {
-    const size_t index = static_cast<size_t>(t) % l.runnable->plans.size();
     CUstream s = rt.stream();
     if (flush) PF_TRY(flusher->flush(s));
     PF_TRY(rt.synchronize());
     auto t0 = std::chrono::steady_clock::now();
     PF_TRY(start.record(s));
-    if (l.graphs.empty()) {
-      PF_TRY(l.runnable->plans[index]->run(s));
-    } else {
-      PF_TRY(l.graphs[index].launch(s));
-    }
+    PF_TRY(launch(l, t));
     PF_TRY(end.record(s));
     PF_TRY(end.synchronize());
     auto t1 = std::chrono::steady_clock::now();
@@ -89,6 +87,85 @@ struct TimingHarness::Impl {
     if (e2e_ms != nullptr) *e2e_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
     return ok_status();
   }
+
+  Status launch(const Launchable& l, int t) {
+    const size_t index = static_cast<size_t>(t) % l.runnable->plans.size();
+    if (l.graphs.empty()) return l.runnable->plans[index]->run(rt.stream());
+    return l.graphs[index].launch(rt.stream());
+  }
+
+  // Trials [first, last) of every side, interleaved, as one batch: the host
+  // waits once, at the end. Device times go to out[k] (none when out is
+  // empty: the warm-up).
+  Status batch(std::span<const Launchable> sides, int first, int last, const TimingOptions& o,
+               const PrepareFn& prepare, std::span<SideTiming> out) {
+    const size_t pairs = static_cast<size_t>(last - first) * sides.size();
+    if (!out.empty()) PF_TRY(reserve_events(pairs));
+    CUstream s = rt.stream();
+    size_t e = 0;
+    for (int t = first; t < last; ++t) {
+      for (size_t k = 0; k < sides.size(); ++k) {
+        PF_TRY(prepare(static_cast<int>(k), t));
+        if (o.flush_l2) PF_TRY(flusher->flush(s));
+        if (!out.empty()) PF_TRY(starts[e].record(s));
+        PF_TRY(launch(sides[k], t));
+        if (!out.empty()) PF_TRY(ends[e++].record(s));
+      }
+    }
+    PF_TRY(rt.synchronize());
+    e = 0;
+    for (int t = first; t < last && !out.empty(); ++t) {
+      for (size_t k = 0; k < sides.size(); ++k, ++e) {
+        PF_ASSIGN(float ms, ends[e].elapsed_ms_since(starts[e]));
+        out[k].device_ms.push_back(ms);
+      }
+    }
+    return ok_status();
+  }
+
+  Status reserve_events(size_t n) {
+    while (starts.size() < n) {
+      PF_ASSIGN(cuda::CudaEvent a, cuda::CudaEvent::create(rt.driver_ptr()));
+      PF_ASSIGN(cuda::CudaEvent b, cuda::CudaEvent::create(rt.driver_ptr()));
+      starts.push_back(std::move(a));
+      ends.push_back(std::move(b));
+    }
+    return ok_status();
+  }
+
+  // Trials [first, last) of every side, interleaved A B A B: batched when
+  // the options and the launches allow it, else each synchronised alone.
+  Status run(std::span<const Launchable> sides, int first, int last, const TimingOptions& o,
+             const PrepareFn& prepare, std::span<SideTiming> out) {
+    if (batched(sides, o)) return batch(sides, first, last, o, prepare, out);
+    for (int t = first; t < last; ++t) {
+      for (size_t k = 0; k < sides.size(); ++k) {
+        PF_TRY(prepare(static_cast<int>(k), t));
+        if (out.empty()) {
+          PF_TRY(trial(sides[k], t, o.flush_l2, nullptr, nullptr));
+          continue;
+        }
+        double d = 0, e = 0;
+        PF_TRY(trial(sides[k], t, o.flush_l2, &d, &e));
+        out[k].device_ms.push_back(d);
+        out[k].e2e_ms.push_back(e);
+      }
+    }
+    return ok_status();
+  }
+
+  static bool batched(std::span<const Launchable> sides, const TimingOptions& o) {
+    if (!o.batch_rounds || o.stability != StabilityMetric::device) return false;
+    return std::all_of(sides.begin(), sides.end(),
+                       [](const Launchable& l) { return !l.graphs.empty(); });
+  }
+
+  Result<bool> measure(std::span<const Launchable> sides, const TimingOptions& o, int minimum,
+                       const PrepareFn& prepare, const TrialChecker& checker, int* checks,
+                       std::span<SideTiming> st);
+
+  std::vector<cuda::CudaEvent> starts;
+  std::vector<cuda::CudaEvent> ends;
 };
 
 TimingHarness::TimingHarness(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
@@ -202,6 +279,33 @@ bool stop_early(const TimingOptions& o, int t, int minimum, std::span<SideTiming
 
 }  // namespace
 
+// One attempt: rounds of trials up to o.trials, the checks at round ends,
+// the precision rule after each round. Returns whether it stopped early.
+Result<bool> TimingHarness::Impl::measure(std::span<const Launchable> sides,
+                                          const TimingOptions& o, int minimum,
+                                          const PrepareFn& prepare, const TrialChecker& checker,
+                                          int* checks, std::span<SideTiming> st) {
+  const int round = round_trials(o);
+  for (int first = 0; first < o.trials; first += round) {
+    const int last = std::min(first + round, o.trials);
+    PF_TRY(run(sides, first, last, o, prepare, st));
+    const int t = last - 1;
+    if (checker && check_now(o, t)) {
+      for (size_t k = 0; k < sides.size(); ++k) {
+        ++*checks;
+        const size_t plan = static_cast<size_t>(t) % sides[k].runnable->plans.size();
+        auto checked = checker(static_cast<int>(k), t, plan);
+        if (!checked.ok()) {
+          return checked.error().with_context("re-check of " + sides[k].runnable->name +
+                                              " after timed trial " + std::to_string(t));
+        }
+      }
+    }
+    if (stop_early(o, t, minimum, st)) return true;
+  }
+  return false;
+}
+
 Result<TimingResult> TimingHarness::time_interleaved(const Runnable& a, const Runnable& b,
                                                      const TimingOptions& options,
                                                      const TrialChecker& checker,
@@ -210,46 +314,22 @@ Result<TimingResult> TimingHarness::time_interleaved(const Runnable& a, const Ru
   PF_TRY(check_runnable(b));
   std::string fallback;
   PF_ASSIGN(std::vector<Launchable> sides, impl_->prepare({&a, &b}, options, &fallback));
-  auto prepare_trial = [&](int k, int t) -> Status {
+  PrepareFn prepare_trial = [&](int k, int t) -> Status {
     if (!prepare) return ok_status();
     return prepare(k, static_cast<size_t>(t) % sides[k].runnable->plans.size());
   };
-  for (int w = 0; w < options.warmup; ++w) {
-    for (int k = 0; k < 2; ++k) {
-      PF_TRY(prepare_trial(k, w));
-      PF_TRY(impl_->trial(sides[k], w, options.flush_l2, nullptr, nullptr));
-    }
-  }
+  PF_TRY(impl_->run(sides, 0, options.warmup, options, prepare_trial, {}));
   TimingResult result;
+  result.batched = Impl::batched(sides, options);
   const int minimum = minimum_trials(options, std::max(a.plans.size(), b.plans.size()));
   for (int attempt = 0; attempt <= options.remeasures; ++attempt) {
     result.attempts = attempt + 1;
-    result.stopped_early = false;
     SideTiming st[2];
     st[0].name = a.name;
     st[1].name = b.name;
-    for (int t = 0; t < options.trials; ++t) {
-      for (int k = 0; k < 2; ++k) {
-        double d = 0, e = 0;
-        PF_TRY(prepare_trial(k, t));
-        PF_TRY(impl_->trial(sides[k], t, options.flush_l2, &d, &e));
-        st[k].device_ms.push_back(d);
-        st[k].e2e_ms.push_back(e);
-        if (checker && check_now(options, t)) {
-          ++result.checks;
-          auto checked = checker(k, t, static_cast<size_t>(t) % sides[k].runnable->plans.size());
-          if (!checked.ok()) {
-            return checked.error().with_context("re-check of " + sides[k].runnable->name +
-                                                " after timed trial " + std::to_string(t));
-          }
-        }
-      }
-      if (stop_early(options, t, minimum, st)) {
-        result.stopped_early = true;
-        break;
-      }
-    }
-    result.trials = static_cast<int>(st[0].e2e_ms.size());
+    PF_ASSIGN(result.stopped_early, impl_->measure(sides, options, minimum, prepare_trial,
+                                            checker, &result.checks, st));
+    result.trials = static_cast<int>(st[0].device_ms.size());
     finish_side(st[0], sides[0], fallback, options);
     finish_side(st[1], sides[1], fallback, options);
     result.a = std::move(st[0]);
@@ -263,20 +343,16 @@ Result<SideTiming> TimingHarness::time_single(const Runnable& a, const TimingOpt
   PF_TRY(check_runnable(a));
   std::string fallback;
   PF_ASSIGN(std::vector<Launchable> sides, impl_->prepare({&a}, options, &fallback));
-  for (int w = 0; w < options.warmup; ++w)
-    PF_TRY(impl_->trial(sides[0], w, options.flush_l2, nullptr, nullptr));
+  PrepareFn none = [](int, int) { return ok_status(); };
+  PF_TRY(impl_->run(sides, 0, options.warmup, options, none, {}));
   SideTiming side;
   const int minimum = minimum_trials(options, a.plans.size());
   for (int attempt = 0; attempt <= options.remeasures; ++attempt) {
     side = SideTiming{};
     side.name = a.name;
-    for (int t = 0; t < options.trials; ++t) {
-      double d = 0, e = 0;
-      PF_TRY(impl_->trial(sides[0], t, options.flush_l2, &d, &e));
-      side.device_ms.push_back(d);
-      side.e2e_ms.push_back(e);
-      if (stop_early(options, t, minimum, std::span<SideTiming>(&side, 1))) break;
-    }
+    int checks = 0;
+    PF_TRY(impl_->measure(sides, options, minimum, none, nullptr, &checks,
+                   std::span<SideTiming>(&side, 1)));
     finish_side(side, sides[0], fallback, options);
     if (!side.unstable) break;
   }
@@ -297,7 +373,7 @@ nlohmann::json TimingResult::to_json(bool with_samples) const {
   auto side_json = [with_samples](const SideTiming& s) {
     nlohmann::json j = {{"name", s.name},
                         {"device_ms", pf::gpu::to_json(s.device)},
-                        {"e2e_ms", pf::gpu::to_json(s.e2e)},
+                        {"e2e_ms", s.e2e_ms.empty() ? nlohmann::json() : pf::gpu::to_json(s.e2e)},
                         {"unstable", s.unstable},
                         {"launch", s.launch},
                         {"e2e_precision", precision_json(s.e2e_precision)},
@@ -311,7 +387,7 @@ nlohmann::json TimingResult::to_json(bool with_samples) const {
   };
   return {{"a", side_json(a)},     {"b", side_json(b)}, {"attempts", attempts},
           {"checks", checks},      {"trials", trials},  {"stopped_early", stopped_early},
-          {"unstable", unstable()}};
+          {"batched", batched},    {"unstable", unstable()}};
 }
 
 }  // namespace pf::gpu

@@ -15,6 +15,14 @@
 // `precision` (timing_stopping.h), else at `trials`. Every round ends with a
 // checked trial, so the last trial is always checked either way.
 //
+// Batched rounds: with the device clock as the stability metric and every
+// plan replayed as a captured graph, a round's trials (with their re-poisoning
+// and flushes) are enqueued back to back, each bracketed by its own pair of
+// events, and the host waits once per round; no host clock is read per trial,
+// so there are no end-to-end samples (e2e_ms stays empty). With stream
+// launches the host's launch gaps are part of what is measured, so those
+// trials keep the per-trial synchronisation whatever the clock.
+//
 // Not thread-safe: one harness per worker thread (it owns events and the
 // flush buffer); the runtime's context must be current.
 //
@@ -62,7 +70,11 @@ struct TimingOptions {
   bool flush_l2 = true;
   double max_iqr_ratio = 0.2;
   int remeasures = 1;
+  //! The clock that decides stability and precision: the one speedups are
+  //! computed from (the protocol sets it from `evaluator.timing_clock`).
   StabilityMetric stability = StabilityMetric::end_to_end;
+  //! Batched rounds (above) where the clock and the launches allow them.
+  bool batch_rounds = true;
   //! The checker runs after every check_every-th trial of each side and after
   //! the last one (0: only after the last).
   int check_every = 10;
@@ -82,13 +94,15 @@ struct Runnable {
 using TrialChecker = std::function<Status(int side, int trial, size_t plan_index)>;
 //! Called before every trial (warm-up included) of a side, with the plan
 //! that is about to run, before the L2 flush and outside the timed region
-//! (re-poisoning outputs). An error stops the measurement.
+//! (re-poisoning outputs). It enqueues its work on the runtime's stream and
+//! need not wait for it: in batched rounds nothing of the round has run yet.
+//! An error stops the measurement.
 using TrialPreparer = std::function<Status(int side, size_t plan_index)>;
 
 struct SideTiming {
   std::string name;
   std::vector<double> device_ms;  // per trial
-  std::vector<double> e2e_ms;     // per trial
+  std::vector<double> e2e_ms;     // per trial; empty in batched rounds
   SampleStats device;
   SampleStats e2e;
   bool unstable = false;
@@ -110,6 +124,8 @@ struct TimingResult {
   int trials = 0;    // timed trials per side in the last attempt
   //! The precision rule ended the last attempt before options.trials.
   bool stopped_early = false;
+  //! Trials ran in batched rounds (no end-to-end samples).
+  bool batched = false;
   bool unstable() const { return a.unstable || b.unstable; }
   nlohmann::json to_json(bool with_samples = true) const;
 };

@@ -464,7 +464,7 @@ class VariantEvaluator {
     // already written gains nothing in the trials nobody checks.
     gpu::TrialPreparer prepare = [&](int side, size_t plan) -> Status {
       if (side != 0 || !options_.repoison_every_trial) return ok_status();
-      return poison_outputs(sets_[plan]);
+      return enqueue_poison(sets_[plan], rt_.stream());
     };
     auto timed = ctx_.harness.time_interleaved(
         {"candidate", {&sets_[0].cand_plan, &sets_[1].cand_plan}},
@@ -476,8 +476,16 @@ class VariantEvaluator {
     ts.eager = side(timed->b);
     ts.trials = timed->trials;
     ts.max_trials = to.trials;
-    ts.precision = std::max(timed->a.e2e_precision.relative_half_width,
-                            timed->b.e2e_precision.relative_half_width);
+    const bool device_clock = options_.timing_clock == TimingClock::device;
+    auto precision = [device_clock](const gpu::SideTiming& t) {
+      return (device_clock ? t.device_precision : t.e2e_precision).relative_half_width;
+    };
+    auto median = [device_clock](const gpu::SideTiming& t) {
+      return device_clock ? t.device.median : t.e2e.median;
+    };
+    ts.clock = timing_clock_name(options_.timing_clock);
+    ts.batched = timed->batched;
+    ts.precision = std::max(precision(timed->a), precision(timed->b));
     ts.precision_target = to.precision;
     ts.stopped_early = timed->stopped_early;
     ts.warmup = to.warmup;
@@ -488,7 +496,7 @@ class VariantEvaluator {
     ts.graph_fallback = timed->a.graph_fallback;
     run_.timing = ts;
     run_.unstable = timed->unstable();
-    run_.speedup = timed->b.e2e.median / timed->a.e2e.median;
+    run_.speedup = median(timed->b) / median(timed->a);
     double floor_ms = run_.roofline.floor_ms();
     if (implausibly_fast(timed->a.device.median, run_.roofline, options_.implausible_fraction)) {
       char buf[256];
@@ -515,8 +523,10 @@ class VariantEvaluator {
     SideSummary s;
     s.device_median_ms = t.device.median;
     s.device_iqr_ms = t.device.iqr;
-    s.e2e_median_ms = t.e2e.median;
-    s.e2e_iqr_ms = t.e2e.iqr;
+    if (!t.e2e_ms.empty()) {
+      s.e2e_median_ms = t.e2e.median;
+      s.e2e_iqr_ms = t.e2e.iqr;
+    }
     s.unstable = t.unstable;
     if (options_.timing_samples) {
       s.device_samples = t.device_ms;
@@ -533,6 +543,12 @@ class VariantEvaluator {
   // zeroing is a plan step), so whatever a pass is called, its outputs are
   // re-poisoned.
   Status poison_outputs(SetRun& set) {
+    PF_TRY(enqueue_poison(set, nullptr));
+    return rt_.synchronize_device();
+  }
+
+  // The poison fill of every candidate output, enqueued on `stream`.
+  Status enqueue_poison(SetRun& set, CUstream stream) {
     std::set<const gpu::DeviceStorage*> inputs;
     for (const auto& t : set.cand_inputs) inputs.insert(t.storage().get());
     for (const gpu::DeviceTensor& t : set.cand_outputs) {
@@ -541,9 +557,9 @@ class VariantEvaluator {
         continue;
       }
       PF_TRY(t.storage()->buffer().poison(
-          gpu::poison_fill(t.dtype(), gpu::PlanBuilderOptions{}.poison_byte)));
+          gpu::poison_fill(t.dtype(), gpu::PlanBuilderOptions{}.poison_byte), stream));
     }
-    return rt_.synchronize_device();
+    return ok_status();
   }
 
   // Which output is not close at t = -5, and from which level it is; the
@@ -595,6 +611,8 @@ gpu::TimingOptions timing_options(const ProtocolOptions& o) {
   t.confidence = o.timing_confidence;
   t.flush_l2 = o.l2_flush;
   t.graph_replay = o.graph_replay;
+  t.stability = o.timing_clock == TimingClock::device ? gpu::StabilityMetric::device
+                                                      : gpu::StabilityMetric::end_to_end;
   t.max_iqr_ratio = o.iqr_threshold;
   t.remeasures = o.remeasure;
   // Odd, so that checks alternate between the two input sets' plans.

@@ -64,6 +64,10 @@ class Reader {
 
 }  // namespace
 
+const char* timing_clock_name(TimingClock clock) {
+  return clock == TimingClock::device ? "device" : "end_to_end";
+}
+
 Result<ProtocolOptions> options_from_json(const json& options) {
   ProtocolOptions o;
   if (options.is_null()) return o;
@@ -78,6 +82,10 @@ Result<ProtocolOptions> options_from_json(const json& options) {
   PF_TRY(r.number("timing_confidence", o.timing_confidence, 0.5, 0.999));
   PF_TRY(r.boolean("l2_flush", o.l2_flush));
   PF_TRY(r.boolean("graph_replay", o.graph_replay));
+  std::string clock = timing_clock_name(o.timing_clock);
+  PF_TRY(r.string("timing_clock", clock));
+  if (clock != "device" && clock != "end_to_end") return bad("timing_clock", "device or end_to_end");
+  o.timing_clock = clock == "device" ? TimingClock::device : TimingClock::end_to_end;
   PF_TRY(r.number("iqr_threshold", o.iqr_threshold, 0, 100));
   PF_TRY(r.integer("remeasure", o.remeasure, 0, 100));
   PF_TRY(r.number("b", o.scoring.b, 1e-9, 1));
@@ -130,6 +138,7 @@ json options_to_json(const ProtocolOptions& o) {
           {"timing_confidence", o.timing_confidence},
           {"l2_flush", o.l2_flush},
           {"graph_replay", o.graph_replay},
+          {"timing_clock", timing_clock_name(o.timing_clock)},
           {"iqr_threshold", o.iqr_threshold},
           {"remeasure", o.remeasure},
           {"b", o.scoring.b},

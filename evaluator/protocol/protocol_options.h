@@ -20,6 +20,14 @@
 
 namespace pf::protocol {
 
+//! The clock speedups are computed from (docs/evaluation.md "Timing clock").
+enum class TimingClock : uint8_t {
+  device,      // CUDA events around each trial; batched rounds with graph replay
+  end_to_end,  // a synchronised host clock around each trial
+};
+
+const char* timing_clock_name(TimingClock clock);
+
 struct ProtocolOptions {
   // [evaluator] keys.
   int warmup = 4;
@@ -31,6 +39,7 @@ struct ProtocolOptions {
   double timing_confidence = 0.95;
   bool l2_flush = true;
   bool graph_replay = true;    // time captured CUDA graphs (gpu::TimingOptions::graph_replay)
+  TimingClock timing_clock = TimingClock::device;
   double iqr_threshold = 0.2;  // IQR/median above this re-measures, then `unstable`
   int remeasure = 1;
   ScoringOptions scoring;   // b = 0.1, p = 0, strict

@@ -43,10 +43,10 @@ json output_json(const OutputReport& o) {
 json side_json(const SideSummary& s) {
   json j = {{"device_median_ms", s.device_median_ms},
             {"device_iqr_ms", s.device_iqr_ms},
-            {"e2e_median_ms", s.e2e_median_ms},
-            {"e2e_iqr_ms", s.e2e_iqr_ms},
+            {"e2e_median_ms", s.e2e_median_ms ? json(*s.e2e_median_ms) : json(nullptr)},
+            {"e2e_iqr_ms", s.e2e_iqr_ms ? json(*s.e2e_iqr_ms) : json(nullptr)},
             {"unstable", s.unstable}};
-  if (!s.e2e_samples.empty()) {
+  if (!s.device_samples.empty()) {
     j["device_samples_ms"] = s.device_samples;
     j["e2e_samples_ms"] = s.e2e_samples;
   }
@@ -129,6 +129,8 @@ void VariantRun::merge_into(json& v) const {
     v["timing"] = {
         {"candidate", side_json(timing->candidate)},
         {"eager", side_json(timing->eager)},
+        {"clock", timing->clock},
+        {"batched", timing->batched},
         {"trials", timing->trials},
         {"max_trials", timing->max_trials},
         {"precision", std::isfinite(timing->precision) ? json(timing->precision) : json(nullptr)},

@@ -35,7 +35,8 @@ struct OutputReport {
 
 struct SideSummary {
   double device_median_ms = 0, device_iqr_ms = 0;
-  double e2e_median_ms = 0, e2e_iqr_ms = 0;
+  //! Unset when the trials ran in batched rounds (no host clock per trial).
+  std::optional<double> e2e_median_ms, e2e_iqr_ms;
   bool unstable = false;
   std::vector<double> device_samples, e2e_samples;  // only with options.timing_samples
 };
@@ -45,8 +46,12 @@ struct TimingSummary {
   //! Timed trials per side (last attempt); the most that could run.
   int trials = 0, max_trials = 0;
   int warmup = 0, attempts = 0, checks = 0;
-  //! The relative half-width of the median e2e time's confidence interval,
-  //! the worse side (timing_stopping.h); infinity: too few trials to say.
+  //! The clock the speedup comes from: "device" or "end_to_end".
+  std::string clock;
+  //! The trials ran in batched rounds (gpu::TimingResult::batched).
+  bool batched = false;
+  //! The relative half-width of the median time's confidence interval on
+  //! that clock, the worse side (timing_stopping.h); infinity: too few trials.
   double precision = 0;
   //! The options' timing_precision (0: fixed count).
   double precision_target = 0;

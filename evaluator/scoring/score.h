@@ -33,7 +33,7 @@ struct VariantOutcome {
   //! The same with rtol relative to |candidate| (PassNet's operand order);
   //! nullopt for results recorded before it was measured.
   std::optional<int> first_passing_level_rtol_candidate;
-  double speedup = 0;  // median(eager e2e) / median(candidate e2e)
+  double speedup = 0;  // median(eager) / median(candidate) on the timing clock
 
   bool correct_at(int level) const {
     return failure == FailureClass::none && level >= first_passing_level;

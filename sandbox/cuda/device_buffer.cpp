@@ -147,14 +147,16 @@ Status DeviceBuffer::fill_bytes(uint8_t value) {
                         "cuMemsetD8(" + name_ + ")");
 }
 
-Status DeviceBuffer::poison(const PoisonFill& fill) {
+Status DeviceBuffer::poison(const PoisonFill& fill, CUstream stream) {
   const auto& fn = driver_->api();
   size_t elem = 1;
+  unsigned char byte = fill.byte;
   switch (fill.kind) {
     case PoisonKind::byte:
-      return fill_bytes(fill.byte);
+      break;
     case PoisonKind::nan_f64:
-      return fill_bytes(0xFF);  // all-ones is a NaN in every float format
+      byte = 0xFF;  // all-ones is a NaN in every float format
+      break;
     case PoisonKind::nan_f16:
     case PoisonKind::nan_bf16:
       elem = 2;
@@ -166,15 +168,19 @@ Status DeviceBuffer::poison(const PoisonFill& fill) {
   const size_t n = size_ / elem;
   if (n > 0) {
     CUresult r = CUDA_SUCCESS;
-    if (elem == 2) {
-      r = fn.cuMemsetD16(data(), fill.kind == PoisonKind::nan_f16 ? 0x7E00 : 0x7FC0, n);
+    if (elem == 1) {
+      r = fn.cuMemsetD8Async(data(), byte, n, stream);
+    } else if (elem == 2) {
+      r = fn.cuMemsetD16Async(data(), fill.kind == PoisonKind::nan_f16 ? 0x7E00 : 0x7FC0, n,
+                              stream);
     } else {
-      r = fn.cuMemsetD32(data(), 0x7FC00000u, n);
+      r = fn.cuMemsetD32Async(data(), 0x7FC00000u, n, stream);
     }
     PF_TRY(driver_->check(r, "poison(" + name_ + ")"));
   }
   if (size_t tail = size_ - n * elem; tail > 0) {
-    PF_TRY(driver_->check(fn.cuMemsetD8(data() + n * elem, 0xFF, tail), "poison(" + name_ + ")"));
+    PF_TRY(driver_->check(fn.cuMemsetD8Async(data() + n * elem, 0xFF, tail, stream),
+                          "poison(" + name_ + ")"));
   }
   return ok_status();
 }

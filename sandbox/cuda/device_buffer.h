@@ -70,7 +70,10 @@ class DeviceBuffer {
   //! copies for the baseline, so a candidate's writes cannot reach it).
   Status copy_from(const DeviceBuffer& source, CUstream stream);
   Result<std::vector<uint8_t>> download_all() const;
-  Status poison(const PoisonFill& fill);
+  //! Enqueues the fill on `stream` (the legacy stream by default): callers
+  //! synchronise before relying on it, so the timing harness can enqueue a
+  //! candidate's re-poisoning ahead of its trials.
+  Status poison(const PoisonFill& fill, CUstream stream = nullptr);
   Status fill_bytes(uint8_t value);
 
   //! The guards' state; empty when intact. Reads device memory (synchronous).

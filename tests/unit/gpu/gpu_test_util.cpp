@@ -6,14 +6,25 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "evaluator/dialect/graph_builder.h"
 #include "evaluator/gpu/graph_plan.h"
 #include "evaluator/ops/cpu_executor.h"
 #include "evaluator/ops/op_registry.h"
+#include "evaluator/ops/type_inference.h"
 #include "evaluator/scoring/output_compare.h"
 #include "tests/support/gpu.h"
 #include "tests/support/paths.h"
 
 namespace pf::gpu::test {
+
+Graph typed_graph(const std::string& src, const std::vector<TensorType>& types) {
+  auto g = dialect::load_graph(src, "t.py", OpRegistry::builtin(), "f");
+  EXPECT_TRUE(g.ok()) << (g.ok() ? "" : g.error().message);
+  if (!g.ok()) return Graph{};
+  auto st = infer_types(*g, types, OpRegistry::builtin());
+  EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().message);
+  return *g;
+}
 
 // Never destroyed, on purpose. cuBLAS and cuDNN are dlopen'ed at the first
 // matmul / convolution, after this static was registered for destruction, so

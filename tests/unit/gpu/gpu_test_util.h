@@ -45,6 +45,10 @@ HostInput input_view(Tensor storage, const Shape& shape, const Strides& strides,
 //! Uploads the storage and returns the device view.
 Result<DeviceTensor> upload_input(GpuRuntime& rt, const HostInput& in);
 
+//! The graph `f` of `src` with its inputs typed (a test failure, and an
+//! empty graph, when it does not load).
+Graph typed_graph(const std::string& src, const std::vector<TensorType>& types);
+
 //! Ops whose float16/bfloat16 results PyTorch's CUDA kernels round more
 //! than once (cuBLAS/cuDNN output rounded before the bias is added, fp16
 //! atomics rounding every partial sum, einsum chains and attention rounding

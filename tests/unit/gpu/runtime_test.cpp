@@ -21,15 +21,6 @@
 namespace pf::gpu::test {
 namespace {
 
-Graph typed_graph(const std::string& src, const std::vector<TensorType>& types) {
-  auto g = dialect::load_graph(src, "t.py", OpRegistry::builtin(), "f");
-  EXPECT_TRUE(g.ok()) << (g.ok() ? "" : g.error().message);
-  if (!g.ok()) return Graph{};
-  auto st = infer_types(*g, types, OpRegistry::builtin());
-  EXPECT_TRUE(st.ok()) << (st.ok() ? "" : st.error().message);
-  return *g;
-}
-
 TEST(GpuRuntime, AllocatorReusesBlocksAndTrims) {
   PF_REQUIRE_GPU();
   GpuRuntime* rt = runtime();

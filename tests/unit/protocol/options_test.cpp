@@ -19,7 +19,7 @@ TEST(ProtocolOptions, DefaultsAgreeWithTheEvaluatorSection) {
   ProtocolOptions defaults;
   json mine = options_to_json(defaults);
   for (const char* key : {"warmup", "trials", "timing_precision", "min_trials", "timing_confidence",
-                          "l2_flush", "graph_replay", "iqr_threshold", "remeasure", "b", "p",
+                          "l2_flush", "graph_replay", "timing_clock", "iqr_threshold", "remeasure", "b", "p",
                           "scoring_mode", "tolerance_min", "tolerance_max", "std_zero_rule"}) {
     ASSERT_TRUE(section.contains(key)) << key;
     EXPECT_EQ(section[key], mine[key]) << key;
@@ -37,6 +37,7 @@ TEST(ProtocolOptions, ReadsKnownKeysAndRoundTrips) {
              {"timing_confidence", 0.9},
              {"l2_flush", false},
              {"graph_replay", false},
+             {"timing_clock", "end_to_end"},
              {"b", 0.2},
              {"p", 1.0},
              {"scoring_mode", "graphnet"},
@@ -56,6 +57,7 @@ TEST(ProtocolOptions, ReadsKnownKeysAndRoundTrips) {
   EXPECT_DOUBLE_EQ(o->timing_confidence, 0.9);
   EXPECT_FALSE(o->l2_flush);
   EXPECT_FALSE(o->graph_replay);
+  EXPECT_EQ(o->timing_clock, TimingClock::end_to_end);
   EXPECT_DOUBLE_EQ(o->scoring.b, 0.2);
   EXPECT_EQ(o->scoring.mode, ScoringMode::graphnet);
   EXPECT_EQ(o->seed, 42u);
@@ -77,6 +79,7 @@ TEST(ProtocolOptions, NamesTheBadKey) {
       {{{"scoring_mode", "best"}}, "options.scoring_mode must be strict, passnet or graphnet"},
       {{{"tolerance_min", 2}, {"tolerance_max", 1}}, "options.tolerance_max must be at least"},
       {{{"l2_flush", 1}}, "options.l2_flush must be true or false"},
+      {{{"timing_clock", "wall"}}, "options.timing_clock must be device or end_to_end"},
       {{{"recheck_cycle", 1}}, "options.recheck_cycle must be an integer in [2, 1000]"},
       {{{"timing_precision", -0.1}}, "options.timing_precision must be a number in [0, 1]"},
       {{{"min_trials", 0}}, "options.min_trials must be an integer in [1, 1000000]"},
@@ -117,6 +120,10 @@ TEST(ProtocolOptions, TimingOptionsAlternateTheCheckedInputSet) {
   // Trial t runs plan t % 2: an odd period alternates the plan that is checked.
   EXPECT_EQ(t.check_every % 2, 1);
   EXPECT_EQ(t.check_every, 9);
+  // The clock speedups come from is the one stability and precision judge.
+  EXPECT_EQ(t.stability, gpu::StabilityMetric::device);
+  o.timing_clock = TimingClock::end_to_end;
+  EXPECT_EQ(timing_options(o).stability, gpu::StabilityMetric::end_to_end);
 }
 
 // An adaptive run that stops at its minimum must still have re-checked the

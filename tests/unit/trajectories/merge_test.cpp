@@ -169,11 +169,20 @@ TEST(Merge, NotesRunsTimedDifferently) {
   ASSERT_TRUE(mixed.ok()) << mixed.error().message;
   const std::string text = mixed->to_text();
   EXPECT_NE(text.find("note: runs timed differently (their speedups are not comparable): "
-                      "replayed CUDA graphs in"),
+                      "replayed CUDA graphs, end-to-end clock in"),
             std::string::npos)
       << text;
-  EXPECT_NE(text.find("step-by-step launches (recorded before graph replay) in"), std::string::npos)
+  EXPECT_NE(text.find("step-by-step launches (recorded before graph replay), end-to-end clock in"),
+            std::string::npos)
       << text;
+  // The clock speedups come from is part of how a run was timed.
+  auto s4 = dir.path() / "s4";
+  write_shard(s4, "20250101T000000Z-00000004", 1, "suite-A",
+              {{"graph_replay", true}, {"timing_clock", "device"}});
+  auto clocks = merge_stores({s1, s4}, dir.path() / "clocks");
+  ASSERT_TRUE(clocks.ok()) << clocks.error().message;
+  EXPECT_NE(clocks->to_text().find("replayed CUDA graphs, device clock in"), std::string::npos)
+      << clocks->to_text();
 }
 
 TEST(Merge, RefusesRunsScoredUnderDifferentModesBeforeWriting) {
