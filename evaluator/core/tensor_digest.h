@@ -9,8 +9,9 @@
 //     element's bits zero-extended to 64, then finalised with the count and
 //     dtype. A sum does not depend on the order the device adds in, so one
 //     atomic add per warp gives the host's exact value. The term runs the
-//     key through a bijective 64-bit mixer (MurmurHash3's fmix64) twice, so
-//     without the key no change of an element has a predictable effect.
+//     bits XORed with a keyed position through a bijective 64-bit mixer
+//     (MurmurHash3's fmix64), so without the key no change of an element has
+//     a predictable effect on the sum.
 //   - The key is drawn on the host per evaluation and reaches the device only
 //     as a kernel parameter; the device writes only the raw sum, which the
 //     harness reads and zeroes at once (from one element's sum and value the
@@ -98,12 +99,14 @@ PF_DIGEST_FN unsigned long long pf_digest_mix(unsigned long long x) {
   return x;
 }
 
-// Element i's share of the digest.
+// Element i's share of the digest: the mixer of the element's bits XORed
+// with a position key (the key plus i times the golden ratio, as SplitMix64
+// steps). The mixer is a bijection, so at a given position other bits always
+// give another term; one mixer per element keeps the host's share of the
+// checks cheap (it digests every output it verified).
 PF_DIGEST_FN unsigned long long pf_digest_term(unsigned long long key, long long i,
                                                unsigned long long bits) {
-  const unsigned long long k =
-      pf_digest_mix(key ^ (static_cast<unsigned long long>(i) * 0x9e3779b97f4a7c15ULL));
-  return pf_digest_mix(k ^ pf_digest_mix(bits + k));
+  return pf_digest_mix((key + static_cast<unsigned long long>(i) * 0x9e3779b97f4a7c15ULL) ^ bits);
 }
 
 // The digest from the sum of every element's term.

@@ -27,15 +27,15 @@ Tensor from_bits(DType dtype, const std::vector<uint64_t>& bits) {
 TEST(TensorDigest, FixedVectors) {
   // float32 1.0, -2.5 and the default quiet NaN.
   EXPECT_EQ(tensor_digest(from_bits(DType::float32, {0x3f800000, 0xc0200000, 0x7fc00000}), kKey),
-            0xe791e16d783f67c1ULL);
+            0x1fb92a8f701c13ddULL);
   // The same with a NaN of another payload.
   EXPECT_EQ(tensor_digest(from_bits(DType::float32, {0x3f800000, 0xc0200000, 0x7fc00001}), kKey),
-            0x035cbfd5e211724cULL);
-  EXPECT_EQ(tensor_digest(from_bits(DType::int8, {1, 0xff, 3}), kKey), 0x645777e5640c8173ULL);
+            0xd3e173d68f97c14fULL);
+  EXPECT_EQ(tensor_digest(from_bits(DType::int8, {1, 0xff, 3}), kKey), 0x81e45efc6c41aec0ULL);
   EXPECT_EQ(tensor_digest(from_bits(DType::int64, {~uint64_t{6}, uint64_t{1} << 40}), kKey),
-            0xf5d23ea489bd0ac3ULL);
+            0x0938982425c23bebULL);
   EXPECT_EQ(tensor_digest(from_bits(DType::float16, {0x3c00, 0x7e00}), kKey),
-            0x6a03316476f03ccfULL);
+            0x443ab983df9db784ULL);
   EXPECT_EQ(tensor_digest(Tensor::zeros(DType::float32, {0}), kKey), 0xd583f8de10aad6d1ULL);
 }
 
