@@ -141,6 +141,10 @@ class VariantEvaluator {
     } else {
       GpuInputDrawer drawer(rt_, variant_, graph_, /*host_inputs=*/false);
       draw = draw_informative_inputs(variant_, so, drawer);
+      // The host copy of the accepted draw the protocol no longer makes.
+      for (const InputMeta& in : variant_.inputs) {
+        run_.avoided_bytes += static_cast<uint64_t>(shape_numel(in.shape)) * dtype_size(in.dtype);
+      }
       if (memo != nullptr && draw.ok()) memo->insert(key, *draw);
     }
     if (!draw.ok()) {
@@ -320,7 +324,7 @@ class VariantEvaluator {
     for (size_t k = 0; k < set.cand_inputs.size(); ++k) {
       auto changed = gpu::count_changed_on_device(rt_, set.cand_inputs[k], (*truth)[k]);
       if (!changed.ok()) return candidate_error(changed.error(), "checking the inputs");
-      run_.device_checked_bytes += byte_size(set.cand_inputs[k]);
+      run_.avoided_bytes += byte_size(set.cand_inputs[k]);
       if (*changed != 0) {
         std::string name = variant_.inputs[k].name;
         std::string ev = name + ": " + std::to_string(*changed) + " of " +
@@ -466,7 +470,7 @@ class VariantEvaluator {
   Result<bool> verified_on_device(const gpu::DeviceTensor& t, int content, size_t o) {
     PF_ASSIGN(std::optional<uint64_t> d, digest_on_device(t));
     if (!d || verified_[content][o].count(*d) == 0) return false;
-    run_.device_checked_bytes += byte_size(t);
+    run_.avoided_bytes += byte_size(t);
     return true;
   }
 
@@ -481,7 +485,7 @@ class VariantEvaluator {
       auto d = digest_on_device(set.cand_outputs[o]);
       if (!d.ok()) return candidate_error(d.error(), "the determinism re-run");
       if (*d && o < first_digest_[0].size() && **d == first_digest_[0][o]) {
-        run_.device_checked_bytes += byte_size(set.cand_outputs[o]);
+        run_.avoided_bytes += byte_size(set.cand_outputs[o]);
         continue;
       }
       auto h = rt_.download(set.cand_outputs[o]);
