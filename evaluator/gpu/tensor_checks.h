@@ -1,10 +1,13 @@
 // The protocol's integrity checks done on the device (kernels/check.cu,
-// per-element math in evaluator/core/tensor_digest.h): each reads back one
-// 64-bit number instead of the tensor, so re-checking a candidate many times
-// per variant costs no host traffic of the tensor's size.
+// per-element math in evaluator/core/tensor_digest.h): each tensor's check
+// reads back one 64-bit number instead of the tensor, so re-checking a
+// candidate many times per variant costs no host traffic of the tensors'
+// size. A call checks a batch (every input, every output of a plan) with one
+// read-back, so it costs a few synchronisations whatever the batch holds.
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "common/result.h"
 #include "evaluator/gpu/device_tensor.h"
@@ -17,16 +20,18 @@ namespace pf::gpu {
 //! downloaded and checked on the host.
 bool device_checkable(const DeviceTensor& t);
 
-//! The keyed digest of `t`'s elements (device_checkable), equal to
+//! The keyed digest of each tensor (device_checkable), equal to
 //! pf::protocol::tensor_digest of a host copy with the same bits. `key`
-//! reaches the device only as a kernel parameter; the raw sum the kernel
-//! leaves is zeroed before this returns. Synchronises.
-Result<uint64_t> device_digest(GpuRuntime& rt, const DeviceTensor& t, uint64_t key);
+//! reaches the device only as a kernel parameter; the raw sums the kernels
+//! leave are zeroed before this returns. Synchronises.
+Result<std::vector<uint64_t>> device_digests(GpuRuntime& rt, const std::vector<DeviceTensor>& ts,
+                                             uint64_t key);
 
-//! How many elements of `a` and `b` (device_checkable, same dtype and
-//! numel) differ in any bit, as pf::protocol::count_changed_elements.
+//! For each k, how many elements of a[k] and b[k] (device_checkable, same
+//! dtype and numel) differ in any bit, as pf::protocol::count_changed_elements.
 //! Synchronises.
-Result<int64_t> count_changed_on_device(GpuRuntime& rt, const DeviceTensor& a,
-                                        const DeviceTensor& b);
+Result<std::vector<int64_t>> count_changed_on_device(GpuRuntime& rt,
+                                                     const std::vector<DeviceTensor>& a,
+                                                     const std::vector<DeviceTensor>& b);
 
 }  // namespace pf::gpu

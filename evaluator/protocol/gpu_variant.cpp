@@ -209,10 +209,10 @@ class VariantEvaluator {
     Status ran = set.cand_plan.run(rt_.stream());
     if (ran.ok()) ran = rt_.synchronize();
     if (!ran.ok()) return candidate_error(ran.error(), "the same-buffers re-run");
+    auto digests = output_digests(set);
+    if (!digests.ok()) return candidate_error(digests.error(), "the same-buffers re-run");
     for (size_t o = 0; o < set.cand_outputs.size(); ++o) {
-      auto known = verified_on_device(set.cand_outputs[o], 1, o);
-      if (!known.ok()) return candidate_error(known.error(), "the same-buffers re-run");
-      if (*known) continue;
+      if (verified(1, o, (*digests)[o], set.cand_outputs[o])) continue;
       auto h = rt_.download(set.cand_outputs[o]);
       if (!h.ok()) return candidate_error(h.error(), "the same-buffers re-run");
       OutputComparison c = compare_output(*h, sets_[1].expected[o]);
@@ -321,13 +321,13 @@ class VariantEvaluator {
     auto truth = draw_device_inputs(rt_, variant_, sets_[set.content].drawn, "check_ref_in_");
     Status drawn = truth.ok() ? rt_.synchronize_device() : truth.error();
     if (!drawn.ok()) return candidate_error(drawn.error(), "drawing the inputs' values again");
+    auto changed = gpu::count_changed_on_device(rt_, set.cand_inputs, *truth);
+    if (!changed.ok()) return candidate_error(changed.error(), "checking the inputs");
     for (size_t k = 0; k < set.cand_inputs.size(); ++k) {
-      auto changed = gpu::count_changed_on_device(rt_, set.cand_inputs[k], (*truth)[k]);
-      if (!changed.ok()) return candidate_error(changed.error(), "checking the inputs");
       run_.avoided_bytes += byte_size(set.cand_inputs[k]);
-      if (*changed != 0) {
+      if ((*changed)[k] != 0) {
         std::string name = variant_.inputs[k].name;
-        std::string ev = name + ": " + std::to_string(*changed) + " of " +
+        std::string ev = name + ": " + std::to_string((*changed)[k]) + " of " +
                          std::to_string(set.cand_inputs[k].numel()) +
                          " elements changed (input set " + std::to_string(s) + ", " + when + ")";
         flag("inputs_modified", ev);
@@ -457,19 +457,27 @@ class VariantEvaluator {
     verified_[content][o].insert(tensor_digest(host, digest_key_));
   }
 
-  // The device digest of `t` (not read back), or nullopt when the device
-  // cannot read `t` directly (a strided view: downloaded instead).
-  Result<std::optional<uint64_t>> digest_on_device(const gpu::DeviceTensor& t) {
-    if (!gpu::device_checkable(t)) return std::optional<uint64_t>();
-    PF_ASSIGN(uint64_t d, gpu::device_digest(rt_, t, digest_key_));
-    return std::optional<uint64_t>(d);
+  // The device digests of the candidate's outputs in `set` (one batch, not
+  // read back); nullopt for an output the device cannot read directly (a
+  // strided view: downloaded instead).
+  Result<std::vector<std::optional<uint64_t>>> output_digests(const SetRun& set) {
+    std::vector<gpu::DeviceTensor> readable;
+    std::vector<size_t> index;
+    for (size_t o = 0; o < set.cand_outputs.size(); ++o) {
+      if (!gpu::device_checkable(set.cand_outputs[o])) continue;
+      readable.push_back(set.cand_outputs[o]);
+      index.push_back(o);
+    }
+    PF_ASSIGN(std::vector<uint64_t> d, gpu::device_digests(rt_, readable, digest_key_));
+    std::vector<std::optional<uint64_t>> out(set.cand_outputs.size());
+    for (size_t i = 0; i < index.size(); ++i) out[index[i]] = d[i];
+    return out;
   }
 
-  // True when output `o` on the device has the bits of an output already
-  // verified correct for input set `content`'s values: no need to read it.
-  Result<bool> verified_on_device(const gpu::DeviceTensor& t, int content, size_t o) {
-    PF_ASSIGN(std::optional<uint64_t> d, digest_on_device(t));
-    if (!d || verified_[content][o].count(*d) == 0) return false;
+  // True when output `o` (device digest `digest`) has the bits of an output
+  // already verified correct for input set `content`'s values: not read back.
+  bool verified(int content, size_t o, std::optional<uint64_t> digest, const gpu::DeviceTensor& t) {
+    if (!digest || verified_[content][o].count(*digest) == 0) return false;
     run_.avoided_bytes += byte_size(t);
     return true;
   }
@@ -481,10 +489,11 @@ class VariantEvaluator {
     Status ran = set.cand_plan.run(rt_.stream());
     if (ran.ok()) ran = rt_.synchronize();
     if (!ran.ok()) return candidate_error(ran.error(), "the determinism re-run");
+    auto digests = output_digests(set);
+    if (!digests.ok()) return candidate_error(digests.error(), "the determinism re-run");
     for (size_t o = 0; o < set.cand_outputs.size(); ++o) {
-      auto d = digest_on_device(set.cand_outputs[o]);
-      if (!d.ok()) return candidate_error(d.error(), "the determinism re-run");
-      if (*d && o < first_digest_[0].size() && **d == first_digest_[0][o]) {
+      const std::optional<uint64_t>& d = (*digests)[o];
+      if (d && o < first_digest_[0].size() && *d == first_digest_[0][o]) {
         run_.avoided_bytes += byte_size(set.cand_outputs[o]);
         continue;
       }
@@ -531,12 +540,12 @@ class VariantEvaluator {
     gpu::TrialChecker checker = [&](int side, int trial, size_t plan) -> Status {
       if (side != 0) return ok_status();
       SetRun& set = sets_[plan];
+      // The same bits as an output verified for these values: correct.
+      // Other bits (a reduction order that varies) are judged by the
+      // tolerance, and remembered when they pass.
+      PF_ASSIGN(auto digests, output_digests(set));
       for (size_t o = 0; o < set.cand_outputs.size(); ++o) {
-        // The same bits as an output verified for these values: correct.
-        // Other bits (a reduction order that varies) are judged by the
-        // tolerance, and remembered when they pass.
-        PF_ASSIGN(bool known, verified_on_device(set.cand_outputs[o], set.content, o));
-        if (known) continue;
+        if (verified(set.content, o, digests[o], set.cand_outputs[o])) continue;
         PF_ASSIGN(Tensor h, rt_.download(set.cand_outputs[o]));
         OutputComparison c = compare_output(h, sets_[set.content].expected[o]);
         if (c.correct_at(required_level())) remember_verified(set.content, o, h);
