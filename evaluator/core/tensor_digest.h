@@ -12,7 +12,7 @@
 //     bits XORed with a keyed position through a bijective 64-bit mixer
 //     (MurmurHash3's fmix64), so without the key no change of an element has
 //     a predictable effect on the sum.
-//   - The key is drawn on the host per evaluation and reaches the device only
+//   - The key is drawn on the host per variant and reaches the device only
 //     as a kernel parameter; the device writes only the raw sum, which the
 //     harness reads and zeroes at once (from one element's sum and value the
 //     key could be worked back, fmix64 being invertible).
