@@ -130,7 +130,8 @@ uint64_t requests_sum(const sandbox::PoolLoad& l) {
 }
 
 // Sums of the GPU phases over the evaluations that reached a GPU: the
-// variants' phases_ms per evaluation, and timed trials per timed variant.
+// variants' phases_ms and host_traffic per evaluation, and timed trials per
+// timed variant.
 class PhaseTotals {
  public:
   void add(const json& result) {
@@ -141,6 +142,10 @@ class PhaseTotals {
       const json phases = v.value("phases_ms", json::object());
       for (const auto& [phase, ms] : phases.items()) {
         if (ms.is_number()) ms_[phase] += ms.get<double>();
+      }
+      const json traffic = v.value("host_traffic", json::object());
+      for (const auto& [kind, bytes] : traffic.items()) {
+        if (bytes.is_number()) bytes_[kind] += bytes.get<double>();
       }
       const json& t = v.value("timing", json());
       if (t.is_object()) {
@@ -155,8 +160,11 @@ class PhaseTotals {
     const double n = std::max<double>(1, static_cast<double>(evaluations_));
     json per_eval = json::object();
     for (const auto& [phase, ms] : ms_) per_eval[phase] = ms / n;
+    json traffic = json::object();
+    for (const auto& [kind, bytes] : bytes_) traffic[kind] = bytes / n;
     return {{"gpu_evaluations", evaluations_},
             {"phase_ms_per_evaluation", per_eval},
+            {"host_traffic_bytes_per_evaluation", traffic},
             {"timed_variants", timed_},
             {"trials_per_timed_variant",
              timed_ > 0 ? json(static_cast<double>(trials_) / static_cast<double>(timed_))
@@ -170,6 +178,7 @@ class PhaseTotals {
   mutable std::mutex mu_;
   uint64_t evaluations_ = 0, timed_ = 0, trials_ = 0, stopped_early_ = 0;
   std::map<std::string, double> ms_;
+  std::map<std::string, double> bytes_;  // the variants' host_traffic
 };
 
 void apply_profile(Config& config, const Profile& p) {

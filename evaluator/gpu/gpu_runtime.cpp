@@ -101,6 +101,7 @@ Result<Tensor> GpuRuntime::download(const DeviceTensor& t) {
   Tensor span = Tensor::zeros(t.dtype(), {hi - lo + 1});
   PF_TRY(t.storage()->buffer().download(span.mutable_data(), span.nbytes(),
                                         static_cast<size_t>(lo) * es));
+  downloaded_bytes_ += span.nbytes();
   if (t.is_contiguous() && lo == t.offset()) {
     return Tensor::view_of(span, t.shape(), contiguous_strides(t.shape()), 0);
   }

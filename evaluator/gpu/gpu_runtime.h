@@ -4,6 +4,7 @@
 // current on the thread that uses the runtime (one thread per runtime).
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -89,6 +90,9 @@ class GpuRuntime {
   Status upload_into(const Tensor& host, const DeviceTensor& dst);
   //! A contiguous host copy of a device tensor (synchronises the stream first).
   Result<Tensor> download(const DeviceTensor& t);
+  //! Bytes download() has copied to the host since the runtime was created:
+  //! the protocol reports its share per variant (host traffic of the checks).
+  uint64_t downloaded_bytes() const { return downloaded_bytes_; }
 
  private:
   GpuRuntime() = default;
@@ -101,6 +105,7 @@ class GpuRuntime {
   std::unique_ptr<BlasState> blas_;
   std::unique_ptr<CudnnState> cudnn_;
   std::optional<Error> cudnn_error_;
+  uint64_t downloaded_bytes_ = 0;
 };
 
 }  // namespace pf::gpu

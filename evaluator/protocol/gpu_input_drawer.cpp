@@ -33,6 +33,16 @@ Result<std::vector<gpu::DeviceTensor>> draw_device_inputs(gpu::GpuRuntime& rt,
   return out;
 }
 
+Result<Tensor> download_drawn_input(gpu::GpuRuntime& rt, const TaskVariant& variant,
+                                    const SynthesisOptions& options, size_t k) {
+  const InputMeta& meta = variant.inputs.at(k);
+  const size_t bytes = static_cast<size_t>(shape_numel(meta.shape)) * dtype_size(meta.dtype);
+  PF_ASSIGN(auto storage, rt.allocator().allocate(bytes, "host_copy_in_" + std::to_string(k)));
+  auto t = gpu::DeviceTensor::contiguous(std::move(storage), meta.dtype, meta.shape);
+  PF_TRY(fill_input(rt, variant, k, options, t));
+  return rt.download(t);
+}
+
 Status refill_device_inputs(gpu::GpuRuntime& rt, const TaskVariant& variant,
                             const SynthesisOptions& options,
                             const std::vector<gpu::DeviceTensor>& buffers) {

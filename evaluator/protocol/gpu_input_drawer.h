@@ -1,8 +1,10 @@
 // The GPU worker's side of input synthesis: the variant's inputs drawn into
 // device buffers by the synthesis kernel (evaluator/gpu/synthesis_fill.h),
 // bit-identical to the CPU twin, so the worker neither synthesises on the
-// CPU nor uploads what it drew; host copies are downloaded only where the
-// protocol compares on the host. Literal `data` inputs are uploaded.
+// CPU nor uploads what it drew; host copies are downloaded only for a host
+// consumer (the trivial-output guard, the informative-inputs rule's threshold
+// probe): the protocol checks inputs on the device against a fresh draw.
+// Literal `data` inputs are uploaded.
 #pragma once
 
 #include <optional>
@@ -30,19 +32,26 @@ Status refill_device_inputs(gpu::GpuRuntime& rt, const TaskVariant& variant,
                             const SynthesisOptions& options,
                             const std::vector<gpu::DeviceTensor>& buffers);
 
+//! Input `k` for `options` drawn into a scratch device buffer and downloaded:
+//! a host copy for a host consumer that needs it (the trivial-output guard).
+Result<Tensor> download_drawn_input(gpu::GpuRuntime& rt, const TaskVariant& variant,
+                                    const SynthesisOptions& options, size_t k);
+
 //! The informative-inputs rule's drawer on the GPU baseline: every attempt
 //! is drawn on the device into throw-away buffers and run by the eager
 //! baseline; the host copy is downloaded only when the rule asks for it (the
-//! threshold probe, the accepted draw), after re-drawing it in place since a
-//! graph may write its inputs.
+//! threshold probe, and the accepted draw unless `host_inputs` is false),
+//! after re-drawing it in place since a graph may write its inputs.
 class GpuInputDrawer final : public InputDrawer {
  public:
-  GpuInputDrawer(gpu::GpuRuntime& rt, const TaskVariant& variant, const Graph& graph)
-      : rt_(rt), variant_(variant), graph_(graph) {}
+  GpuInputDrawer(gpu::GpuRuntime& rt, const TaskVariant& variant, const Graph& graph,
+                 bool host_inputs = true)
+      : rt_(rt), variant_(variant), graph_(graph), host_inputs_(host_inputs) {}
 
   Result<std::vector<Tensor>> draw_and_run(const SynthesisOptions& options) override;
   Result<std::vector<Tensor>> drawn_inputs() override;
   Result<std::vector<Tensor>> run(const std::vector<Tensor>& inputs) override;
+  bool wants_host_inputs() const override { return host_inputs_; }
 
  private:
   Result<std::vector<Tensor>> run_baseline(const std::vector<gpu::DeviceTensor>& inputs);
@@ -50,6 +59,7 @@ class GpuInputDrawer final : public InputDrawer {
   gpu::GpuRuntime& rt_;
   const TaskVariant& variant_;
   const Graph& graph_;
+  bool host_inputs_;
   SynthesisOptions options_;
   std::vector<gpu::DeviceTensor> inputs_;
   std::optional<std::vector<Tensor>> host_;

@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
+#include <random>
 #include <set>
 
 #include "evaluator/gpu/graph_plan.h"
+#include "evaluator/gpu/tensor_checks.h"
 #include "evaluator/protocol/gpu_input_drawer.h"
 #include "evaluator/tasks/informative_inputs.h"
 #include "evaluator/tasks/synthesis.h"
@@ -19,14 +22,21 @@ double ms_since(Clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
 }
 
+// A fresh 64-bit key per variant for the output digests: drawn on the host,
+// never stored where the candidate's kernels can read it.
+uint64_t draw_digest_key() {
+  std::random_device rd;
+  return (static_cast<uint64_t>(rd()) << 32) ^ rd();
+}
+
 // One input set: the candidate's inputs and plan, the baseline's own copy of
 // the inputs and its plan, and the host truth. `content` is the input set
 // whose values the candidate's input buffers hold now (contents are rotated
-// through the same buffers, addresses unchanged).
+// through the same buffers, addresses unchanged). The inputs have no host
+// copy: they are checked on the device against a fresh draw from `drawn`.
 struct SetRun {
   int content = 0;
   SynthesisOptions drawn;  // the accepted draw's options: the device re-draws from them
-  std::vector<Tensor> host_inputs;
   std::vector<gpu::DeviceTensor> cand_inputs, base_inputs;
   gpu::Plan cand_plan, base_plan;
   std::vector<gpu::DeviceTensor> cand_outputs, base_outputs;
@@ -49,9 +59,11 @@ class VariantEvaluator {
         variant_(variant),
         graph_(graph),
         rewritten_(rewritten),
-        options_(options) {}
+        options_(options),
+        digest_key_(draw_digest_key()) {}
 
   VariantRun run() {
+    const uint64_t downloaded_before = rt_.downloaded_bytes();
     run_.first_passing_level = kMinToleranceLevel;
     run_.roofline = roofline_floor(graph_, ctx_.registry, ctx_.peaks);
     if (auto missing = gpu::unsupported_ops(graph_); !missing.empty()) {
@@ -65,6 +77,7 @@ class VariantEvaluator {
     }
     if (!rt_.driver().poisoned().empty()) run_.fatal = true;
     if (run_.failure != FailureClass::none) run_.first_passing_level = kMaxToleranceLevel + 1;
+    run_.downloaded_bytes = rt_.downloaded_bytes() - downloaded_before;
     return std::move(run_);
   }
 
@@ -85,9 +98,12 @@ class VariantEvaluator {
       if (auto stop = run_set(s)) return stop;
       run_.phase_ms[s == 0 ? "run_set0" : "run_set1"] = ms_since(t0);
       if (auto stop = compare_set(s)) return stop;
-      if (s == 0) trivial_guard();
+      if (s == 0) {
+        if (auto stop = trivial_guard()) return stop;
+      }
     }
     t0 = Clock::now();
+    remember_checked_outputs();
     if (auto stop = determinism_rerun()) return stop;
     if (auto stop = same_buffers_new_contents()) return stop;
     run_.phase_ms["determinism"] = ms_since(t0);
@@ -123,8 +139,12 @@ class VariantEvaluator {
     if (auto cached = memo != nullptr ? memo->find(key) : std::nullopt) {
       draw = std::move(*cached);
     } else {
-      GpuInputDrawer drawer(rt_, variant_, graph_);
+      GpuInputDrawer drawer(rt_, variant_, graph_, /*host_inputs=*/false);
       draw = draw_informative_inputs(variant_, so, drawer);
+      // The host copy of the accepted draw the protocol no longer makes.
+      for (const InputMeta& in : variant_.inputs) {
+        run_.avoided_bytes += static_cast<uint64_t>(shape_numel(in.shape)) * dtype_size(in.dtype);
+      }
       if (memo != nullptr && draw.ok()) memo->insert(key, *draw);
     }
     if (!draw.ok()) {
@@ -146,7 +166,6 @@ class VariantEvaluator {
       run_.inputs_redrawn.push_back("input set " + std::to_string(s) + ": " + draw->summary());
     }
     sets_[s].drawn = draw->options;
-    sets_[s].host_inputs = std::move(draw->inputs);
     return std::nullopt;
   }
 
@@ -190,10 +209,14 @@ class VariantEvaluator {
     Status ran = set.cand_plan.run(rt_.stream());
     if (ran.ok()) ran = rt_.synchronize();
     if (!ran.ok()) return candidate_error(ran.error(), "the same-buffers re-run");
+    auto digests = output_digests(set);
+    if (!digests.ok()) return candidate_error(digests.error(), "the same-buffers re-run");
     for (size_t o = 0; o < set.cand_outputs.size(); ++o) {
+      if (verified(1, o, (*digests)[o], set.cand_outputs[o])) continue;
       auto h = rt_.download(set.cand_outputs[o]);
       if (!h.ok()) return candidate_error(h.error(), "the same-buffers re-run");
       OutputComparison c = compare_output(*h, sets_[1].expected[o]);
+      if (c.correct_at(required_level())) remember_verified(1, o, *h);
       if (!c.correct_at(required_level())) {
         std::string ev = "output " + std::to_string(o) +
                          " is wrong when input set 1's values are written into input set 0's "
@@ -292,15 +315,21 @@ class VariantEvaluator {
                   std::string("memory outside the candidate's buffers was written ") + when + ": " +
                       guards.error().message};
     }
+    // The values the inputs must hold, drawn again on the device after the
+    // candidate ran (nothing it wrote can have reached them), compared there
+    // bit for bit: only the count comes back.
+    auto truth = draw_device_inputs(rt_, variant_, sets_[set.content].drawn, "check_ref_in_");
+    Status drawn = truth.ok() ? rt_.synchronize_device() : truth.error();
+    if (!drawn.ok()) return candidate_error(drawn.error(), "drawing the inputs' values again");
+    auto changed = gpu::count_changed_on_device(rt_, set.cand_inputs, *truth);
+    if (!changed.ok()) return candidate_error(changed.error(), "checking the inputs");
     for (size_t k = 0; k < set.cand_inputs.size(); ++k) {
-      auto now = rt_.download(set.cand_inputs[k]);
-      if (!now.ok()) return candidate_error(now.error(), "reading the inputs back");
-      int64_t changed = count_changed_elements(*now, sets_[set.content].host_inputs[k]);
-      if (changed != 0) {
+      run_.avoided_bytes += byte_size(set.cand_inputs[k]);
+      if ((*changed)[k] != 0) {
         std::string name = variant_.inputs[k].name;
-        std::string ev = name + ": " + std::to_string(changed) + " of " +
-                         std::to_string(now->numel()) + " elements changed (input set " +
-                         std::to_string(s) + ", " + when + ")";
+        std::string ev = name + ": " + std::to_string((*changed)[k]) + " of " +
+                         std::to_string(set.cand_inputs[k].numel()) +
+                         " elements changed (input set " + std::to_string(s) + ", " + when + ")";
         flag("inputs_modified", ev);
         return Stop{FailureClass::integrity,
                     "the candidate modified its input " + ev + "; inputs are read-only"};
@@ -371,10 +400,24 @@ class VariantEvaluator {
     return std::nullopt;
   }
 
-  void trivial_guard() {
+  // The guard's input-copy rule reads the inputs that have some output's
+  // dtype and shape: only those are downloaded (drawn again for the copy).
+  std::optional<Stop> trivial_guard() {
     std::vector<std::string> names;
-    for (const auto& in : variant_.inputs) names.push_back(in.name);
-    run_.trivial = trivial_output_guard(sets_[0].expected, sets_[0].host_inputs, names);
+    std::vector<Tensor> inputs;
+    for (size_t k = 0; k < variant_.inputs.size(); ++k) {
+      const InputMeta& in = variant_.inputs[k];
+      bool like_output = false;
+      for (const Tensor& e : sets_[0].expected) {
+        like_output = like_output || (e.dtype() == in.dtype && e.shape() == in.shape);
+      }
+      if (!like_output) continue;
+      auto host = download_drawn_input(rt_, variant_, sets_[0].drawn, k);
+      if (!host.ok()) return candidate_error(host.error(), "drawing an input for the guard");
+      inputs.push_back(std::move(*host));
+      names.push_back(in.name);
+    }
+    run_.trivial = trivial_output_guard(sets_[0].expected, inputs, names);
     for (const auto& t : run_.trivial) {
       if (t.applicable && t.level <= options_.trivial_guard_level) {
         flag("weak_task",
@@ -384,6 +427,59 @@ class VariantEvaluator {
              false);
       }
     }
+    return std::nullopt;
+  }
+
+  // Bytes of a tensor's elements (what a download of it moves).
+  static uint64_t byte_size(const gpu::DeviceTensor& t) {
+    return static_cast<uint64_t>(t.numel()) * t.element_size();
+  }
+
+  // The candidate's outputs read back on both input sets, once both are
+  // compared (the level later runs must meet is known then): their digests
+  // are what the determinism re-run must reproduce bit for bit, and those
+  // correct at that level are verified outputs of their input set's values.
+  void remember_checked_outputs() {
+    for (int s = 0; s < kSets; ++s) {
+      const auto& reports = s == 0 ? run_.outputs : run_.recheck;
+      first_digest_[s].clear();
+      for (size_t o = 0; o < sets_[s].candidate.size(); ++o) {
+        first_digest_[s].push_back(tensor_digest(sets_[s].candidate[o], digest_key_));
+        if (o < reports.size() && reports[o].comparison.correct_at(required_level())) {
+          verified_[s][o].insert(first_digest_[s][o]);
+        }
+      }
+    }
+  }
+
+  // A host copy of output `o` found correct for input set `content`'s values.
+  void remember_verified(int content, size_t o, const Tensor& host) {
+    verified_[content][o].insert(tensor_digest(host, digest_key_));
+  }
+
+  // The device digests of the candidate's outputs in `set` (one batch, not
+  // read back); nullopt for an output the device cannot read directly (a
+  // strided view: downloaded instead).
+  Result<std::vector<std::optional<uint64_t>>> output_digests(const SetRun& set) {
+    std::vector<gpu::DeviceTensor> readable;
+    std::vector<size_t> index;
+    for (size_t o = 0; o < set.cand_outputs.size(); ++o) {
+      if (!gpu::device_checkable(set.cand_outputs[o])) continue;
+      readable.push_back(set.cand_outputs[o]);
+      index.push_back(o);
+    }
+    PF_ASSIGN(std::vector<uint64_t> d, gpu::device_digests(rt_, readable, digest_key_));
+    std::vector<std::optional<uint64_t>> out(set.cand_outputs.size());
+    for (size_t i = 0; i < index.size(); ++i) out[index[i]] = d[i];
+    return out;
+  }
+
+  // True when output `o` (device digest `digest`) has the bits of an output
+  // already verified correct for input set `content`'s values: not read back.
+  bool verified(int content, size_t o, std::optional<uint64_t> digest, const gpu::DeviceTensor& t) {
+    if (!digest || verified_[content][o].count(*digest) == 0) return false;
+    run_.avoided_bytes += byte_size(t);
+    return true;
   }
 
   std::optional<Stop> determinism_rerun() {
@@ -393,12 +489,20 @@ class VariantEvaluator {
     Status ran = set.cand_plan.run(rt_.stream());
     if (ran.ok()) ran = rt_.synchronize();
     if (!ran.ok()) return candidate_error(ran.error(), "the determinism re-run");
+    auto digests = output_digests(set);
+    if (!digests.ok()) return candidate_error(digests.error(), "the determinism re-run");
     for (size_t o = 0; o < set.cand_outputs.size(); ++o) {
+      const std::optional<uint64_t>& d = (*digests)[o];
+      if (d && o < first_digest_[0].size() && *d == first_digest_[0][o]) {
+        run_.avoided_bytes += byte_size(set.cand_outputs[o]);
+        continue;
+      }
       auto h = rt_.download(set.cand_outputs[o]);
       if (!h.ok()) return candidate_error(h.error(), "the determinism re-run");
       if (bitwise_equal(*h, set.candidate[o])) continue;
       run_.deterministic = false;
       OutputComparison c = compare_output(*h, set.expected[o]);
+      if (c.correct_at(required_level())) remember_verified(0, o, *h);
       if (!c.correct_at(required_level())) {
         int64_t poisoned = count_poison(*h, gpu::PlanBuilderOptions{}.poison_byte);
         std::string ev = "output " + std::to_string(o) +
@@ -436,9 +540,15 @@ class VariantEvaluator {
     gpu::TrialChecker checker = [&](int side, int trial, size_t plan) -> Status {
       if (side != 0) return ok_status();
       SetRun& set = sets_[plan];
+      // The same bits as an output verified for these values: correct.
+      // Other bits (a reduction order that varies) are judged by the
+      // tolerance, and remembered when they pass.
+      PF_ASSIGN(auto digests, output_digests(set));
       for (size_t o = 0; o < set.cand_outputs.size(); ++o) {
+        if (verified(set.content, o, digests[o], set.cand_outputs[o])) continue;
         PF_ASSIGN(Tensor h, rt_.download(set.cand_outputs[o]));
         OutputComparison c = compare_output(h, sets_[set.content].expected[o]);
+        if (c.correct_at(required_level())) remember_verified(set.content, o, h);
         if (!c.correct_at(required_level())) {
           std::string ev = "output " + std::to_string(o) + " of timed trial " +
                            std::to_string(trial) + " (plan " + std::to_string(plan) +
@@ -598,6 +708,11 @@ class VariantEvaluator {
   const ProtocolOptions& options_;
   SetRun sets_[kSets];
   VariantRun run_;
+  const uint64_t digest_key_;
+  // Per input set: digests of the candidate's first outputs, and per output
+  // the digests of every copy verified correct for that set's values.
+  std::vector<uint64_t> first_digest_[kSets];
+  std::map<size_t, std::set<uint64_t>> verified_[kSets];
 };
 
 }  // namespace

@@ -2,7 +2,8 @@
 // protocol" 3-5 and the dynamic defences of "Integrity"), in this order:
 //   1. two input sets synthesised on the device (seed per variant and round
 //      0 / 1; gpu_input_drawer.h), each drawn twice (the candidate's copy and
-//      the baseline's copy) and downloaded once (the host truth);
+//      the baseline's copy); no host copy: the inputs are checked on the
+//      device against a fresh draw (gpu/tensor_checks.h);
 //   2. CANDIDATE FIRST on set 0 with every allocation poisoned and guarded,
 //      then the eager baseline on its own copy; outputs compared at every
 //      level; unwritten (still poisoned) elements, canaries and input
@@ -12,6 +13,9 @@
 //   5. timing, interleaved, rotating over both sets' plans, re-checking and
 //      re-poisoning the candidate's outputs during the timed trials; inputs
 //      and canaries checked again afterwards; the roofline plausibility check.
+// Re-runs (4, 5 and same buffers, new contents) compare a keyed device digest
+// of each output with the digests of outputs already verified on the host;
+// only an output with other bits is read back and compared by tolerance.
 // Steps stop at the first failure (its class and message are the verdict).
 // The runtime's context must be current on the calling thread.
 #pragma once

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "evaluator/core/tensor_digest.h"
 #include "evaluator/scoring/output_compare.h"
 
 namespace pf::protocol {
@@ -175,6 +176,16 @@ bool bitwise_equal(const Tensor& a, const Tensor& b) {
   if (a.numel() == 0) return true;
   Tensor ca = contiguous(a), cb = contiguous(b);
   return std::memcmp(ca.data(), cb.data(), ca.nbytes()) == 0;
+}
+
+uint64_t tensor_digest(const Tensor& t, uint64_t key) {
+  Tensor c = contiguous(t);
+  const int tag = static_cast<int>(c.dtype());
+  const int size = pf_digest_element_size(tag);
+  uint64_t sum = 0;
+  for (int64_t i = 0; i < c.numel(); ++i)
+    sum += pf_digest_term(key, i, pf_digest_bits(c.data(), i, size));
+  return pf_digest_finish(key, sum, c.numel(), tag);
 }
 
 }  // namespace pf::protocol

@@ -1,6 +1,7 @@
 // Host-side integrity checks of the protocol (docs/design.md "Integrity") that
 // need nothing but host tensors: the trivial-output guard, poison counting,
-// element-wise bit comparison (input checksums, determinism) and the
+// element-wise bit comparison and digests (input checksums, determinism,
+// re-checks: the device twins are evaluator/gpu/tensor_checks.h) and the
 // detection of trivial candidate outputs. Pure; unit-tested on CPU tensors.
 #pragma once
 
@@ -49,5 +50,11 @@ int64_t count_changed_elements(const Tensor& a, const Tensor& b);
 
 //! True when both tensors have the same dtype, shape and bytes.
 bool bitwise_equal(const Tensor& a, const Tensor& b);
+
+//! The keyed 64-bit digest of `t`'s elements in row-major order
+//! (evaluator/core/tensor_digest.h): what gpu::device_digest computes on the
+//! device. Equal digests under a key the tensor's producer never saw mean the
+//! same dtype, element count and bits.
+uint64_t tensor_digest(const Tensor& t, uint64_t key);
 
 }  // namespace pf::protocol

@@ -158,6 +158,7 @@ void VariantRun::merge_into(json& v) const {
   v["trivial_guard"] = tr;
   v["roofline"] = roofline.to_json();
   v["phases_ms"] = phase_ms;
+  v["host_traffic"] = {{"downloaded_bytes", downloaded_bytes}, {"avoided_bytes", avoided_bytes}};
 }
 
 }  // namespace pf::protocol

@@ -80,6 +80,12 @@ struct VariantRun {
   std::vector<TrivialCheck> trivial;
   RooflineFloor roofline;
   std::map<std::string, double> phase_ms;
+  //! Host traffic: bytes downloaded from the device while this variant ran,
+  //! and bytes the protocol downloaded before the device checks existed and
+  //! no longer does (tensors the device checks vouched for, host copies of
+  //! drawn inputs not made): before = downloaded + avoided.
+  uint64_t downloaded_bytes = 0;
+  uint64_t avoided_bytes = 0;
   //! Per input set whose synthesised inputs were drawn again
   //! (informative_inputs.h): "input set 1: attempt 0 (...): output 0: all zeros".
   std::vector<std::string> inputs_redrawn;

@@ -127,7 +127,7 @@ Result<InputDraw> draw_informative_inputs(const TaskVariant& variant, const Synt
     d.options = draw_options(base, a);
     PF_ASSIGN(d.outputs, drawer.draw_and_run(d.options));
     PF_ASSIGN(std::string why, uninformative(variant, d.outputs, drawer));
-    if (why.empty() || a == 0) {
+    if ((why.empty() || a == 0) && drawer.wants_host_inputs()) {
       PF_ASSIGN(d.inputs, drawer.drawn_inputs());
     }
     if (why.empty()) {

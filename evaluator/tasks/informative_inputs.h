@@ -44,7 +44,7 @@ SynthesisOptions draw_options(const SynthesisOptions& base, int attempt);
 using OutputRunner = std::function<Result<std::vector<Tensor>>(const std::vector<Tensor>&)>;
 
 struct InputDraw {
-  std::vector<Tensor> inputs;
+  std::vector<Tensor> inputs;   // empty when the drawer does not want host inputs
   std::vector<Tensor> outputs;  // `run` on `inputs`
   int attempt = 0;
   SynthesisOptions options;
@@ -70,6 +70,10 @@ class InputDrawer {
   virtual Result<std::vector<Tensor>> drawn_inputs() = 0;
   //! The variant's outputs on host inputs (the threshold probe's moved inputs).
   virtual Result<std::vector<Tensor>> run(const std::vector<Tensor>& inputs) = 0;
+  //! False when the caller keeps the accepted draw on the device and wants
+  //! no host copy of it (InputDraw::inputs stays empty); the threshold probe
+  //! still reads drawn_inputs().
+  virtual bool wants_host_inputs() const { return true; }
 };
 
 //! Applies the rule. Errors are the drawer's.

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "evaluator/core/synth_stream.h"
+#include "evaluator/core/tensor_digest.h"
 #include "evaluator/gpu/kernel_program.h"
 #include "evaluator/gpu/kernels/pf_abi.cuh"
 #include "evaluator/gpu/kernels/pf_ops_abi.cuh"
@@ -76,6 +77,8 @@ const std::vector<ParamStruct>& param_structs() {
       {"pf_attention", "PfAttentionParams", sizeof(PfAttentionParams)},
       {"pf_scan", "PfScanParams", sizeof(PfScanParams)},
       {"pf_synth_", "PfSynthParams", sizeof(PfSynthParams)},
+      {"pf_digest_", "PfDigestParams", sizeof(PfDigestParams)},
+      {"pf_count_changed", "PfCountChangedParams", sizeof(PfCountChangedParams)},
   };
   return structs;
 }

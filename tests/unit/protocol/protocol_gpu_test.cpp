@@ -1,6 +1,7 @@
 // On a GPU (skips without one): the full protocol end to end.
 //   - every reference pass (examples/passes) on every variant of its corpus
-//     task (float16/bfloat16 copies included): correct, no hack flag, and at
+//     task (float16/bfloat16 copies included): correct, no hack flag, inputs
+//     and re-run outputs checked on the device (host_traffic), and at
 //     least one pass clearly faster than eager (honest-pass check: the
 //     false-positive rate of the integrity flags is 0);
 //   - a crash in the middle of a task, through a real sandboxed GPU worker
@@ -18,6 +19,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include "evaluator/passes/workspace.h"
 #include "evaluator/protocol/evaluation_plan.h"
@@ -59,6 +61,29 @@ TEST_P(ReferenceFull, CorrectUnflaggedAndTimed) {
     EXPECT_TRUE(v["correct"].get<bool>()) << v["name"] << ": " << v.value("message", "");
     EXPECT_TRUE(v["speedup"].is_number()) << v["name"];
     EXPECT_TRUE(v["deterministic"].is_boolean());
+    // Inputs are checked on the device at least five times (after each
+    // set's checked run, after the same-buffers re-run, after timing for
+    // both sets) and never read back for it; a deterministic candidate's
+    // re-run outputs are vouched for by their digests on top.
+    uint64_t input_bytes = 0;
+    for (const auto& tv : task->variants) {
+      if (tv.name != v["name"].get<std::string>()) continue;
+      for (const auto& in : tv.inputs) {
+        input_bytes += static_cast<uint64_t>(shape_numel(in.shape)) * dtype_size(in.dtype);
+      }
+    }
+    const json traffic = v.value("host_traffic", json::object());
+    ASSERT_TRUE(traffic.contains("avoided_bytes")) << v["name"];
+    const uint64_t avoided = traffic["avoided_bytes"].get<uint64_t>();
+    EXPECT_GT(traffic["downloaded_bytes"].get<uint64_t>(), 0u) << v["name"];
+    EXPECT_GE(avoided, 5 * input_bytes) << v["name"];
+    if (v["deterministic"].get<bool>()) {
+      EXPECT_GT(avoided, 5 * input_bytes) << v["name"];
+    }
+    std::printf("[reference] %s %s: downloaded %llu bytes, avoided %llu\n", id.c_str(),
+                v["name"].get<std::string>().c_str(),
+                static_cast<unsigned long long>(traffic["downloaded_bytes"].get<uint64_t>()),
+                static_cast<unsigned long long>(avoided));
   }
   EXPECT_GT(scored, 0);
   ASSERT_TRUE((*r)["as"].is_number());

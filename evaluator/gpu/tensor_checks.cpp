@@ -1,0 +1,103 @@
+#include "evaluator/gpu/tensor_checks.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "evaluator/core/tensor_digest.h"
+#include "evaluator/gpu/kernels/pf_abi.cuh"
+#include "evaluator/gpu/plan_builder.h"
+
+namespace pf::gpu {
+namespace {
+
+// Enough blocks to fill an H200 several times over; each thread strides.
+constexpr int64_t kMaxBlocks = 4096;
+
+cuda::LaunchConfig strided_launch(int64_t n) {
+  return linear_launch(std::min(n, kMaxBlocks * PF_EW_THREADS), PF_EW_THREADS, PF_EW_THREADS);
+}
+
+// `slots` zeroed 64-bit device counters; `add(builder, k, address)` queues
+// the kernel that adds into counter k (or nothing: it stays 0). The counters
+// are read back in one copy and zeroed again.
+template <typename Add>
+Result<std::vector<uint64_t>> run_counters(GpuRuntime& rt, size_t slots, const char* name,
+                                           Add&& add) {
+  std::vector<uint64_t> values(slots, 0);
+  if (slots == 0) return values;
+  PF_ASSIGN(auto storage, rt.allocator().allocate(slots * sizeof(uint64_t), name));
+  PF_TRY(storage->buffer().fill_bytes(0));
+  PF_TRY(rt.synchronize_device());
+  const DeviceTensor counters =
+      DeviceTensor::contiguous(std::move(storage), DType::int64, {static_cast<int64_t>(slots)});
+  PlanBuilder b(rt);
+  for (size_t k = 0; k < slots; ++k) {
+    PF_TRY(add(b, k, counters.data_ptr() + k * sizeof(uint64_t)));
+  }
+  PF_TRY(b.finish().run(rt.stream()));
+  PF_ASSIGN(Tensor host, rt.download(counters));
+  PF_TRY(counters.storage()->buffer().fill_bytes(0));
+  PF_TRY(rt.synchronize_device());
+  std::memcpy(values.data(), host.data(), slots * sizeof(uint64_t));
+  return values;
+}
+
+}  // namespace
+
+bool device_checkable(const DeviceTensor& t) {
+  return t.defined() && t.is_contiguous() && t.check_in_bounds().ok();
+}
+
+Result<std::vector<uint64_t>> device_digests(GpuRuntime& rt, const std::vector<DeviceTensor>& ts,
+                                             uint64_t key) {
+  for (const DeviceTensor& t : ts) {
+    if (!device_checkable(t)) {
+      return make_error(ErrorCode::internal, "device digest of a non-contiguous tensor");
+    }
+  }
+  auto add = [&](PlanBuilder& b, size_t k, CUdeviceptr sum) -> Status {
+    const DeviceTensor& t = ts[k];
+    if (t.numel() == 0) return ok_status();
+    PfDigestParams p{};
+    p.data = t.data_ptr();
+    p.sum = sum;
+    p.key = key;
+    p.n = t.numel();
+    p.dtype = static_cast<int>(t.dtype());
+    return b.add_kernel("check.cu", DType::float32, "pf_digest_sum", strided_launch(p.n), p);
+  };
+  PF_ASSIGN(std::vector<uint64_t> sums, run_counters(rt, ts.size(), "check_digest", add));
+  for (size_t k = 0; k < ts.size(); ++k) {
+    sums[k] = pf_digest_finish(key, sums[k], ts[k].numel(), static_cast<int>(ts[k].dtype()));
+  }
+  return sums;
+}
+
+Result<std::vector<int64_t>> count_changed_on_device(GpuRuntime& rt,
+                                                     const std::vector<DeviceTensor>& a,
+                                                     const std::vector<DeviceTensor>& b) {
+  if (a.size() != b.size()) {
+    return make_error(ErrorCode::internal, "device comparison of batches of different sizes");
+  }
+  for (size_t k = 0; k < a.size(); ++k) {
+    if (!device_checkable(a[k]) || !device_checkable(b[k]) || a[k].dtype() != b[k].dtype() ||
+        a[k].numel() != b[k].numel()) {
+      return make_error(ErrorCode::internal, "device comparison of unlike or strided tensors");
+    }
+  }
+  auto add = [&](PlanBuilder& builder, size_t k, CUdeviceptr count) -> Status {
+    if (a[k].numel() == 0) return ok_status();
+    PfCountChangedParams p{};
+    p.a = a[k].data_ptr();
+    p.b = b[k].data_ptr();
+    p.count = count;
+    p.n = a[k].numel();
+    p.dtype = static_cast<int>(a[k].dtype());
+    return builder.add_kernel("check.cu", DType::float32, "pf_count_changed", strided_launch(p.n),
+                              p);
+  };
+  PF_ASSIGN(std::vector<uint64_t> counts, run_counters(rt, a.size(), "check_changed", add));
+  return std::vector<int64_t>(counts.begin(), counts.end());
+}
+
+}  // namespace pf::gpu

@@ -1,0 +1,214 @@
+// The protocol's device checks (evaluator/gpu/tensor_checks.h, kernel
+// kernels/check.cu): the device digest equals the host's
+// (protocol::tensor_digest) for every dtype, odd sizes and a tensor larger
+// than the kernel's grid (threads stride), in both builds of the kernel (the
+// prebuilt fat binary and NVRTC's); the device count of changed elements is
+// exactly protocol::count_changed_elements, NaN payloads included; batches
+// keep every tensor's result apart. Skips
+// without a GPU.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "evaluator/core/tensor_digest.h"
+#include "evaluator/gpu/kernel_library.h"
+#include "evaluator/gpu/kernels/pf_abi.cuh"
+#include "evaluator/gpu/tensor_checks.h"
+#include "evaluator/protocol/integrity_checks.h"
+#include "evaluator/tasks/synthesis.h"
+#include "tests/support/gpu.h"
+#include "tests/unit/gpu/gpu_test_util.h"
+
+namespace pf::gpu::test {
+namespace {
+
+constexpr uint64_t kKey = 0x9e3779b97f4a7c15ULL;
+
+// Synthesised values of `dtype` (every bit pattern class the draws make).
+Tensor values(DType dtype, int64_t n, uint64_t seed) {
+  InputMeta m;
+  m.name = "x";
+  m.dtype = dtype;
+  m.shape = {n};
+  m.mean = 0.5;
+  m.std = 3.0;
+  m.min_val = -1000.0;
+  m.max_val = 1000.0;
+  SynthesisOptions o;
+  o.seed = seed;
+  return synthesize_input(m, "checks", 0, o);
+}
+
+DeviceTensor upload(GpuRuntime& rt, const Tensor& t) {
+  auto d = rt.upload(t, "check_test");
+  EXPECT_TRUE(d.ok()) << d.error().message;
+  return d.ok() ? *d : DeviceTensor();
+}
+
+// One tensor's device digest.
+uint64_t digest_of(GpuRuntime& rt, const DeviceTensor& t) {
+  auto got = device_digests(rt, {t}, kKey);
+  EXPECT_TRUE(got.ok()) << got.error().message;
+  return got.ok() && got->size() == 1 ? got->front() : 0;
+}
+
+// Every dtype in one batch (each its own counter), per size.
+TEST(DeviceChecks, DigestEqualsTheHostsForEveryDtypeAndOddSizes) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  for (int64_t n : {int64_t{1}, int64_t{31}, int64_t{32}, int64_t{33}, int64_t{1000},
+                    int64_t{4096} * PF_EW_THREADS + 7}) {
+    std::vector<Tensor> host;
+    std::vector<DeviceTensor> dev;
+    for (int d = 0; d < kNumDTypes; ++d) {
+      host.push_back(values(static_cast<DType>(d), n, 7 + static_cast<uint64_t>(n)));
+      dev.push_back(upload(*rt, host.back()));
+      ASSERT_TRUE(dev.back().defined());
+    }
+    auto got = device_digests(*rt, dev, kKey);
+    ASSERT_TRUE(got.ok()) << got.error().message;
+    ASSERT_EQ(got->size(), host.size());
+    for (size_t d = 0; d < host.size(); ++d) {
+      EXPECT_EQ((*got)[d], protocol::tensor_digest(host[d], kKey))
+          << dtype_name(host[d].dtype()) << " n=" << n;
+    }
+  }
+}
+
+TEST(DeviceChecks, DigestSeesOneFlippedBitAndNanPayloads) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  Tensor host = values(DType::float32, 1001, 3);
+  uint32_t nan_a = 0x7fc00000, nan_b = 0x7fc00001;
+  std::memcpy(host.mutable_data() + 4 * 500, &nan_a, 4);
+  const uint64_t before = protocol::tensor_digest(host, kKey);
+  Tensor payload = host.contiguous_copy();
+  std::memcpy(payload.mutable_data() + 4 * 500, &nan_b, 4);
+  Tensor flipped = host.contiguous_copy();
+  flipped.mutable_data()[4 * 1000 + 3] ^= std::byte{0x01};
+  auto got =
+      device_digests(*rt, {upload(*rt, host), upload(*rt, payload), upload(*rt, flipped)}, kKey);
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  ASSERT_EQ(got->size(), 3u);
+  EXPECT_EQ((*got)[0], before);
+  EXPECT_EQ((*got)[1], protocol::tensor_digest(payload, kKey));
+  EXPECT_EQ((*got)[2], protocol::tensor_digest(flipped, kKey));
+  EXPECT_NE((*got)[1], before);
+  EXPECT_NE((*got)[2], before);
+}
+
+TEST(DeviceChecks, EmptyAndStridedTensors) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  auto storage = rt->allocator().allocate(64, "empty");
+  ASSERT_TRUE(storage.ok());
+  DeviceTensor empty = DeviceTensor::contiguous(*storage, DType::float16, {0, 3});
+  Tensor six = values(DType::float32, 6, 1);
+  DeviceTensor base = upload(*rt, six);
+  // An empty tensor launches nothing; its neighbour in the batch is unaffected.
+  auto got = device_digests(*rt, {empty, base}, kKey);
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  ASSERT_EQ(got->size(), 2u);
+  EXPECT_EQ((*got)[0], protocol::tensor_digest(Tensor::zeros(DType::float16, {0, 3}), kKey));
+  EXPECT_EQ((*got)[1], protocol::tensor_digest(six, kKey));
+  // A transposed view is not read directly: the protocol downloads it.
+  DeviceTensor transposed = DeviceTensor::view_of(base, {3, 2}, {1, 3}, 0);
+  EXPECT_FALSE(device_checkable(transposed));
+  EXPECT_FALSE(device_digests(*rt, {transposed}, kKey).ok());
+  // A contiguous view at an offset is read where it starts.
+  DeviceTensor tail = DeviceTensor::view_of(base, {2, 2}, {2, 1}, 2);
+  EXPECT_TRUE(device_checkable(tail));
+  EXPECT_EQ(digest_of(*rt, tail),
+            protocol::tensor_digest(Tensor::view_of(six, {2, 2}, {2, 1}, 2), kKey));
+}
+
+TEST(DeviceChecks, CountsExactlyTheChangedElements) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  std::vector<DeviceTensor> changed_dev, truth_dev;
+  std::vector<int64_t> expected_counts;
+  for (DType dt : {DType::boolean, DType::int8, DType::int16, DType::bfloat16, DType::float16,
+                   DType::float32, DType::int64, DType::float64}) {
+    const int64_t n = 100003;
+    Tensor truth = values(dt, n, 11);
+    Tensor changed = truth.contiguous_copy();
+    const size_t es = dtype_size(dt);
+    // 37 elements changed in one bit each (first, last, spread between),
+    // one of them twice (still one element).
+    int64_t expected = 0;
+    for (int64_t i = 0; i < n; i += n / 36) {
+      changed.mutable_data()[static_cast<size_t>(i) * es] ^= std::byte{0x10};
+      ++expected;
+    }
+    changed.mutable_data()[static_cast<size_t>(n - 1) * es + es - 1] ^= std::byte{0x40};
+    ++expected;
+    changed.mutable_data()[es - 1] ^= std::byte{0x02};  // element 0 again
+    ASSERT_EQ(protocol::count_changed_elements(changed, truth), expected) << dtype_name(dt);
+    // Each pair twice in the batch: changed, then unchanged.
+    changed_dev.push_back(upload(*rt, changed));
+    truth_dev.push_back(upload(*rt, truth));
+    expected_counts.push_back(expected);
+    changed_dev.push_back(upload(*rt, truth));
+    const DeviceTensor same = truth_dev.back();
+    truth_dev.push_back(same);
+    expected_counts.push_back(0);
+  }
+  auto counts = count_changed_on_device(*rt, changed_dev, truth_dev);
+  ASSERT_TRUE(counts.ok()) << counts.error().message;
+  EXPECT_EQ(*counts, expected_counts);
+  // A NaN whose payload changed is a changed element, as on the host.
+  Tensor a = values(DType::float32, 5, 2), b = a.contiguous_copy();
+  uint32_t nan_a = 0x7fc00000, nan_b = 0x7fc00002;
+  std::memcpy(a.mutable_data() + 8, &nan_a, 4);
+  std::memcpy(b.mutable_data() + 8, &nan_b, 4);
+  auto got = count_changed_on_device(*rt, {upload(*rt, a)}, {upload(*rt, b)});
+  ASSERT_TRUE(got.ok()) << got.error().message;
+  EXPECT_EQ(*got, std::vector<int64_t>{1});
+  EXPECT_EQ(protocol::count_changed_elements(a, b), 1);
+}
+
+// The NVRTC build of check.cu computes the same digest as the prebuilt one
+// the runtime loads, and as the host.
+TEST(DeviceChecks, NvrtcBuildOfTheKernelAgrees) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  auto nvrtc = nvrtc::NvrtcLibrary::load({});
+  ASSERT_TRUE(nvrtc.ok()) << nvrtc.error().message;
+  KernelLibrary compiled(rt->driver_ptr(), *nvrtc, nullptr, rt->properties().arch(),
+                         {.use_prebuilt = false});
+  auto kernel = compiled.get("check.cu", DType::float32, "pf_digest_sum");
+  ASSERT_TRUE(kernel.ok()) << kernel.error().message;
+  ASSERT_EQ((*kernel)->param_bytes, sizeof(PfDigestParams));
+  for (DType dt : {DType::float64, DType::bfloat16, DType::uint8}) {
+    Tensor host = values(dt, 77777, 5);
+    DeviceTensor dev = upload(*rt, host);
+    DeviceTensor sum = upload(*rt, Tensor::zeros(DType::int64, {1}));
+    PfDigestParams p{};
+    p.data = dev.data_ptr();
+    p.sum = sum.data_ptr();
+    p.key = kKey;
+    p.n = dev.numel();
+    p.dtype = static_cast<int>(dt);
+    void* params[1] = {&p};
+    const auto blocks = static_cast<unsigned>((p.n + PF_EW_THREADS - 1) / PF_EW_THREADS);
+    const auto& api = rt->driver().api();
+    ASSERT_EQ(api.cuLaunchKernel((*kernel)->function.handle(), blocks, 1, 1, PF_EW_THREADS, 1, 1, 0,
+                                 rt->stream(), params, nullptr),
+              CUDA_SUCCESS);
+    auto raw = rt->download(sum);
+    ASSERT_TRUE(raw.ok()) << raw.error().message;
+    uint64_t s = 0;
+    std::memcpy(&s, raw->data(), 8);
+    const uint64_t nvrtc_digest = pf_digest_finish(kKey, s, p.n, p.dtype);
+    EXPECT_EQ(nvrtc_digest, protocol::tensor_digest(host, kKey)) << dtype_name(dt);
+    EXPECT_EQ(digest_of(*rt, dev), nvrtc_digest) << dtype_name(dt);
+  }
+}
+
+}  // namespace
+}  // namespace pf::gpu::test
