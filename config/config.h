@@ -88,7 +88,7 @@ struct EvaluatorConfig {
   double timing_confidence = 0.95;
   bool l2_flush = true;
   bool graph_replay = true;
-  TimingClock timing_clock = TimingClock::device;
+  TimingClock timing_clock = TimingClock::end_to_end;
   double iqr_threshold = 0.2;
   int remeasure = 1;
   double b = 0.1;

@@ -103,9 +103,9 @@ std::vector<Field> describe_fields(Config& c) {
         "time each side as a captured CUDA graph (no host launch gaps, as PyTorch eager kernels "
         "are measured); false: stream launches");
   f.add_choice("timing_clock", v.timing_clock,
-               "the clock speedups come from: device (CUDA events; with graph_replay a round's "
-               "trials run back to back and the host waits once per round) or end_to_end (a "
-               "synchronised host clock around every trial)");
+               "the clock speedups come from: end_to_end (a synchronised host clock around every "
+               "trial) or device (CUDA events; with graph_replay a round's trials run back to "
+               "back and the host waits once per round)");
   f.add("iqr_threshold", v.iqr_threshold,
         "IQR/median above this re-measures, then marks the variant unstable", {0, 100});
   f.add("remeasure", v.remeasure, "re-measurements before a variant is unstable", {0, 100});

@@ -1,6 +1,6 @@
 // The timing harness (docs/design.md "Evaluation protocol" 5): two runnables (the
 // candidate and the baseline) timed interleaved, A B A B ..., after a
-// warm-up; the L2 cache is flushed (sandbox L2Flusher, >= 2x L2) before
+// warm-up; the L2 cache is flushed (sandbox L2Flusher, 1.25x L2) before
 // every trial; each trial is bracketed by CUDA events (device time) and by a
 // synchronised host steady clock (end-to-end time). Each runnable rotates
 // over its plans (one per input set: at least two, which defeats caching

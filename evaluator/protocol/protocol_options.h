@@ -39,7 +39,7 @@ struct ProtocolOptions {
   double timing_confidence = 0.95;
   bool l2_flush = true;
   bool graph_replay = true;    // time captured CUDA graphs (gpu::TimingOptions::graph_replay)
-  TimingClock timing_clock = TimingClock::device;
+  TimingClock timing_clock = TimingClock::end_to_end;
   double iqr_threshold = 0.2;  // IQR/median above this re-measures, then `unstable`
   int remeasure = 1;
   ScoringOptions scoring;   // b = 0.1, p = 0, strict

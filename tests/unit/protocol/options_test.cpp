@@ -37,7 +37,7 @@ TEST(ProtocolOptions, ReadsKnownKeysAndRoundTrips) {
              {"timing_confidence", 0.9},
              {"l2_flush", false},
              {"graph_replay", false},
-             {"timing_clock", "end_to_end"},
+             {"timing_clock", "device"},
              {"b", 0.2},
              {"p", 1.0},
              {"scoring_mode", "graphnet"},
@@ -57,7 +57,7 @@ TEST(ProtocolOptions, ReadsKnownKeysAndRoundTrips) {
   EXPECT_DOUBLE_EQ(o->timing_confidence, 0.9);
   EXPECT_FALSE(o->l2_flush);
   EXPECT_FALSE(o->graph_replay);
-  EXPECT_EQ(o->timing_clock, TimingClock::end_to_end);
+  EXPECT_EQ(o->timing_clock, TimingClock::device);
   EXPECT_DOUBLE_EQ(o->scoring.b, 0.2);
   EXPECT_EQ(o->scoring.mode, ScoringMode::graphnet);
   EXPECT_EQ(o->seed, 42u);
@@ -121,9 +121,9 @@ TEST(ProtocolOptions, TimingOptionsAlternateTheCheckedInputSet) {
   EXPECT_EQ(t.check_every % 2, 1);
   EXPECT_EQ(t.check_every, 9);
   // The clock speedups come from is the one stability and precision judge.
-  EXPECT_EQ(t.stability, gpu::StabilityMetric::device);
-  o.timing_clock = TimingClock::end_to_end;
-  EXPECT_EQ(timing_options(o).stability, gpu::StabilityMetric::end_to_end);
+  EXPECT_EQ(t.stability, gpu::StabilityMetric::end_to_end);
+  o.timing_clock = TimingClock::device;
+  EXPECT_EQ(timing_options(o).stability, gpu::StabilityMetric::device);
 }
 
 // An adaptive run that stops at its minimum must still have re-checked the
