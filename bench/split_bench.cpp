@@ -83,7 +83,8 @@ struct Options {
   double broken_share = 0;
   std::string cache;  // empty: $TMPDIR/pf_split_bench_cache
   std::vector<std::string> modes = {"off", "on"};
-  std::vector<std::string> timing = {"e2e:4:100:0.01:end_to_end", "device:4:100:0.01:device"};
+  std::vector<std::string> timing = {"e2e:4:100:0.01:end_to_end", "e2e2pct:4:100:0.02:end_to_end",
+                                     "device:4:100:0.01:device"};
   int repeat = 5;
   //! Fixes every request's input seed (a worker may then reuse its input
   //! draws); absent: a fresh seed per evaluation, as runs do.

@@ -83,7 +83,7 @@ struct AgentConfig {
 struct EvaluatorConfig {
   int warmup = 4;
   int trials = 100;
-  double timing_precision = 0.01;
+  double timing_precision = 0.02;
   int min_trials = 20;
   double timing_confidence = 0.95;
   bool l2_flush = true;

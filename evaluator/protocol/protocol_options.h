@@ -34,7 +34,7 @@ struct ProtocolOptions {
   int trials = 100;  // the most; the count when timing_precision is 0
   //! Adaptive trial count (gpu::TimingOptions::precision): stop once both
   //! sides' medians are known to this relative half-width; 0: fixed count.
-  double timing_precision = 0.01;
+  double timing_precision = 0.02;
   int min_trials = 20;
   double timing_confidence = 0.95;
   bool l2_flush = true;
