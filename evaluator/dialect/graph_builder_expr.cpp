@@ -277,11 +277,19 @@ Result<Arg> GraphBuilder::eval_call(const Expr& e, const std::string& hint) {
     std::swap(positional[0], positional[1]);
     spelling = *op_spelling;
   }
+  // `x.__isub__(y)` is `x -= y`: the operator, modifying its receiver.
+  bool inplace_dunder = false;
+  if (auto op_spelling = inplace_operator(registry_, spelling);
+      op_spelling && positional.size() == 2 && keywords.empty()) {
+    spelling = *op_spelling;
+    inplace_dunder = true;
+  }
   Status st;
   const OpInfo* op = resolve(spelling, e.loc, st);
   PF_TRY(st);
   ValueId target = kNoValue;
-  if (is_inplace_spelling(spelling) || inplace_requested(op, positional, keywords)) {
+  if (inplace_dunder || is_inplace_spelling(spelling) ||
+      inplace_requested(op, positional, keywords)) {
     if (positional.empty() || !positional[0].is_value() || g_.values[positional[0].value].is_list) {
       return error(e.loc,
                    "in-place '" + spelling + "' needs a tensor to modify as its first argument");

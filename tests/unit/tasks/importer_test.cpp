@@ -187,6 +187,68 @@ TEST(Importer, GraphNetSpellingsImportAndComputeAsPyTorch) {
   EXPECT_EQ(values(o[10]), (std::vector<double>{1, -0.75, 2, 1.5}));
 }
 
+// `x.__isub__(y)` is `x -= y`: the receiver and every name of it see the
+// result (Python returns the receiver itself), as with in-place methods
+// (`x.mul_(y)`); a view taken before the mutation cannot be read after it.
+TEST(Importer, InPlaceDundersModifyTheirReceiver) {
+  const char* meta =
+      "class A:\n    name = \"in_0\"\n    shape = [2, 2]\n    dtype = \"torch.float32\"\n"
+      "class B:\n    name = \"in_1\"\n    shape = [2, 2]\n    dtype = \"torch.float32\"\n";
+  const auto& reg = OpRegistry::builtin();
+  auto import_body = [&](const std::string& body) {
+    std::string model =
+        "import torch\nclass GraphModule(torch.nn.Module):\n"
+        "    def forward(self, in_0, in_1):\n" +
+        body;
+    return import_variant("v", model, "model.py", meta, "weight_meta.py", reg);
+  };
+  auto v = import_body(
+      "        a = in_0 * 1\n"
+      "        b = a\n"
+      "        c = a.__isub__(in_1)\n"
+      "        d = b.__imul__(2.0)\n"
+      "        e = in_0.__itruediv__(in_1)\n"
+      "        e.__ipow__(2)\n"
+      "        f = in_1.__gt__(2)\n"
+      "        f.__ior__(in_0.__lt__(0.5))\n"
+      "        g = in_1.__ifloordiv__(2)\n"
+      "        g.sub_(in_1)\n"
+      "        return (a, b, c, d, e, f, g)\n");
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  auto graph = typed_variant_graph(*v, reg);
+  ASSERT_TRUE(graph.ok()) << graph.error().message;
+  Tensor x = Tensor::from_doubles(DType::float32, {2, 2}, {3, -4, 1.5, 2});
+  Tensor y = Tensor::from_doubles(DType::float32, {2, 2}, {3, 1, 1.5, 8});
+  auto out = run_graph_cpu(*graph, {x, y}, reg);
+  ASSERT_TRUE(out.ok()) << out.error().message;
+  auto values = [](const Tensor& t) {
+    std::vector<double> r;
+    for (int64_t k = 0; k < shape_numel(t.shape()); ++k) r.push_back(t.get(k));
+    return r;
+  };
+  const auto& o = *out;
+  // a, b, c and d are one tensor: (in_0 - in_1) * 2.
+  for (size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(values(o[k]), (std::vector<double>{0, -10, 0, -12})) << "output " << k;
+  }
+  // in_0 was divided in place; e is in_0, squared in place, before f reads it.
+  EXPECT_EQ(values(o[4]), (std::vector<double>{1, 16, 1, 0.0625}));
+  EXPECT_EQ(o[5].dtype(), DType::boolean);
+  EXPECT_EQ(values(o[5]), (std::vector<double>{1, 0, 0, 1}));
+  // in_1 // 2 in place, then minus itself (the same tensor): zeros.
+  EXPECT_EQ(values(o[6]), (std::vector<double>{0, 0, 0, 0}));
+
+  // A view of the receiver taken before the mutation would see it in
+  // PyTorch; the pure graph cannot express that, so it is refused.
+  auto stale = import_body(
+      "        v = in_0.view(4)\n"
+      "        in_0.__iadd__(in_1)\n"
+      "        return (v,)\n");
+  ASSERT_FALSE(stale.ok());
+  EXPECT_NE(stale.error().message.find("modified in place"), std::string::npos)
+      << stale.error().message;
+}
+
 // Video and volumetric models (3-d convolutions and pooling) as dynamo and
 // GraphNet write them: each spelling imports, type-checks and runs.
 TEST(Importer, VolumetricSpellingsImportAndRun) {
@@ -254,9 +316,11 @@ TEST(Importer, GraphNetSpellingsWithoutAnEquivalentAreRefused) {
   ASSERT_FALSE(name.ok());
   EXPECT_NE(name.error().message.find("returns a string"), std::string::npos)
       << name.error().message;
-  // In-place dunders mutate; a reflected dunder takes exactly one operand.
+  // A reflected or in-place dunder takes exactly one operand; PyTorch has
+  // no in-place matmul.
   EXPECT_FALSE(import_line("in_0.__rsub__(1, 2)").ok());
-  EXPECT_FALSE(import_line("in_0.__iadd__(1)").ok());
+  EXPECT_FALSE(import_line("in_0.__iadd__(1, 2)").ok());
+  EXPECT_FALSE(import_line("in_0.__imatmul__(in_0)").ok());
   // `axis` names dim only where the op has a dim.
   EXPECT_FALSE(import_line("torch.relu(in_0, axis=1)").ok());
 }
