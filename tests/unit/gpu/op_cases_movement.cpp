@@ -124,6 +124,23 @@ void add_pool_cases(std::vector<OpCase>& c) {
   c.push_back(
       {"max_pool2d", "x", F + "max_pool2d(x, 3, 1, 1, dilation=2)", {in({1, 2, 10, 12})}, kFloat});
   c.push_back({"max_pool1d", "x", F + "max_pool1d(x, 3, 2, 1)", {in({2, 5, 17})}, kFloat});
+  // return_indices=True: the argmax the kernel writes becomes an output.
+  c.push_back({"max_pool2d_with_indices",
+               "x",
+               "v = " + F + "max_pool2d(x, 3, 2, 1, return_indices=True)\n    return (v[0], v[1])",
+               {in({2, 3, 13, 11})},
+               kFloat});
+  c.push_back({"max_pool1d_with_indices",
+               "x",
+               "v, i = " + F + "max_pool1d(x, 3, 2, 1, 1, False, True)\n    return (v, i)",
+               {in({2, 5, 17})},
+               kFloat});
+  c.push_back(
+      {"max_pool3d_with_indices",
+       "x",
+       "v = " + F + "max_pool3d_with_indices(x, 3, 2, 1, ceil_mode=True)\n    return (v[1],)",
+       {in({2, 3, 7, 9, 8})},
+       kFloat});
   c.push_back({"avg_pool2d", "x", F + "avg_pool2d(x, 3, 2, 1)", {in({2, 3, 13, 11})}, kFloat});
   c.push_back({"avg_pool2d",
                "x",
