@@ -270,3 +270,23 @@ struct PfScanParams {
   int product;
   int pad_;
 };
+
+// --- matrix norms from singular values (singular.cu) --------------------------------------
+
+// `batch` contiguous row-major rows x cols matrices of the program dtype;
+// scratch holds batch * rows * cols doubles; out one value per matrix, float
+// (out_double 0) or double (1).
+#define PF_SINGULAR_NUCLEAR 0  // sum of the singular values
+#define PF_SINGULAR_LARGEST 1
+#define PF_SINGULAR_SMALLEST 2
+
+struct PfSingularNormParams {
+  unsigned long long in;
+  unsigned long long scratch;
+  unsigned long long out;
+  long long batch;
+  int rows;
+  int cols;
+  int mode;
+  int out_double;
+};

@@ -338,6 +338,21 @@ void add_reduction_cases(std::vector<OpCase>& c) {
                "torch.linalg.matrix_norm(x, float('inf'), dim=(2, 0), dtype=torch.float64)",
                {in({6, 3, 20})},
                kFloat});
+  // 'nuc' and +-2 from singular values (kernels/singular.cu: a thread per
+  // matrix); float16/bfloat16 are refused, as in PyTorch.
+  const std::vector<DType> f32_f64 = {DType::float32, DType::float64};
+  c.push_back({"matrix_norm", "x", "torch.linalg.matrix_norm(x, 'nuc')", {in({7, 9, 5})}, f32_f64});
+  c.push_back({"matrix_norm",
+               "x",
+               "torch.linalg.matrix_norm(x, 2, dim=(2, 0), keepdim=True)",
+               {in({6, 3, 20})},
+               f32_f64});
+  c.push_back({"matrix_norm",
+               "x",
+               "torch.linalg.norm(x, -2, dim=(-1, -3), dtype=torch.float64)",
+               {in({12, 5, 16})},
+               f32_f64});
+  c.push_back({"matrix_norm", "x", "torch.norm(x, 'nuc')", {in({40, 33})}, f32_f64});
   c.push_back({"normalize", "x", F + "normalize(x, dim=-1)", {in({33, 130})}, kFloat});
   c.push_back({"logsumexp", "x", "torch.logsumexp(x, dim=1)", {in({33, 130}, -5, 5)}, kFloat});
 

@@ -307,10 +307,15 @@ TEST(Importer, GraphNetSpellingsWithoutAnEquivalentAreRefused) {
         line + "\n        return (a,)\n";
     return import_variant("v", model, "model.py", meta, "weight_meta.py", reg);
   };
-  // A matrix norm (largest singular value) is not the vector 2-norm.
-  auto matrix = import_line("torch.linalg.norm(in_0, 2)");
+  // ord 2 over a matrix is its largest singular value (matrix_norm), not
+  // the vector 2-norm; 3 is no matrix norm.
+  auto spectral = import_line("torch.linalg.norm(in_0, 2)");
+  ASSERT_TRUE(spectral.ok()) << spectral.error().message;
+  EXPECT_NE(spectral->source.find("matrix_norm"), std::string::npos) << spectral->source;
+  auto matrix = import_line("torch.linalg.norm(in_0, 3)");
   ASSERT_FALSE(matrix.ok());
-  EXPECT_NE(matrix.error().message.find("matrix"), std::string::npos) << matrix.error().message;
+  EXPECT_NE(matrix.error().message.find("not a matrix norm"), std::string::npos)
+      << matrix.error().message;
   // x.type() is the type's name, a string.
   auto name = import_line("in_0.type()");
   ASSERT_FALSE(name.ok());
