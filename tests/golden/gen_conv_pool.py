@@ -260,4 +260,17 @@ g.case("max_pool3d_indices/basic", MP3, [r([1, 2, 5, 6, 4]), 3],
        {"stride": (2, 2, 1), "padding": 1, "return_indices": True})
 g.case("max_pool3d_indices/unbatched", MP3, [r([2, 4, 4, 4]), 2], {"return_indices": True})
 
+# adaptive max pooling with return_indices=True, added last: cases draw from one random stream.
+AMP2 = "torch.nn.functional.adaptive_max_pool2d"
+for dt in FLOATS:
+    g.case(f"adaptive_max_pool2d_indices/{dtype_tag(dt)}", AMP2, [r([2, 3, 7, 9], dt), (3, 4), True])
+g.case("adaptive_max_pool2d_indices/nan", AMP2,
+       [torch.tensor([[[[1.0, float("nan"), 2.0], [float("nan"), 0.5, 3.0]]]]), (1, 2)], {"return_indices": True})
+g.case("adaptive_max_pool2d_indices/with_indices", "torch.nn.functional.adaptive_max_pool2d_with_indices",
+       [r([3, 5, 6]), (2, None)])
+g.case("adaptive_max_pool1d_indices/basic", "torch.nn.functional.adaptive_max_pool1d", [r([2, 3, 11]), 4],
+       {"return_indices": True})
+g.case("adaptive_max_pool3d_indices/basic", "torch.nn.functional.adaptive_max_pool3d", [r([1, 2, 5, 6, 4]), (2, 3, 2)],
+       {"return_indices": True})
+
 g.write()

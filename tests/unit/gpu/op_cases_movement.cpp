@@ -166,6 +166,22 @@ void add_pool_cases(std::vector<OpCase>& c) {
                kFloat});
   c.push_back(
       {"adaptive_max_pool1d", "x", F + "adaptive_max_pool1d(x, 5)", {in({2, 3, 16})}, kFloat});
+  c.push_back({"adaptive_max_pool2d_with_indices",
+               "x",
+               "v = " + F + "adaptive_max_pool2d(x, (4, 6), True)\n    return (v[0], v[1])",
+               {in({2, 3, 9, 13})},
+               kFloat});
+  c.push_back({"adaptive_max_pool1d_with_indices",
+               "x",
+               "v, i = " + F + "adaptive_max_pool1d(x, 5, return_indices=True)\n    return (i,)",
+               {in({2, 3, 16})},
+               kFloat});
+  c.push_back(
+      {"adaptive_max_pool3d_with_indices",
+       "x",
+       "v = " + F + "adaptive_max_pool3d_with_indices(x, (2, 3, 2))\n    return (v[0], v[1])",
+       {in({2, 3, 5, 7, 4})},
+       kFloat});
   c.push_back({"max_pool3d", "x", F + "max_pool3d(x, 3, 2, 1)", {in({2, 3, 7, 9, 8})}, kFloat});
   c.push_back({"max_pool3d",
                "x",

@@ -275,18 +275,20 @@ TEST(Pooling, ShapesAndRefusals) {
             (Shape{1, 1, 3, 3}));
   EXPECT_EQ(out_shape("torch.nn.functional.adaptive_avg_pool2d", {x}, {v(0), n(1)}),
             (Shape{1, 1, 1, 1}));
-  // return_indices=True adds the argmax (max_pool2d_with_indices); on
-  // adaptive pooling it is still refused.
+  // return_indices=True adds the argmax (max_pool2d_with_indices,
+  // adaptive_max_pool2d_with_indices), counted in the input plane.
   auto with_indices = run("torch.nn.functional.max_pool2d", {x}, {v(0), n(2)},
                           {{"return_indices", Arg::make_bool(true)}});
   ASSERT_TRUE(with_indices.ok()) << with_indices.error().message;
   ASSERT_EQ(with_indices->outputs.size(), 2u);
   EXPECT_EQ(with_indices->outputs[1].dtype(), DType::int64);
   EXPECT_EQ(with_indices->outputs[1].get_int(3), 18);  // window rows 2-3, cols 2-3 of iota 5x5
-  std::string e = error_of("torch.nn.functional.adaptive_max_pool2d", {x}, {v(0), n(2)},
-                           {{"return_indices", Arg::make_bool(true)}});
-  EXPECT_NE(e.find("return_indices=True is not supported"), std::string::npos) << e;
-  e = error_of("torch.nn.functional.max_pool2d", {x}, {v(0), n(2), n(1), n(2)});
+  auto adaptive =
+      run("torch.nn.functional.adaptive_max_pool2d", {x}, {v(0), n(2), Arg::make_bool(true)});
+  ASSERT_TRUE(adaptive.ok()) << adaptive.error().message;
+  ASSERT_EQ(adaptive->outputs.size(), 2u);
+  EXPECT_EQ(adaptive->outputs[1].get_int(3), 24);  // rows 2-4, cols 2-4: the last element
+  std::string e = error_of("torch.nn.functional.max_pool2d", {x}, {v(0), n(2), n(1), n(2)});
   EXPECT_NE(e.find("at most half"), std::string::npos) << e;
   auto avg =
       run("torch._C._nn.avg_pool2d", {x},
