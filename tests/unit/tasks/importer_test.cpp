@@ -249,6 +249,45 @@ TEST(Importer, InPlaceDundersModifyTheirReceiver) {
       << stale.error().message;
 }
 
+// PyTorch's `x += y` keeps x's dtype and shape; the graph holds `x + y`,
+// which promotes and broadcasts. Where they differ the import is refused
+// instead of computing something the model does not.
+TEST(Importer, InPlaceOpsThatWouldChangeTheReceiverAreRefused) {
+  const auto& reg = OpRegistry::builtin();
+  auto import_with = [&](const std::string& line, const std::string& dtype0,
+                         const std::string& shape0, const std::string& dtype1,
+                         const std::string& shape1) {
+    std::string model =
+        "import torch\nclass GraphModule(torch.nn.Module):\n"
+        "    def forward(self, in_0, in_1):\n        " +
+        line + "\n        return (in_0 * 1,)\n";
+    std::string meta = "class A:\n    name = \"in_0\"\n    shape = " + shape0 +
+                       "\n    dtype = \"torch." + dtype0 + "\"\n" +
+                       "class B:\n    name = \"in_1\"\n    shape = " + shape1 +
+                       "\n    dtype = \"torch." + dtype1 + "\"\n";
+    return import_variant("v", model, "model.py", meta, "weight_meta.py", reg);
+  };
+  for (const std::string& line : {std::string("in_0 += in_1"), std::string("in_0.add_(in_1)"),
+                                  std::string("in_0.__iadd__(in_1)")}) {
+    // float16 receiver, float32 operand: PyTorch stays float16.
+    auto narrowed = import_with(line, "float16", "[2, 3]", "float32", "[2, 3]");
+    ASSERT_FALSE(narrowed.ok()) << line;
+    EXPECT_NE(narrowed.error().message.find("model.py:4:"), std::string::npos)
+        << narrowed.error().message;
+    EXPECT_NE(narrowed.error().message.find("float16[2, 3]) gives float32[2, 3]"),
+              std::string::npos)
+        << narrowed.error().message;
+    // An int receiver cannot take a float result (PyTorch raises).
+    EXPECT_FALSE(import_with(line, "int64", "[2, 3]", "float32", "[2, 3]").ok()) << line;
+    // Broadcasting past the receiver's shape (PyTorch raises).
+    EXPECT_FALSE(import_with(line, "float32", "[1, 3]", "float32", "[2, 3]").ok()) << line;
+    // The receiver's type wins anyway: a float16 operand, a broadcast operand.
+    EXPECT_TRUE(import_with(line, "float32", "[2, 3]", "float16", "[1, 3]").ok()) << line;
+  }
+  // A Python number does not promote a float16 tensor.
+  EXPECT_TRUE(import_with("in_0 += 0.5", "float16", "[2, 3]", "float32", "[2, 3]").ok());
+}
+
 // Video and volumetric models (3-d convolutions and pooling) as dynamo and
 // GraphNet write them: each spelling imports, type-checks and runs.
 TEST(Importer, VolumetricSpellingsImportAndRun) {
