@@ -250,18 +250,22 @@ void bound_variances(const Graph& graph, const OpRegistry& registry,
 // an int x with a float y and a broadcast past x's shape are errors), while
 // the pure graph holds `x + y`, which promotes and broadcasts. Where the two
 // differ the graph would not compute what the model does, so the variant is
-// refused.
+// refused. In-place view ops (`x.unsqueeze_(0)`, `x.t_()`) do reshape x.
 Status check_inplace_types(const Graph& graph, const std::vector<dialect::InplaceEffect>& effects,
-                           const std::string& file) {
+                           const std::string& file, const OpRegistry& registry) {
   for (const auto& e : effects) {
-    const auto& before = graph.values[static_cast<size_t>(e.target)].types;
-    const auto& after = graph.values[static_cast<size_t>(e.result)].types;
-    if (before.size() != 1 || after.size() != 1 || before[0] == after[0]) continue;
+    const Value& target = graph.values[static_cast<size_t>(e.target)];
+    const Value& result = graph.values[static_cast<size_t>(e.result)];
+    if (target.types.size() != 1 || result.types.size() != 1 || result.producer < 0) continue;
+    const TensorType& before = target.types[0];
+    const TensorType& after = result.types[0];
+    const OpInfo* op = registry.find(graph.nodes[static_cast<size_t>(result.producer)].op);
+    const bool reshapes = op != nullptr && op->is_view;
+    if (before.dtype == after.dtype && (reshapes || before.shape == after.shape)) continue;
     return make_error(ErrorCode::invalid_argument,
                       file + ":" + std::to_string(e.loc.line) + ":" + std::to_string(e.loc.column) +
-                          ": in-place op on '" + graph.values[static_cast<size_t>(e.target)].name +
-                          "' (" + tensor_type_str(before[0]) + ") gives " +
-                          tensor_type_str(after[0]) +
+                          ": in-place op on '" + target.name + "' (" + tensor_type_str(before) +
+                          ") gives " + tensor_type_str(after) +
                           "; PyTorch keeps the tensor's dtype and shape there, which the graph "
                           "cannot express (in-place ops that change them are not supported)");
   }
@@ -311,7 +315,7 @@ Result<TaskVariant> import_variant(const std::string& name, std::string_view mod
     v.inputs.push_back(*it);
   }
   PF_TRY(infer_types(graph, input_types(v.inputs), registry));
-  PF_TRY(check_inplace_types(graph, inplace, model_file));
+  PF_TRY(check_inplace_types(graph, inplace, model_file, registry));
   bound_variances(graph, registry, v.inputs);
   v.source = dialect::print_graph(graph, registry, {});
   return v;

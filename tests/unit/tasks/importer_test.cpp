@@ -286,6 +286,9 @@ TEST(Importer, InPlaceOpsThatWouldChangeTheReceiverAreRefused) {
   }
   // A Python number does not promote a float16 tensor.
   EXPECT_TRUE(import_with("in_0 += 0.5", "float16", "[2, 3]", "float32", "[2, 3]").ok());
+  // In-place view ops do reshape their receiver.
+  auto unsqueezed = import_with("in_0.unsqueeze_(0)", "float32", "[2, 3]", "float32", "[2, 3]");
+  EXPECT_TRUE(unsqueezed.ok()) << unsqueezed.error().message;
 }
 
 // Video and volumetric models (3-d convolutions and pooling) as dynamo and
