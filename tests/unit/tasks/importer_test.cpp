@@ -249,6 +249,53 @@ TEST(Importer, InPlaceDundersModifyTheirReceiver) {
       << stale.error().message;
 }
 
+// `x.T` / `x.mT` (transposes) and the in-place fills `x.zero_()` /
+// `x.fill_(v)`, which rebind every name of x; values as PyTorch 1.13 gives.
+TEST(Importer, TransposeAttributesAndInPlaceFills) {
+  const char* meta =
+      "class A:\n    name = \"in_0\"\n    shape = [2, 3]\n    dtype = \"torch.float32\"\n"
+      "class B:\n    name = \"in_1\"\n    shape = [2, 2, 3]\n    dtype = \"torch.float32\"\n";
+  const char* model =
+      "import torch\nclass GraphModule(torch.nn.Module):\n"
+      "    def forward(self, in_0, in_1):\n"
+      "        a = in_0.T\n"
+      "        b = in_1.mT\n"
+      "        c = in_0 * 2\n"
+      "        d = c\n"
+      "        c.fill_(1.5)\n"
+      "        e = in_1 + 1\n"
+      "        e.zero_()\n"
+      "        return (a, b, d, e)\n";
+  const auto& reg = OpRegistry::builtin();
+  auto v = import_variant("v", model, "model.py", meta, "weight_meta.py", reg);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  auto graph = typed_variant_graph(*v, reg);
+  ASSERT_TRUE(graph.ok()) << graph.error().message;
+  Tensor x = Tensor::from_doubles(DType::float32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  Tensor y =
+      Tensor::from_doubles(DType::float32, {2, 2, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  auto out = run_graph_cpu(*graph, {x, y}, reg);
+  ASSERT_TRUE(out.ok()) << out.error().message;
+  auto values = [](const Tensor& t) {
+    std::vector<double> r;
+    Tensor c = t.contiguous_copy();
+    for (int64_t k = 0; k < shape_numel(c.shape()); ++k) r.push_back(c.get(k));
+    return r;
+  };
+  const auto& o = *out;
+  EXPECT_EQ(o[0].shape(), (Shape{3, 2}));
+  EXPECT_EQ(values(o[0]), (std::vector<double>{1, 4, 2, 5, 3, 6}));
+  EXPECT_EQ(o[1].shape(), (Shape{2, 3, 2}));
+  EXPECT_EQ(values(o[1]), (std::vector<double>{1, 4, 2, 5, 3, 6, 7, 10, 8, 11, 9, 12}));
+  EXPECT_EQ(values(o[2]), (std::vector<double>(6, 1.5)));  // d is c, filled
+  EXPECT_EQ(values(o[3]), (std::vector<double>(12, 0.0)));
+  // x.T of more than two dims (deprecated in PyTorch) is refused.
+  std::string three_d =
+      "import torch\nclass GraphModule(torch.nn.Module):\n"
+      "    def forward(self, in_0, in_1):\n        a = in_1.T\n        return (a,)\n";
+  EXPECT_FALSE(import_variant("v", three_d, "model.py", meta, "weight_meta.py", reg).ok());
+}
+
 // PyTorch's `x += y` keeps x's dtype and shape; the graph holds `x + y`,
 // which promotes and broadcasts. Where they differ the import is refused
 // instead of computing something the model does not.
