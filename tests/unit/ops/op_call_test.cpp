@@ -199,8 +199,12 @@ TEST(OpCall, ErrorMessagesNameTheProblem) {
   expect_error(call("torch.exp", {Arg::make_real(1.0)}, {}, {}), {"exp", "'input'", "tensor"});
   expect_error(call("torch.sum", {v(0), v(0)}, {}, {a}), {"sum", "'dim'", "tensor value"});
   expect_error(call("torch.sum", {v(0), Arg::make_int(2)}, {}, {a}), {"sum", "'dim'", "dim 2"});
-  expect_error(call("torch.norm", {v(0)}, {{"p", Arg::make_string("nuc")}}, {a}),
-               {"'nuc'", "unsupported"});
+  expect_error(call("torch.norm", {v(0)}, {{"p", Arg::make_string("abc")}}, {a}),
+               {"'abc'", "unsupported"});
+  // 'nuc' is a matrix norm: over exactly two dims.
+  expect_error(
+      call("torch.norm", {v(0)}, {{"p", Arg::make_string("nuc")}, {"dim", Arg::make_int(1)}}, {a}),
+      {"matrix_norm", "two dims"});
   expect_error(
       call("torch.arange", {Arg::make_int(0), Arg::make_int(5), Arg::make_int(-1)}, {}, {}),
       {"arange", "step"});
