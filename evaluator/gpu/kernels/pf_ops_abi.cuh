@@ -290,3 +290,20 @@ struct PfSingularNormParams {
   int mode;
   int out_double;
 };
+
+// --- ordering along one dim (sort.cu) ------------------------------------------------------
+
+// topk / sort / argsort over contiguous [outer, len, inner]: the first k of
+// each row in the order (NaN first when descending, last otherwise; equal
+// values by index) into [outer, k, inner] values (when non-zero) and indices.
+struct PfSortParams {
+  unsigned long long in;
+  unsigned long long values;
+  unsigned long long indices;
+  long long outer;
+  long long len;
+  long long inner;
+  long long k;
+  int descending;
+  int pad_;
+};

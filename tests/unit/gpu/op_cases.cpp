@@ -353,6 +353,24 @@ void add_reduction_cases(std::vector<OpCase>& c) {
                {in({12, 5, 16})},
                f32_f64});
   c.push_back({"matrix_norm", "x", "torch.norm(x, 'nuc')", {in({40, 33})}, f32_f64});
+  // topk / sort / argsort: a thread per row picking in the CPU reference's
+  // order (ties by index), so indices match exactly even where values tie.
+  c.push_back({"topk",
+               "x",
+               "v = torch.topk(x, 5, dim=1)\n    return (v[0], v[1])",
+               {in({4, 37, 3})},
+               kAll});
+  c.push_back({"topk",
+               "x",
+               "v, i = torch.topk(x, 2, largest=False)\n    return (v, i)",
+               {in({9, 8})},
+               kNum});
+  c.push_back({"sort",
+               "x",
+               "v = torch.sort(x, dim=0, descending=True)\n    return (v[0], v[1])",
+               {in({21, 5})},
+               kAll});
+  c.push_back({"argsort", "x", "x.argsort(-1)", {in({6, 130})}, kNum});
   c.push_back({"normalize", "x", F + "normalize(x, dim=-1)", {in({33, 130})}, kFloat});
   c.push_back({"logsumexp", "x", "torch.logsumexp(x, dim=1)", {in({33, 130}, -5, 5)}, kFloat});
 
