@@ -103,7 +103,7 @@ Result<std::vector<DeviceTensor>> reduce_into_new(PlanBuilder& b, const DeviceTe
 }
 
 // sum / nansum / prod / amax / amin / all / any: (input, dim, keepdim, ...).
-GpuOpFn simple_reduce(std::string kernel, int flags) {
+GpuOpFn simple_reduce(const std::string& kernel, int flags) {
   return [kernel, flags](const GpuArgs& a, const std::vector<TensorType>& out,
                          PlanBuilder& b) -> Result<std::vector<DeviceTensor>> {
     PF_ASSIGN(Reduction r, reduction_of(a, 1, 2));

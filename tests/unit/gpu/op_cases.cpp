@@ -3,6 +3,7 @@
 namespace pf::gpu::test {
 namespace {
 
+// NOLINTNEXTLINE(readability-identifier-naming): reads as the cases' own `F.`
 const std::string F = "torch.nn.functional.";
 
 void add_arith_cases(std::vector<OpCase>& c) {

@@ -51,6 +51,7 @@ Call call(const std::string& spelling, std::vector<Arg> positional, Keywords key
   c.graph.nodes.push_back(node);
   c.graph.outputs.push_back(node.output);
   std::vector<TensorType> types;
+  types.reserve(inputs.size());
   for (const auto& t : inputs) types.push_back({t.dtype(), t.shape()});
   c.status = infer_types(c.graph, types, r);
   if (!c.status.ok() || op.returns_list) return c;
@@ -66,7 +67,7 @@ Call call(const std::string& spelling, std::vector<Arg> positional, Keywords key
 Arg v(int i) {
   return Arg::make_value(i);
 }
-Tensor f32(const Shape& shape, std::vector<double> values) {
+Tensor f32(const Shape& shape, const std::vector<double>& values) {
   return Tensor::from_doubles(DType::float32, shape, values);
 }
 const TensorType& out_type(const Call& c) {
