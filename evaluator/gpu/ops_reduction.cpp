@@ -172,9 +172,11 @@ GpuOpFn arg_extremum(bool take_min) {
   };
 }
 
-GpuOpFn variance(bool take_sqrt) {
-  return [take_sqrt](const GpuArgs& a, const std::vector<TensorType>& out,
-                     PlanBuilder& b) -> Result<std::vector<DeviceTensor>> {
+// with_mean: var_mean / std_mean; the mean is a second reduction (PyTorch
+// takes it from the same Welford pass: one read of the input fewer).
+GpuOpFn variance(bool take_sqrt, bool with_mean = false) {
+  return [take_sqrt, with_mean](const GpuArgs& a, const std::vector<TensorType>& out,
+                                PlanBuilder& b) -> Result<std::vector<DeviceTensor>> {
     PF_ASSIGN(Reduction r, reduction_of(a, 1, 3));
     PF_ASSIGN(bool unbiased, a.boolean(2));
     int64_t correction = unbiased ? 1 : 0;
@@ -186,7 +188,14 @@ GpuOpFn variance(bool take_sqrt) {
     call.kernel = "welford";
     call.flags = take_sqrt ? 1 : 0;
     call.factor = static_cast<double>(correction);
-    return reduce_into_new(b, a.tensor(0), r, out[0], call);
+    PF_ASSIGN(std::vector<DeviceTensor> spread, reduce_into_new(b, a.tensor(0), r, out[0], call));
+    if (!with_mean) return spread;
+    ReduceCall mean;
+    mean.kernel = "sum";
+    mean.factor = 1.0 / static_cast<double>(r.group_size);
+    PF_ASSIGN(std::vector<DeviceTensor> means, reduce_into_new(b, a.tensor(0), r, out[1], mean));
+    spread.push_back(means[0]);
+    return spread;
   };
 }
 
@@ -370,6 +379,8 @@ void register_gpu_reduction_ops(GpuOpRegistry& r) {
   r.add(GpuOpInfo{"argmin", arg_extremum(true), all_dtypes()});
   r.add(GpuOpInfo{"var", variance(false), float_dtypes()});
   r.add(GpuOpInfo{"std", variance(true), float_dtypes()});
+  r.add(GpuOpInfo{"var_mean", variance(false, true), float_dtypes()});
+  r.add(GpuOpInfo{"std_mean", variance(true, true), float_dtypes()});
   r.add(GpuOpInfo{"norm", run_norm, float_dtypes()});
   r.add(GpuOpInfo{"vector_norm", run_norm, float_dtypes()});
   r.add(GpuOpInfo{"matrix_norm", run_matrix_norm, float_dtypes()});

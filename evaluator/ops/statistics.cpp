@@ -1,4 +1,4 @@
-// Statistics over dims: var/std (correction or unbiased), norm and
+// Statistics over dims: var/std and var_mean/std_mean (correction or unbiased), norm and
 // linalg.vector_norm (p = 0, 1, 2, inf, -inf, other; 'fro'), linalg.matrix_norm
 // ('fro', 'nuc', +-1, +-2, +-inf) and F.normalize. Accumulation in float64, one rounding to the
 // output dtype.
@@ -36,32 +36,38 @@ std::string var_overload(std::string_view, std::vector<Arg>& positional,
   return "";
 }
 
-OpInfo variance_op(const std::string& name, bool take_sqrt) {
+// with_mean: var_mean / std_mean, returning (var or std, mean).
+OpInfo variance_op(const std::string& name, bool take_sqrt, bool with_mean = false) {
   OpInfo op;
-  op.name = name;
-  op.aliases = {"torch." + name, "Tensor." + name};
+  op.name = with_mean ? name + "_mean" : name;
+  op.aliases = {"torch." + op.name};
+  if (!with_mean) op.aliases.push_back("Tensor." + name);
+  op.returns_list = with_mean;
   op.params = {tensor_param("input"), param("dim", ParamKind::optional_int_list, Arg::make_none()),
                param("unbiased", ParamKind::boolean, Arg::make_bool(true)),
                param("keepdim", ParamKind::boolean, Arg::make_bool(false)),
                kwarg("correction", ParamKind::optional_integer, Arg::make_none())};
-  op.doc = take_sqrt ? "standard deviation over dim with correction (default 1)"
-                     : "variance over dim with correction (default 1)";
+  op.doc = std::string(take_sqrt ? "standard deviation" : "variance") +
+           " over dim with correction (default 1)" + (with_mean ? ", and the mean" : "");
   op.overload = var_overload;
   auto plan = [](const ArgReader& a, const Shape& shape) -> Result<Reduction> {
     PF_ASSIGN(auto dims, read_dims(a, 1));
     PF_ASSIGN(bool keepdim, a.boolean(3));
     return plan_reduction(a, 1, shape, dims, keepdim);
   };
-  op.infer = [plan](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+  op.infer = [plan, with_mean](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
     const TensorType& x = a.tensor(0);
     PF_TRY(expect_floating(a, x.dtype));
     PF_TRY(a.boolean(2));
     if (!a.is_none(4)) PF_TRY(a.integer(4));
     PF_ASSIGN(Reduction r, plan(a, x.shape));
-    return std::vector<TensorType>{{x.dtype, r.out_shape}};
+    std::vector<TensorType> types = {{x.dtype, r.out_shape}};
+    if (with_mean) types.push_back({x.dtype, r.out_shape});
+    return types;
   };
-  op.cpu = [plan, take_sqrt](const BoundArgs<Tensor>& a,
-                             const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+  op.cpu = [plan, take_sqrt, with_mean](
+               const BoundArgs<Tensor>& a,
+               const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
     const Tensor& x = a.tensor(0);
     PF_ASSIGN(Reduction r, plan(a, x.shape()));
     PF_ASSIGN(bool unbiased, a.boolean(2));
@@ -71,6 +77,7 @@ OpInfo variance_op(const std::string& name, bool take_sqrt) {
     }
     std::vector<double> v = grouped_values(x, r);
     Tensor y = Tensor::zeros(out[0].dtype, out[0].shape);
+    Tensor means = Tensor::zeros(out[0].dtype, out[0].shape);
     for (int64_t g = 0; g < r.groups; ++g) {
       const double* group = v.data() + g * r.group_size;
       double mean = 0, ss = 0;
@@ -80,7 +87,9 @@ OpInfo variance_op(const std::string& name, bool take_sqrt) {
       double divisor = std::max<double>(0.0, static_cast<double>(r.group_size - correction));
       double var = ss / divisor;
       y.set(g, take_sqrt ? std::sqrt(var) : var);
+      means.set(g, mean);
     }
+    if (with_mean) return std::vector<Tensor>{y, means};
     return std::vector<Tensor>{y};
   };
   return op;
@@ -401,6 +410,8 @@ std::string norm_overload(std::string_view, std::vector<Arg>& positional,
 void register_statistics_ops(OpRegistry& r) {
   r.add(variance_op("var", false));
   r.add(variance_op("std", true));
+  r.add(variance_op("var", false, true));
+  r.add(variance_op("std", true, true));
   OpInfo norm = norm_op("norm", {"torch.norm", "Tensor.norm", "torch.functional.norm"}, "p",
                         Arg::make_string("fro"), true);
   norm.overload = norm_overload;

@@ -354,6 +354,16 @@ void add_reduction_cases(std::vector<OpCase>& c) {
                {in({12, 5, 16})},
                f32_f64});
   c.push_back({"matrix_norm", "x", "torch.norm(x, 'nuc')", {in({40, 33})}, f32_f64});
+  c.push_back({"var_mean",
+               "x",
+               "v = torch.var_mean(x, 1)\n    return (v[0], v[1])",
+               {in({33, 130})},
+               kFloat});
+  c.push_back({"std_mean",
+               "x",
+               "s, m = torch.std_mean(x, (0, 2), False, True)\n    return (s, m)",
+               {in({6, 7, 20})},
+               kFloat});
   // topk / sort / argsort: a thread per row picking in the CPU reference's
   // order (ties by index), so indices match exactly even where values tie.
   c.push_back({"topk",
