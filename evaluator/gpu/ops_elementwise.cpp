@@ -153,14 +153,16 @@ const char* kLogic = "ew_logic.cu";
 
 void add_math(GpuOpRegistry& r) {
   // Float-promoting math: integer inputs compute in float32.
-  for (const char* name : {"exp",   "exp2", "expm1",   "log", "log2", "log10",     "log1p", "sqrt",
-                           "rsqrt", "sin",  "cos",     "tan", "asin", "acos",      "atan",  "sinh",
-                           "cosh",  "tanh", "sigmoid", "erf", "erfc", "reciprocal"}) {
+  for (const char* name :
+       {"exp",        "exp2",    "expm1",   "log",  "log2",      "log10", "log1p",
+        "sqrt",       "rsqrt",   "sin",     "cos",  "tan",       "asin",  "acos",
+        "atan",       "sinh",    "cosh",    "tanh", "sigmoid",   "erf",   "erfc",
+        "reciprocal", "deg2rad", "rad2deg", "sinc", "tanhshrink"}) {
     add(r, {name, kMath, fixed(name), {0}, Compute::output, no_params(), all_dtypes()});
   }
   // Floating-only activations.
   for (const char* name :
-       {"silu", "hardswish", "hardsigmoid", "mish", "logsigmoid", "softsign", "selu"}) {
+       {"silu", "hardswish", "hardsigmoid", "mish", "logsigmoid", "softsign", "selu", "frac"}) {
     add(r, {name, kMath, fixed(name), {0}, Compute::output, no_params(), float_dtypes()});
   }
   add(r, {"gelu",

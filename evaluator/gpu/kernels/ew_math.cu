@@ -44,6 +44,14 @@ PF_UNARY_MATH(cosh, pf_cosh(x))
 PF_UNARY_MATH(tanh, pf_tanh(x))
 PF_UNARY_MATH(erf, pf_erf(x))
 PF_UNARY_MATH(erfc, pf_erfc(x))
+// As PyTorch's CUDA kernels: the constant in opmath, sinc(0) = 1.
+PF_UNARY_MATH(deg2rad, x * opmath_t(0.017453292519943295))
+PF_UNARY_MATH(rad2deg, x * opmath_t(57.295779513082323))
+PF_UNARY_MATH(sinc, x == opmath_t(0) ? PF_ONE
+                                     : pf_sin(opmath_t(3.14159265358979323846) * x) /
+                                           (opmath_t(3.14159265358979323846) * x))
+PF_UNARY_MATH(tanhshrink, x - pf_tanh(x))
+PF_UNARY_MATH(frac, x - pf_trunc(x))
 PF_UNARY_MATH(reciprocal, PF_ONE / x)
 PF_UNARY_MATH(sigmoid, PF_ONE / (PF_ONE + pf_exp(-x)))
 PF_UNARY_MATH(gelu, opmath_t(0.5) * x * (PF_ONE + pf_erf(x * opmath_t(0.70710678118654752440))))

@@ -105,6 +105,12 @@ void add_math_cases(std::vector<OpCase>& c) {
                  {in({37, 65}, m.lo, m.hi, m.ilo, m.ihi)},
                  kFloatAndLong});
   }
+  // deg2rad / rad2deg / sinc / tanhshrink promote integers; frac is floating only.
+  for (const char* name : {"deg2rad", "rad2deg", "sinc"}) {
+    c.push_back({name, "x", std::string("torch.") + name + "(x)", {in({37, 65}, -4, 4)}, kNum});
+  }
+  c.push_back({"tanhshrink", "x", F + "tanhshrink(x)", {in({37, 65}, -4, 4)}, kNum});
+  c.push_back({"frac", "x", "x.frac()", {in({37, 65}, -4, 4)}, kFloat});
   c.push_back({"silu", "x", F + "silu(x)", {in({37, 65}, -5, 5)}, kFloat});
   c.push_back({"hardswish", "x", F + "hardswish(x)", {in({37, 65}, -5, 5)}, kFloat});
   c.push_back({"hardsigmoid", "x", F + "hardsigmoid(x)", {in({37, 65}, -5, 5)}, kFloat});
