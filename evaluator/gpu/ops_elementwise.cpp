@@ -36,7 +36,7 @@ struct EwDef {
   std::set<DType> dtypes;
 };
 
-KernelPicker fixed(std::string kernel) {
+KernelPicker fixed(const std::string& kernel) {
   return [kernel](const GpuArgs&) -> Result<std::string> { return kernel; };
 }
 
@@ -53,7 +53,7 @@ Binder mode(int64_t m) {
 }
 
 // s[i] = the real parameter p_i for each (slot, param) pair.
-Binder reals(std::vector<std::pair<size_t, size_t>> slots) {
+Binder reals(const std::vector<std::pair<size_t, size_t>>& slots) {
   return [slots](const GpuArgs& a, DType, EwLaunch& l) -> Status {
     for (auto [slot, param] : slots) {
       PF_ASSIGN(l.s[slot], a.real(param));
@@ -147,9 +147,9 @@ void add(GpuOpRegistry& r, EwDef def) {
                   shared->dtypes});
 }
 
-const char* kArith = "ew_arith.cu";
-const char* kMath = "ew_math.cu";
-const char* kLogic = "ew_logic.cu";
+constexpr const char* kArith = "ew_arith.cu";
+constexpr const char* kMath = "ew_math.cu";
+constexpr const char* kLogic = "ew_logic.cu";
 
 void add_math(GpuOpRegistry& r) {
   // Float-promoting math: integer inputs compute in float32.

@@ -104,6 +104,12 @@ void add_index_cases(std::vector<OpCase>& c) {
                "x.scatter_add(1, i, s)",
                {in({3, 50}, -1, 1), in({3, 200}, -1, 1), typed('l', {3, 200}, 0, 0, 0, 49)},
                kFloat});
+  // one_hot: composed of unsqueeze, arange, eq and a cast to int64.
+  c.push_back({"one_hot",
+               "x, i",
+               "x * 0 + " + F + "one_hot(i, 7)",
+               {in({5, 3, 7}), typed('l', {5, 3}, 0, 0, 0, 6)},
+               {DType::int64}});
   c.push_back({"getitem", "x, i", "x[i]", {in({9, 4}), typed('l', {5}, 0, 0, -9, 8)}, kAll});
   c.push_back(
       {"getitem", "x, i", "x[:, i] * 1", {in({3, 9, 4}), typed('l', {2, 3}, 0, 0, 0, 8)}, kNum});
