@@ -160,6 +160,10 @@ void add_math(GpuOpRegistry& r) {
         "reciprocal", "deg2rad", "rad2deg", "sinc", "tanhshrink"}) {
     add(r, {name, kMath, fixed(name), {0}, Compute::output, no_params(), all_dtypes()});
   }
+  // Two-operand float-promoting math.
+  for (const char* name : {"atan2", "hypot", "copysign", "logaddexp", "xlogy"}) {
+    add(r, {name, kMath, fixed(name), {0, 1}, Compute::output, no_params(), all_dtypes()});
+  }
   // Floating-only activations.
   for (const char* name :
        {"silu", "hardswish", "hardsigmoid", "mish", "logsigmoid", "softsign", "selu", "frac"}) {

@@ -105,6 +105,21 @@ void add_math_cases(std::vector<OpCase>& c) {
                  {in({37, 65}, m.lo, m.hi, m.ilo, m.ihi)},
                  kFloatAndLong});
   }
+  // Two-operand float math; hypot and logaddexp take floating operands only.
+  for (const char* name : {"atan2", "copysign", "xlogy"}) {
+    c.push_back({name,
+                 "x, y",
+                 std::string("torch.") + name + "(x, y)",
+                 {in({37, 65}, -3, 3), in({65}, 0.1, 3)},
+                 kNum});
+  }
+  for (const char* name : {"hypot", "logaddexp"}) {
+    c.push_back({name,
+                 "x, y",
+                 std::string("torch.") + name + "(x, y)",
+                 {in({37, 65}, -3, 3), in({37, 1}, -3, 3)},
+                 kFloat});
+  }
   // deg2rad / rad2deg / sinc / tanhshrink promote integers; frac is floating only.
   for (const char* name : {"deg2rad", "rad2deg", "sinc"}) {
     c.push_back({name, "x", std::string("torch.") + name + "(x)", {in({37, 65}, -4, 4)}, kNum});
