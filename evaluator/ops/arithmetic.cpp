@@ -105,7 +105,9 @@ BinaryBinder alpha_binder(int64_t sign, size_t alpha_index) {
                                                                : 0;
     double alpha_real = round_to_dtype(alpha, opmath_type(compute));
     BinaryKernels k;
-    k.fn = [sign, alpha_real](double x, double y) { return x + sign * alpha_real * y; };
+    k.fn = [sign, alpha_real](double x, double y) {
+      return x + static_cast<double>(sign) * alpha_real * y;
+    };
     k.int_fn = [sign, alpha_int](int64_t x, int64_t y) -> Result<int64_t> {
       return wrap_add(x, wrap_mul(sign * alpha_int, y));
     };
