@@ -315,6 +315,9 @@ ValueId GraphBuilder::storage_root(ValueId v) const {
 }
 
 void GraphBuilder::mutate(ValueId target, ValueId result, SourceLoc loc) {
+  if (options_.inplace_effects != nullptr) {
+    options_.inplace_effects->push_back(InplaceEffect{target, result, loc});
+  }
   ValueId root = storage_root(target);
   std::string why = "'" + g_.values[target].name + "' was modified in place at " + short_loc(loc) +
                     "; passforge graphs are pure, so tensors sharing its storage cannot be used "
@@ -340,7 +343,7 @@ Result<Graph> build_graph(const FunctionDef& fn, const OpRegistry& registry,
 }
 
 Result<Graph> load_graph(std::string_view source, std::string file, const OpRegistry& registry,
-                         std::string_view function) {
+                         std::string_view function, std::vector<InplaceEffect>* inplace_effects) {
   PF_ASSIGN(Module module, parse_module(source, std::move(file)));
   const FunctionDef* fn = nullptr;
   if (function == "forward") {
@@ -348,7 +351,9 @@ Result<Graph> load_graph(std::string_view source, std::string file, const OpRegi
   } else {
     PF_ASSIGN(fn, require_function(module, function));
   }
-  return build_graph(*fn, registry, build_options_for(module));
+  BuildOptions options = build_options_for(module);
+  options.inplace_effects = inplace_effects;
+  return build_graph(*fn, registry, options);
 }
 
 }  // namespace pf::dialect

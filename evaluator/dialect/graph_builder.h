@@ -15,9 +15,21 @@
 
 namespace pf::dialect {
 
+//! An in-place form (`x += y`, `x.add_(y)`, `x.__iadd__(y)`): `result`
+//! replaced `target`. PyTorch keeps the target's dtype and shape there; the
+//! pure graph computes the out-of-place op, so callers that know types check
+//! that both agree.
+struct InplaceEffect {
+  ValueId target = kNoValue;
+  ValueId result = kNoValue;
+  SourceLoc loc;
+};
+
 struct BuildOptions {
   std::string file;  // prefixes error messages ("<input>" when empty)
   ModuleAliases module_aliases = default_module_aliases();
+  //! When set, receives every in-place effect, in program order.
+  std::vector<InplaceEffect>* inplace_effects = nullptr;
 };
 
 //! The options a module implies: its file name and its import aliases.
@@ -50,7 +62,9 @@ Result<Graph> build_graph(const FunctionDef& fn, const OpRegistry& registry,
 //! Parses `source` and builds the graph of `function`: "forward" means the
 //! `forward` method of class GraphModule (or of the only class having one, or
 //! a top-level `forward`); any other name is a top-level function.
+//! `inplace_effects` as in BuildOptions.
 Result<Graph> load_graph(std::string_view source, std::string file, const OpRegistry& registry,
-                         std::string_view function = "forward");
+                         std::string_view function = "forward",
+                         std::vector<InplaceEffect>* inplace_effects = nullptr);
 
 }  // namespace pf::dialect

@@ -63,7 +63,7 @@ Result<Arg> GraphBuilder::eval(const Expr& e, const std::string& hint) {
                                          : Arg::make_list(std::move(items));
     }
     case Expr::Kind::attribute:
-      return eval_attribute(e);
+      return eval_attribute(e, hint);
     case Expr::Kind::unary:
       return eval_unary(e, hint);
     case Expr::Kind::binary:
@@ -86,7 +86,7 @@ Result<Arg> GraphBuilder::eval(const Expr& e, const std::string& hint) {
   return error(e.loc, "unexpected expression");
 }
 
-Result<Arg> GraphBuilder::eval_attribute(const Expr& e) {
+Result<Arg> GraphBuilder::eval_attribute(const Expr& e, const std::string& hint) {
   auto path = dotted_path(e);
   if (path && scope_.count(root_of(*path)) == 0) {
     std::string spelling = canonical_spelling(*path, options_.module_aliases);
@@ -94,6 +94,21 @@ Result<Arg> GraphBuilder::eval_attribute(const Expr& e) {
     return error(e.loc, "'" + *path + "' is not a value (a call needs parentheses)");
   }
   PF_ASSIGN(Arg object, eval(e.children[0], ""));
+  if (object.is_value() && !g_.values[object.value].is_list && (e.text == "T" || e.text == "mT")) {
+    // `x.T` is `x.t()` (PyTorch's deprecated reversal of more than two dims
+    // is refused there); `x.mT` swaps the last two dims.
+    std::vector<Arg> args = {object};
+    std::string spelling = "Tensor.t";
+    if (e.text == "mT") {
+      spelling = "Tensor.transpose";
+      args.push_back(Arg::make_int(-2));
+      args.push_back(Arg::make_int(-1));
+    }
+    Status st;
+    const OpInfo* op = resolve(spelling, e.loc, st);
+    PF_TRY(st);
+    return emit(spelling, op, std::move(args), {}, e.loc, hint, kNoValue);
+  }
   if (object.is_value()) {
     return error(e.loc, "tensor attributes ('" + g_.values[object.value].name + "." + e.text +
                             "') are not supported in graph functions");
@@ -277,11 +292,19 @@ Result<Arg> GraphBuilder::eval_call(const Expr& e, const std::string& hint) {
     std::swap(positional[0], positional[1]);
     spelling = *op_spelling;
   }
+  // `x.__isub__(y)` is `x -= y`: the operator, modifying its receiver.
+  bool inplace_dunder = false;
+  if (auto op_spelling = inplace_operator(registry_, spelling);
+      op_spelling && positional.size() == 2 && keywords.empty()) {
+    spelling = *op_spelling;
+    inplace_dunder = true;
+  }
   Status st;
   const OpInfo* op = resolve(spelling, e.loc, st);
   PF_TRY(st);
   ValueId target = kNoValue;
-  if (is_inplace_spelling(spelling) || inplace_requested(op, positional, keywords)) {
+  if (inplace_dunder || is_inplace_spelling(spelling) ||
+      inplace_requested(op, positional, keywords)) {
     if (positional.empty() || !positional[0].is_value() || g_.values[positional[0].value].is_list) {
       return error(e.loc,
                    "in-place '" + spelling + "' needs a tensor to modify as its first argument");

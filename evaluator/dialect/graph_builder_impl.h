@@ -42,7 +42,7 @@ class GraphBuilder {
   //! (assignment target); "" gives a fresh name. Nested nodes always get
   //! fresh names.
   Result<Arg> eval(const Expr& e, const std::string& hint);
-  Result<Arg> eval_attribute(const Expr& e);
+  Result<Arg> eval_attribute(const Expr& e, const std::string& hint);
   Result<Arg> eval_unary(const Expr& e, const std::string& hint);
   Result<Arg> eval_binary(const Expr& e, const std::string& hint);
   Result<Arg> eval_compare(const Expr& e, const std::string& hint);

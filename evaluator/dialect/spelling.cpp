@@ -60,7 +60,8 @@ namespace {
 // `x.__eq__(y)` is `x == y`: a dunder method is looked up as the operator it
 // implements ("operator.eq", "operator.and_"), else as the plain method
 // ("__abs__" -> "Tensor.abs"). In-place (`__iadd__`) and reflected (`__radd__`)
-// forms are left unknown: neither is the same call with the same operands.
+// forms are left to inplace_operator / reflected_operator: neither is the same
+// call with the same operands.
 const OpInfo* find_dunder(const OpRegistry& registry, std::string_view spelling,
                           std::string& alias) {
   static constexpr std::string_view kPrefix = "Tensor.__";
@@ -95,6 +96,17 @@ std::optional<std::string> reflected_operator(const OpRegistry& registry,
     if (!name.empty() && registry.find_alias(candidate) != nullptr) return candidate;
   }
   return std::nullopt;
+}
+
+std::optional<std::string> inplace_operator(const OpRegistry& registry, std::string_view spelling) {
+  static constexpr std::string_view kPrefix = "Tensor.__i";
+  if (!starts_with(spelling, kPrefix) || !ends_with(spelling, "__")) return std::nullopt;
+  std::string name(spelling.substr(kPrefix.size(), spelling.size() - kPrefix.size() - 2));
+  // Only operators registered with their augmented form: PyTorch has no
+  // in-place matmul (`x @= y` raises), so `__imatmul__` stays unknown.
+  std::string candidate = "operator.i" + name;
+  if (name.empty() || registry.find_alias(candidate) == nullptr) return std::nullopt;
+  return candidate;
 }
 
 const OpInfo* find_op(const OpRegistry& registry, std::string_view spelling,

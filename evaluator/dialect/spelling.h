@@ -48,6 +48,11 @@ const OpInfo* find_op(const OpRegistry& registry, std::string_view spelling,
 std::optional<std::string> reflected_operator(const OpRegistry& registry,
                                               std::string_view spelling);
 
+//! For an in-place dunder ("Tensor.__isub__": `x.__isub__(y)` is `x -= y`),
+//! the operator spelling of the augmented assignment ("operator.isub");
+//! nullopt for anything else, and for operators PyTorch has no in-place form of.
+std::optional<std::string> inplace_operator(const OpRegistry& registry, std::string_view spelling);
+
 //! "unknown op 'torch.reluu' (did you mean 'torch.relu'?)".
 std::string unknown_op_message(const OpRegistry& registry, std::string_view spelling);
 

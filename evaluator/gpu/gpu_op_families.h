@@ -42,6 +42,8 @@ void register_gpu_conv_ops(GpuOpRegistry& r);
 void register_gpu_attention_ops(GpuOpRegistry& r);
 // cumsum, cumprod.
 void register_gpu_scan_ops(GpuOpRegistry& r);
+// topk, sort, argsort.
+void register_gpu_sort_ops(GpuOpRegistry& r);
 // einsum (diagonal views, sums, permutes, reshapes and bmm, as PyTorch).
 void register_gpu_einsum_ops(GpuOpRegistry& r);
 

@@ -117,6 +117,7 @@ void register_all_gpu_ops(GpuOpRegistry& r) {
   register_gpu_conv_ops(r);
   register_gpu_attention_ops(r);
   register_gpu_scan_ops(r);
+  register_gpu_sort_ops(r);
   register_gpu_einsum_ops(r);
 }
 

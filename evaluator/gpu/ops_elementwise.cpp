@@ -36,7 +36,7 @@ struct EwDef {
   std::set<DType> dtypes;
 };
 
-KernelPicker fixed(std::string kernel) {
+KernelPicker fixed(const std::string& kernel) {
   return [kernel](const GpuArgs&) -> Result<std::string> { return kernel; };
 }
 
@@ -53,7 +53,7 @@ Binder mode(int64_t m) {
 }
 
 // s[i] = the real parameter p_i for each (slot, param) pair.
-Binder reals(std::vector<std::pair<size_t, size_t>> slots) {
+Binder reals(const std::vector<std::pair<size_t, size_t>>& slots) {
   return [slots](const GpuArgs& a, DType, EwLaunch& l) -> Status {
     for (auto [slot, param] : slots) {
       PF_ASSIGN(l.s[slot], a.real(param));
@@ -147,20 +147,26 @@ void add(GpuOpRegistry& r, EwDef def) {
                   shared->dtypes});
 }
 
-const char* kArith = "ew_arith.cu";
-const char* kMath = "ew_math.cu";
-const char* kLogic = "ew_logic.cu";
+constexpr const char* kArith = "ew_arith.cu";
+constexpr const char* kMath = "ew_math.cu";
+constexpr const char* kLogic = "ew_logic.cu";
 
 void add_math(GpuOpRegistry& r) {
   // Float-promoting math: integer inputs compute in float32.
-  for (const char* name : {"exp",   "exp2", "expm1",   "log", "log2", "log10",     "log1p", "sqrt",
-                           "rsqrt", "sin",  "cos",     "tan", "asin", "acos",      "atan",  "sinh",
-                           "cosh",  "tanh", "sigmoid", "erf", "erfc", "reciprocal"}) {
+  for (const char* name :
+       {"exp",        "exp2",    "expm1",   "log",  "log2",      "log10", "log1p",
+        "sqrt",       "rsqrt",   "sin",     "cos",  "tan",       "asin",  "acos",
+        "atan",       "sinh",    "cosh",    "tanh", "sigmoid",   "erf",   "erfc",
+        "reciprocal", "deg2rad", "rad2deg", "sinc", "tanhshrink"}) {
     add(r, {name, kMath, fixed(name), {0}, Compute::output, no_params(), all_dtypes()});
+  }
+  // Two-operand float-promoting math.
+  for (const char* name : {"atan2", "hypot", "copysign", "logaddexp", "xlogy"}) {
+    add(r, {name, kMath, fixed(name), {0, 1}, Compute::output, no_params(), all_dtypes()});
   }
   // Floating-only activations.
   for (const char* name :
-       {"silu", "hardswish", "hardsigmoid", "mish", "logsigmoid", "softsign", "selu"}) {
+       {"silu", "hardswish", "hardsigmoid", "mish", "logsigmoid", "softsign", "selu", "frac"}) {
     add(r, {name, kMath, fixed(name), {0}, Compute::output, no_params(), float_dtypes()});
   }
   add(r, {"gelu",

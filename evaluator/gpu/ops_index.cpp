@@ -11,6 +11,7 @@
 // skipped (scatters) instead of faulting, where PyTorch would raise a device
 // assertion and the CPU reference an error.
 #include "evaluator/gpu/copy.h"
+#include "evaluator/gpu/gpu_op_call.h"
 #include "evaluator/gpu/gpu_op_families.h"
 #include "evaluator/gpu/gpu_op_registry.h"
 #include "evaluator/gpu/gpu_views.h"
@@ -277,7 +278,22 @@ Outputs run_getitem(const GpuArgs& a, const std::vector<TensorType>& out, PlanBu
 
 }  // namespace
 
+// F.one_hot composed: unsqueeze(input, -1) == arange(num_classes), as int64.
+// An index outside [0, num_classes) gives a zero row (the CPU reference and
+// PyTorch report it as an error).
+Result<std::vector<DeviceTensor>> run_one_hot(const GpuArgs& a, const std::vector<TensorType>&,
+                                              PlanBuilder& b) {
+  PF_ASSIGN(int64_t classes, a.integer(1));
+  PF_ASSIGN(DeviceTensor column, call_gpu_op1(b, "unsqueeze", {a.tensor(0), Arg::make_int(-1)}));
+  PF_ASSIGN(DeviceTensor ids,
+            call_gpu_op1(b, "arange", {Arg::make_int(0), Arg::make_int(classes)}));
+  PF_ASSIGN(DeviceTensor hit, call_gpu_op1(b, "eq", {column, ids}));
+  PF_ASSIGN(DeviceTensor y, materialize(b, hit, DType::int64));
+  return std::vector<DeviceTensor>{y};
+}
+
 void register_gpu_index_ops(GpuOpRegistry& r) {
+  r.add(GpuOpInfo{"one_hot", run_one_hot, {DType::int64}});
   r.add(GpuOpInfo{"index_select", run_index_select, all_dtypes()});
   r.add(GpuOpInfo{"gather", run_gather, all_dtypes()});
   r.add(GpuOpInfo{"embedding", run_embedding, all_dtypes(), no_max_norm});

@@ -5,7 +5,9 @@
 // height of 1), max_pool3d / avg_pool3d through their 3-d kernels (argmax
 // scratch likewise), adaptive_avg_pool as a mean over the spatial dims when the
 // output is one cell (PyTorch's shortcut) and the adaptive kernel otherwise,
-// adaptive_max_pool with its argmax scratch.
+// adaptive_max_pool with its argmax scratch. max_pool<n>d_with_indices and
+// adaptive_max_pool<n>d_with_indices (return_indices=True) return that
+// argmax as their second output.
 #include "evaluator/gpu/ops_pool.h"
 
 #include "evaluator/gpu/copy.h"
@@ -60,9 +62,11 @@ Status set_geometry(PfPoolParams& p, const DeviceTensor& x, const DeviceTensor& 
   return ok_status();
 }
 
-GpuOpFn windowed_fn(int nd, bool is_max) {
-  return [nd, is_max](const GpuArgs& a, const std::vector<TensorType>& out,
-                      PlanBuilder& b) -> Outputs {
+// with_indices: max_pool<n>d_with_indices, whose argmax is the second output
+// instead of scratch.
+GpuOpFn windowed_fn(int nd, bool is_max, bool with_indices = false) {
+  return [nd, is_max, with_indices](const GpuArgs& a, const std::vector<TensorType>& out,
+                                    PlanBuilder& b) -> Outputs {
     const size_t n = static_cast<size_t>(nd);
     PF_ASSIGN(DeviceTensor x, contiguous(b, a.tensor(0)));
     b.use(x);
@@ -86,12 +90,21 @@ GpuOpFn windowed_fn(int nd, bool is_max) {
     slots3(pad, nd, 0, p.pad);
     slots3(dil, nd, 1, p.dil);
     PF_ASSIGN(DeviceTensor y, b.allocate(out[0]));
+    std::vector<DeviceTensor> outs = {y};
+    if (with_indices) {
+      PF_ASSIGN(DeviceTensor idx, b.allocate(out[1]));
+      outs.push_back(idx);
+    }
     PF_TRY(set_geometry(p, x, y, nd));
-    if (p.n == 0) return std::vector<DeviceTensor>{y};
+    if (p.n == 0) return outs;
     cuda::LaunchConfig lc;
     if (is_max) {
-      PF_ASSIGN(DeviceTensor idx,
-                b.allocate(TensorType{DType::int64, y.shape()}, "max_pool indices"));
+      DeviceTensor idx;
+      if (with_indices) {
+        idx = outs[1];
+      } else {
+        PF_ASSIGN(idx, b.allocate(TensorType{DType::int64, y.shape()}, "max_pool indices"));
+      }
       p.indices = idx.data_ptr();
       lc = linear_launch(p.n, 256, 256);
     } else {
@@ -101,14 +114,15 @@ GpuOpFn windowed_fn(int nd, bool is_max) {
                                  : (is_max ? "pf_max_pool2d" : "pf_avg_pool2d");
     if (nd == 3) lc = linear_launch(p.n, 256, 256);
     PF_TRY(b.add_kernel(kPool, x.dtype(), kernel, lc, p));
-    return std::vector<DeviceTensor>{y};
+    return outs;
   };
 }
 
 }  // namespace
 
 Result<DeviceTensor> add_adaptive_pool(PlanBuilder& b, const DeviceTensor& input,
-                                       const TensorType& out, int nd, bool is_max) {
+                                       const TensorType& out, int nd, bool is_max,
+                                       const DeviceTensor* indices) {
   const Shape& os = out.shape;
   bool single = true;
   for (int k = 1; k <= nd; ++k) single = single && os[os.size() - static_cast<size_t>(k)] == 1;
@@ -124,8 +138,12 @@ Result<DeviceTensor> add_adaptive_pool(PlanBuilder& b, const DeviceTensor& input
   PF_TRY(set_geometry(p, x, y, nd));
   if (p.n == 0) return y;
   if (is_max) {
-    PF_ASSIGN(DeviceTensor idx,
-              b.allocate(TensorType{DType::int64, y.shape()}, "adaptive_max_pool indices"));
+    DeviceTensor idx;
+    if (indices != nullptr) {
+      idx = *indices;
+    } else {
+      PF_ASSIGN(idx, b.allocate(TensorType{DType::int64, y.shape()}, "adaptive_max_pool indices"));
+    }
     p.indices = idx.data_ptr();
   }
   // PyTorch: grid (planes, max(16 / channels, 1)), threads (32, 8).
@@ -140,11 +158,16 @@ Result<DeviceTensor> add_adaptive_pool(PlanBuilder& b, const DeviceTensor& input
 
 namespace {
 
-GpuOpFn adaptive_fn(int nd, bool is_max) {
-  return [nd, is_max](const GpuArgs& a, const std::vector<TensorType>& out,
-                      PlanBuilder& b) -> Outputs {
-    PF_ASSIGN(DeviceTensor y, add_adaptive_pool(b, a.tensor(0), out[0], nd, is_max));
-    return std::vector<DeviceTensor>{y};
+GpuOpFn adaptive_fn(int nd, bool is_max, bool with_indices = false) {
+  return [nd, is_max, with_indices](const GpuArgs& a, const std::vector<TensorType>& out,
+                                    PlanBuilder& b) -> Outputs {
+    if (!with_indices) {
+      PF_ASSIGN(DeviceTensor y, add_adaptive_pool(b, a.tensor(0), out[0], nd, is_max));
+      return std::vector<DeviceTensor>{y};
+    }
+    PF_ASSIGN(DeviceTensor idx, b.allocate(out[1]));
+    PF_ASSIGN(DeviceTensor y, add_adaptive_pool(b, a.tensor(0), out[0], nd, true, &idx));
+    return std::vector<DeviceTensor>{y, idx};
   };
 }
 
@@ -154,6 +177,12 @@ void register_gpu_pool_ops(GpuOpRegistry& r) {
   r.add(GpuOpInfo{"max_pool1d", windowed_fn(1, true), float_dtypes(), int_args_fit_32_bits});
   r.add(GpuOpInfo{"max_pool2d", windowed_fn(2, true), float_dtypes(), int_args_fit_32_bits});
   r.add(GpuOpInfo{"max_pool3d", windowed_fn(3, true), float_dtypes(), int_args_fit_32_bits});
+  r.add(GpuOpInfo{"max_pool1d_with_indices", windowed_fn(1, true, true), float_dtypes(),
+                  int_args_fit_32_bits});
+  r.add(GpuOpInfo{"max_pool2d_with_indices", windowed_fn(2, true, true), float_dtypes(),
+                  int_args_fit_32_bits});
+  r.add(GpuOpInfo{"max_pool3d_with_indices", windowed_fn(3, true, true), float_dtypes(),
+                  int_args_fit_32_bits});
   r.add(GpuOpInfo{"avg_pool1d", windowed_fn(1, false), float_dtypes(), int_args_fit_32_bits});
   r.add(GpuOpInfo{"avg_pool2d", windowed_fn(2, false), float_dtypes(), int_args_fit_32_bits});
   r.add(GpuOpInfo{"avg_pool3d", windowed_fn(3, false), float_dtypes(), int_args_fit_32_bits});
@@ -169,6 +198,10 @@ void register_gpu_pool_ops(GpuOpRegistry& r) {
       GpuOpInfo{"adaptive_max_pool2d", adaptive_fn(2, true), float_dtypes(), int_args_fit_32_bits});
   r.add(
       GpuOpInfo{"adaptive_max_pool3d", adaptive_fn(3, true), float_dtypes(), int_args_fit_32_bits});
+  for (int nd = 1; nd <= 3; ++nd) {
+    r.add(GpuOpInfo{"adaptive_max_pool" + std::to_string(nd) + "d_with_indices",
+                    adaptive_fn(nd, true, true), float_dtypes(), int_args_fit_32_bits});
+  }
 }
 
 }  // namespace pf::gpu

@@ -12,8 +12,11 @@ namespace pf::gpu {
 //! Adaptive average (or max) pooling of the last `nd` (1 to 3) dims of
 //! `input` into a fresh tensor of type `out`: a mean over those dims when
 //! every output size is 1 (average only, as PyTorch), else the adaptive
-//! kernel on a contiguous copy.
+//! kernel on a contiguous copy. Max pooling writes its int64 argmax to
+//! `indices` when given (return_indices=True; contiguous, the output's
+//! shape), else to scratch.
 Result<DeviceTensor> add_adaptive_pool(PlanBuilder& b, const DeviceTensor& input,
-                                       const TensorType& out, int nd, bool is_max);
+                                       const TensorType& out, int nd, bool is_max,
+                                       const DeviceTensor* indices = nullptr);
 
 }  // namespace pf::gpu

@@ -3,12 +3,15 @@
 // var/std, norm/vector_norm, logsumexp, normalize. One kernel per op (mean
 // of a dtype= conversion and logsumexp add one pass each; normalize is norm,
 // clamp_min and div, matrix_norm vector_norm and amax/amin, as in PyTorch).
+#include <algorithm>
 #include <cmath>
 
 #include "evaluator/gpu/copy.h"
 #include "evaluator/gpu/gpu_op_call.h"
 #include "evaluator/gpu/gpu_op_families.h"
 #include "evaluator/gpu/gpu_op_registry.h"
+#include "evaluator/gpu/kernels/pf_abi.cuh"
+#include "evaluator/gpu/kernels/pf_ops_abi.cuh"
 #include "evaluator/gpu/op_support.h"
 #include "evaluator/gpu/reduce_plan.h"
 #include "evaluator/ops/reduce_util.h"
@@ -100,7 +103,7 @@ Result<std::vector<DeviceTensor>> reduce_into_new(PlanBuilder& b, const DeviceTe
 }
 
 // sum / nansum / prod / amax / amin / all / any: (input, dim, keepdim, ...).
-GpuOpFn simple_reduce(std::string kernel, int flags) {
+GpuOpFn simple_reduce(const std::string& kernel, int flags) {
   return [kernel, flags](const GpuArgs& a, const std::vector<TensorType>& out,
                          PlanBuilder& b) -> Result<std::vector<DeviceTensor>> {
     PF_ASSIGN(Reduction r, reduction_of(a, 1, 2));
@@ -169,9 +172,11 @@ GpuOpFn arg_extremum(bool take_min) {
   };
 }
 
-GpuOpFn variance(bool take_sqrt) {
-  return [take_sqrt](const GpuArgs& a, const std::vector<TensorType>& out,
-                     PlanBuilder& b) -> Result<std::vector<DeviceTensor>> {
+// with_mean: var_mean / std_mean; the mean is a second reduction (PyTorch
+// takes it from the same Welford pass: one read of the input fewer).
+GpuOpFn variance(bool take_sqrt, bool with_mean = false) {
+  return [take_sqrt, with_mean](const GpuArgs& a, const std::vector<TensorType>& out,
+                                PlanBuilder& b) -> Result<std::vector<DeviceTensor>> {
     PF_ASSIGN(Reduction r, reduction_of(a, 1, 3));
     PF_ASSIGN(bool unbiased, a.boolean(2));
     int64_t correction = unbiased ? 1 : 0;
@@ -183,7 +188,14 @@ GpuOpFn variance(bool take_sqrt) {
     call.kernel = "welford";
     call.flags = take_sqrt ? 1 : 0;
     call.factor = static_cast<double>(correction);
-    return reduce_into_new(b, a.tensor(0), r, out[0], call);
+    PF_ASSIGN(std::vector<DeviceTensor> spread, reduce_into_new(b, a.tensor(0), r, out[0], call));
+    if (!with_mean) return spread;
+    ReduceCall mean;
+    mean.kernel = "sum";
+    mean.factor = 1.0 / static_cast<double>(r.group_size);
+    PF_ASSIGN(std::vector<DeviceTensor> means, reduce_into_new(b, a.tensor(0), r, out[1], mean));
+    spread.push_back(means[0]);
+    return spread;
   };
 }
 
@@ -258,12 +270,54 @@ Result<std::vector<DeviceTensor>> run_logsumexp(const GpuArgs& a,
   return reduce_into_new(b, x, r, out[0], lse);
 }
 
+// 'nuc', 2 and -2 (kernels/singular.cu): the matrix dims moved last (the
+// other dims keep their order, which is the output's), a contiguous copy,
+// one thread per matrix.
+Result<DeviceTensor> singular_norm(PlanBuilder& b, const DeviceTensor& x,
+                                   const std::vector<int64_t>& dims, int mode,
+                                   const TensorType& out) {
+  const int64_t lo = std::min(dims[0], dims[1]), hi = std::max(dims[0], dims[1]);
+  Shape shape;
+  Strides strides;
+  for (int64_t d = 0; d < x.dim(); ++d) {
+    if (d == lo || d == hi) continue;
+    shape.push_back(x.shape()[d]);
+    strides.push_back(x.strides()[d]);
+  }
+  for (int64_t d : {lo, hi}) {
+    shape.push_back(x.shape()[d]);
+    strides.push_back(x.strides()[d]);
+  }
+  PF_ASSIGN(DeviceTensor m, contiguous(b, DeviceTensor::view_of(x, shape, strides, x.offset())));
+  b.use(m);
+  PF_ASSIGN(DeviceTensor y, b.allocate(out));
+  PfSingularNormParams p{};
+  p.batch = y.numel();
+  p.rows = static_cast<int>(x.shape()[lo]);
+  p.cols = static_cast<int>(x.shape()[hi]);
+  p.mode = mode;
+  p.out_double = out.dtype == DType::float64 ? 1 : 0;
+  if (p.batch == 0) return y;
+  const int64_t size = int64_t{p.rows} * p.cols;
+  if (size > 0) {
+    PF_ASSIGN(DeviceTensor scratch,
+              b.allocate(TensorType{DType::float64, {p.batch * size}}, "singular values scratch"));
+    p.scratch = scratch.data_ptr();
+    p.in = m.data_ptr();
+  }
+  p.out = y.data_ptr();
+  PF_TRY(b.add_kernel("singular.cu", x.dtype(), "pf_singular_norm",
+                      linear_launch(p.batch, 128, 128), p));
+  return y;
+}
+
 // linalg.matrix_norm as PyTorch composes it: 'fro' is vector_norm(A, 2)
 // over both dims; ord +-1 is vector_norm(A, 1) over dim[0], then amax/amin
-// over dim[1]; +-inf the same with the dims swapped. (The op's checks ran
-// at type inference: only 'fro', +-1 and +-inf arrive here.)
+// over dim[1]; +-inf the same with the dims swapped. 'nuc' and +-2 take the
+// singular values. (The op's checks ran at type inference: float16/bfloat16
+// never reach the singular values.)
 Result<std::vector<DeviceTensor>> run_matrix_norm(const GpuArgs& a,
-                                                  const std::vector<TensorType>& /*out*/,
+                                                  const std::vector<TensorType>& out,
                                                   PlanBuilder& b) {
   const DeviceTensor& x = a.tensor(0);
   const int64_t rank = x.dim();
@@ -273,6 +327,20 @@ Result<std::vector<DeviceTensor>> run_matrix_norm(const GpuArgs& a,
   }
   for (int64_t& d : dims) d = d < 0 ? d + rank : d;
   PF_ASSIGN(bool keepdim, a.boolean(3));
+  const Arg& order = a.arg(1);
+  if (order.kind == Arg::Kind::string && order.s == "nuc") {
+    PF_ASSIGN(DeviceTensor y, singular_norm(b, x, dims, PF_SINGULAR_NUCLEAR, out[0]));
+    return std::vector<DeviceTensor>{y};
+  }
+  if (order.kind != Arg::Kind::string) {
+    PF_ASSIGN(double ord, a.real(1));
+    if (std::fabs(ord) == 2) {
+      PF_ASSIGN(
+          DeviceTensor y,
+          singular_norm(b, x, dims, ord > 0 ? PF_SINGULAR_LARGEST : PF_SINGULAR_SMALLEST, out[0]));
+      return std::vector<DeviceTensor>{y};
+    }
+  }
   std::vector<std::pair<std::string, CallArg>> dtype;
   if (!a.is_none(4)) dtype.emplace_back("dtype", a.arg(4));
   const Arg keep = Arg::make_bool(keepdim);
@@ -311,6 +379,8 @@ void register_gpu_reduction_ops(GpuOpRegistry& r) {
   r.add(GpuOpInfo{"argmin", arg_extremum(true), all_dtypes()});
   r.add(GpuOpInfo{"var", variance(false), float_dtypes()});
   r.add(GpuOpInfo{"std", variance(true), float_dtypes()});
+  r.add(GpuOpInfo{"var_mean", variance(false, true), float_dtypes()});
+  r.add(GpuOpInfo{"std_mean", variance(true, true), float_dtypes()});
   r.add(GpuOpInfo{"norm", run_norm, float_dtypes()});
   r.add(GpuOpInfo{"vector_norm", run_norm, float_dtypes()});
   r.add(GpuOpInfo{"matrix_norm", run_matrix_norm, float_dtypes()});

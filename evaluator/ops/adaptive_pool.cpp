@@ -1,7 +1,8 @@
 // Adaptive pooling: adaptive_avg_pool1d/2d/3d and adaptive_max_pool1d/2d/3d. Output
 // cell o of a dim covers input [floor(o * I / O), ceil((o + 1) * I / O)), as
 // in PyTorch. output_size is an int or a tuple whose None entries keep the
-// input's size.
+// input's size. adaptive_max_pool with return_indices=True is the op
+// adaptive_max_pool<n>d_with_indices: (values, int64 argmax in the input plane).
 #include <cmath>
 #include <limits>
 
@@ -16,13 +17,9 @@ namespace {
 using namespace layout;
 
 template <typename T>
-Result<PoolShape> plan_adaptive(const BoundArgs<T>& a, int nd, bool is_max) {
+Result<PoolShape> plan_adaptive(const BoundArgs<T>& a, int nd) {
   PF_TRY(require_floating(a, 0, dtype_of(a.tensor(0))));
   PF_ASSIGN(PoolShape s, pool_shape(a, nd));
-  if (is_max) {
-    PF_ASSIGN(bool indices, a.boolean(2));
-    if (indices) return a.error(2, "return_indices=True is not supported (use False)");
-  }
   const Arg& arg = a.arg(1);
   std::vector<const Arg*> items;
   if (arg.is_sequence()) {
@@ -77,11 +74,20 @@ AdaptiveSpan adaptive_span(int64_t o, int64_t out, int64_t in) {
   return {start_index(o, out, in), end_index(o, out, in)};
 }
 
-std::vector<double> run_adaptive(const PoolShape& s, const std::vector<double>& x, bool is_max) {
-  std::vector<double> y(static_cast<size_t>(s.planes * s.out_volume()));
+struct AdaptiveResult {
+  std::vector<double> values;
+  // max only: the argmax's offset in the input plane; the window's first
+  // element when nothing beats -inf, the last NaN when it holds one (PyTorch).
+  std::vector<int64_t> indices;
+};
+
+AdaptiveResult run_adaptive(const PoolShape& s, const std::vector<double>& x, bool is_max) {
+  AdaptiveResult r;
+  r.values.resize(static_cast<size_t>(s.planes * s.out_volume()));
+  if (is_max) r.indices.resize(r.values.size());
   for (int64_t c = 0; c < s.planes; ++c) {
     const double* xp = x.data() + c * s.in_volume();
-    double* yp = y.data() + c * s.out_volume();
+    double* yp = r.values.data() + c * s.out_volume();
     for (int64_t od = 0; od < s.out[0]; ++od) {
       AdaptiveSpan sd = adaptive_span(od, s.out[0], s.in[0]);
       for (int64_t oh = 0; oh < s.out[1]; ++oh) {
@@ -89,15 +95,17 @@ std::vector<double> run_adaptive(const PoolShape& s, const std::vector<double>& 
         for (int64_t ow = 0; ow < s.out[2]; ++ow) {
           AdaptiveSpan sw = adaptive_span(ow, s.out[2], s.in[2]);
           double acc = is_max ? -std::numeric_limits<double>::infinity() : 0.0;
+          int64_t best = (sd.lo * s.in[1] + sh.lo) * s.in[2] + sw.lo;
           for (int64_t id = sd.lo; id < sd.hi; ++id) {
             for (int64_t ih = sh.lo; ih < sh.hi; ++ih) {
-              const double* row = xp + (id * s.in[1] + ih) * s.in[2];
+              const int64_t row_at = (id * s.in[1] + ih) * s.in[2];
               for (int64_t iw = sw.lo; iw < sw.hi; ++iw) {
-                double v = row[iw];
+                double v = xp[row_at + iw];
                 if (!is_max) {
                   acc += v;
                 } else if (v > acc || std::isnan(v)) {
                   acc = v;
+                  best = row_at + iw;
                 }
               }
             }
@@ -105,18 +113,41 @@ std::vector<double> run_adaptive(const PoolShape& s, const std::vector<double>& 
           if (!is_max) {
             acc /= static_cast<double>((sd.hi - sd.lo) * (sh.hi - sh.lo) * (sw.hi - sw.lo));
           }
-          yp[(od * s.out[1] + oh) * s.out[2] + ow] = acc;
+          const int64_t o = (od * s.out[1] + oh) * s.out[2] + ow;
+          yp[o] = acc;
+          if (is_max) r.indices[static_cast<size_t>(c * s.out_volume() + o)] = best;
         }
       }
     }
   }
-  return y;
+  return r;
 }
 
-OpInfo adaptive_op(int nd, bool is_max) {
+// adaptive_max_pool(..., return_indices=True) returns (values, indices).
+std::string adaptive_max_overload(const std::string& with_indices, std::vector<Arg>& positional,
+                                  const std::vector<std::pair<std::string, Arg>>& keywords) {
+  const Arg* flag = positional.size() > 2 ? &positional[2] : nullptr;
+  for (const auto& [key, value] : keywords) {
+    if (key == "return_indices") flag = &value;
+  }
+  const bool wanted = flag != nullptr && flag->kind == Arg::Kind::boolean && flag->b;
+  return wanted ? with_indices : "";
+}
+
+OpInfo adaptive_op(int nd, bool is_max, bool with_indices = false) {
   OpInfo op;
   std::string kind = is_max ? "max" : "avg";
   op.name = "adaptive_" + kind + "_pool" + std::to_string(nd) + "d";
+  if (with_indices) {
+    op.name += "_with_indices";
+    op.returns_list = true;
+  } else if (is_max) {
+    op.overload = [target = op.name + "_with_indices"](
+                      std::string_view, std::vector<Arg>& positional,
+                      std::vector<std::pair<std::string, Arg>>& keywords) {
+      return adaptive_max_overload(target, positional, keywords);
+    };
+  }
   op.aliases = {"torch.nn.functional." + op.name};
   if (!is_max) {
     op.aliases.push_back(nd == 1 ? "torch.adaptive_avg_pool1d"
@@ -124,16 +155,29 @@ OpInfo adaptive_op(int nd, bool is_max) {
   }
   op.params = {param_tensor("input"), ParamDef{"output_size", ParamKind::int_list}};
   if (is_max) op.params.push_back(param_bool("return_indices", false));
-  op.doc = kind + " over adaptive windows giving exactly output_size cells";
-  op.infer = [nd, is_max](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
-    PF_ASSIGN(PoolShape s, plan_adaptive(a, nd, is_max));
-    return std::vector<TensorType>{TensorType{a.tensor(0).dtype, s.out_shape}};
+  op.doc = with_indices ? "(max over adaptive windows, int64 argmax in each input plane)"
+                        : kind + " over adaptive windows giving exactly output_size cells";
+  op.infer = [nd, is_max,
+              with_indices](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    PF_ASSIGN(PoolShape s, plan_adaptive(a, nd));
+    std::vector<TensorType> types = {TensorType{a.tensor(0).dtype, s.out_shape}};
+    if (with_indices) types.push_back(TensorType{DType::int64, s.out_shape});
+    return types;
   };
-  op.cpu = [nd, is_max](const BoundArgs<Tensor>& a,
-                        const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
-    PF_ASSIGN(PoolShape s, plan_adaptive(a, nd, is_max));
-    std::vector<double> y = run_adaptive(s, read_doubles(a.tensor(0)), is_max);
-    return std::vector<Tensor>{Tensor::from_doubles(out[0].dtype, out[0].shape, y)};
+  op.cpu = [nd, is_max, with_indices](
+               const BoundArgs<Tensor>& a,
+               const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    PF_ASSIGN(PoolShape s, plan_adaptive(a, nd));
+    AdaptiveResult r = run_adaptive(s, read_doubles(a.tensor(0)), is_max);
+    std::vector<Tensor> outs = {Tensor::from_doubles(out[0].dtype, out[0].shape, r.values)};
+    if (with_indices) {
+      Tensor idx = Tensor::zeros(DType::int64, out[1].shape);
+      for (size_t k = 0; k < r.indices.size(); ++k) {
+        idx.set_int(static_cast<int64_t>(k), r.indices[k]);
+      }
+      outs.push_back(std::move(idx));
+    }
+    return outs;
   };
   return op;
 }
@@ -147,6 +191,7 @@ void register_adaptive_pool_ops(OpRegistry& r) {
   r.add(adaptive_op(1, true));
   r.add(adaptive_op(2, true));
   r.add(adaptive_op(3, true));
+  for (int nd = 1; nd <= 3; ++nd) r.add(adaptive_op(nd, true, true));
 }
 
 }  // namespace pf

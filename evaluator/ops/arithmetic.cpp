@@ -1,7 +1,9 @@
 // Arithmetic: add, sub, mul, div (rounding modes), floor_divide, remainder,
-// fmod, pow, rsub, neg, positive, abs, reciprocal, addcmul, addcdiv. Broadcasting and type
+// fmod, pow, rsub, neg, positive, abs, reciprocal, addcmul, addcdiv, and the
+// float-promoting atan2, hypot, copysign, logaddexp, xlogy. Broadcasting and type
 // promotion with Python numbers as PyTorch (elementwise.h); integers are exact
 // 64-bit and wrap like PyTorch's; integer division by zero is an error.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 
@@ -103,7 +105,9 @@ BinaryBinder alpha_binder(int64_t sign, size_t alpha_index) {
                                                                : 0;
     double alpha_real = round_to_dtype(alpha, opmath_type(compute));
     BinaryKernels k;
-    k.fn = [sign, alpha_real](double x, double y) { return x + sign * alpha_real * y; };
+    k.fn = [sign, alpha_real](double x, double y) {
+      return x + static_cast<double>(sign) * alpha_real * y;
+    };
     k.int_fn = [sign, alpha_int](int64_t x, int64_t y) -> Result<int64_t> {
       return wrap_add(x, wrap_mul(sign * alpha_int, y));
     };
@@ -360,9 +364,49 @@ OpInfo addc_op(bool divide) {
   return op;
 }
 
+// atan2, hypot, copysign, logaddexp, xlogy: integer and bool operands compute
+// in (and return) the default float, as PyTorch.
+// hypot and logaddexp: PyTorch has no integer kernel (their result type must
+// already be floating), unlike atan2, copysign and xlogy.
+Status floating_result(const ArgReader& a, const std::vector<OperandType>& operands) {
+  if (is_floating(result_type(operands))) return ok_status();
+  return make_error(ErrorCode::invalid_argument,
+                    a.op() + ": integer or bool operands are not supported (as in PyTorch)");
+}
+
+OpInfo float_binary_op(const std::string& name, std::vector<std::string> extra,
+                       double (*fn)(double, double), bool floating_only = false) {
+  BinaryOpDef d;
+  if (floating_only) d.check = floating_result;
+  d.name = name;
+  d.aliases = {"torch." + name, "Tensor." + name, "Tensor." + name + "_"};
+  for (auto& e : extra) d.aliases.push_back(std::move(e));
+  d.dtype_rule = BinaryDtype::float_promoting;
+  d.bind = plain_binary(fn);
+  d.doc = name + " of the two operands (float-promoting)";
+  return binary_op(std::move(d));
+}
+
+double logaddexp(double a, double b) {
+  if (std::isinf(a) && a == b) return a;
+  return std::max(a, b) + std::log1p(std::exp(-std::fabs(a - b)));
+}
+
+double xlogy(double x, double y) {
+  if (std::isnan(y)) return y;
+  return x == 0 ? 0.0 : x * std::log(y);
+}
+
 }  // namespace
 
 void register_arithmetic_ops(OpRegistry& r) {
+  r.add(float_binary_op("atan2", {"torch.arctan2", "Tensor.arctan2"},
+                        [](double a, double b) { return std::atan2(a, b); }));
+  r.add(float_binary_op(
+      "hypot", {}, [](double a, double b) { return std::hypot(a, b); }, true));
+  r.add(float_binary_op("copysign", {}, [](double a, double b) { return std::copysign(a, b); }));
+  r.add(float_binary_op("logaddexp", {}, logaddexp, true));
+  r.add(float_binary_op("xlogy", {"torch.special.xlogy"}, xlogy));
   r.add(addc_op(false));
   r.add(addc_op(true));
   r.add(add_op());

@@ -107,10 +107,11 @@ void register_creation_ops(OpRegistry& r) {
   r.add(fill_op("full", {"torch.full"}, {false, true, false, true}, 0));
 
   FillForm like{true, false, false, false};
-  r.add(fill_op("zeros_like", {"torch.zeros_like"}, like, 0));
+  // x.zero_() / x.fill_(v): the _like op, rebinding x (graph_builder.h).
+  r.add(fill_op("zeros_like", {"torch.zeros_like", "Tensor.zero_"}, like, 0));
   r.add(fill_op("ones_like", {"torch.ones_like"}, like, 1));
   r.add(fill_op("empty_like", {"torch.empty_like"}, like, 0));
-  r.add(fill_op("full_like", {"torch.full_like"}, {true, false, false, true}, 0));
+  r.add(fill_op("full_like", {"torch.full_like", "Tensor.fill_"}, {true, false, false, true}, 0));
 
   FillForm fresh{true, true, true, false};
   r.add(fill_op("new_zeros", {"Tensor.new_zeros"}, fresh, 0));

@@ -1,5 +1,5 @@
 // Indexing by integer tensors: index_select, gather, scatter, scatter_add,
-// embedding. Index values are data, so their range is checked on the CPU and
+// embedding, one_hot. Index values are data, so their range is checked on the CPU and
 // reported as an error naming the offending value (never a crash).
 #include <cmath>
 #include <cstring>
@@ -97,7 +97,8 @@ Status check_index_shape(const BoundArgs<T>& a, int64_t dim, const Shape& in_raw
 
 // Storage offset (relative to t's first element) of the element at the
 // row-major position `e` of `shape`, with dim `dim` replaced by `at`.
-int64_t offset_with(const Shape& shape, const Strides& strides, int64_t e, int64_t dim, int64_t at) {
+int64_t offset_with(const Shape& shape, const Strides& strides, int64_t e, int64_t dim,
+                    int64_t at) {
   int64_t off = 0;
   for (size_t d = shape.size(); d-- > 0;) {
     int64_t i = e % shape[d];
@@ -188,9 +189,15 @@ Result<Tensor> scatter_values(const BoundArgs<Tensor>& a, int64_t dim, const Ten
     int64_t dst = offset_with(idx_shape, in_strides, e, dim, v);
     V x = src ? src_v[offset_with(idx_shape, src_strides, e, -1, 0)] : static_cast<V>(value);
     switch (reduce) {
-      case ScatterReduce::assign: out[dst] = x; break;
-      case ScatterReduce::add: out[dst] += x; break;
-      case ScatterReduce::multiply: out[dst] *= x; break;
+      case ScatterReduce::assign:
+        out[dst] = x;
+        break;
+      case ScatterReduce::add:
+        out[dst] += x;
+        break;
+      case ScatterReduce::multiply:
+        out[dst] *= x;
+        break;
     }
   }
   return tensor_of<V>(t.dtype(), t.shape(), out);
@@ -288,8 +295,8 @@ OpInfo embedding_op() {
     if (w.shape.size() != 2) return a.error(1, "expects a 2-d weight, got " + shape_str(w.shape));
     if (auto p = a.optional_integer(2)) {
       if (*p < -w.shape[0] || *p >= w.shape[0]) {
-        return a.error(2, "padding_idx must be within the " + std::to_string(w.shape[0]) +
-                              " embeddings");
+        return a.error(
+            2, "padding_idx must be within the " + std::to_string(w.shape[0]) + " embeddings");
       }
     }
     if (!a.is_none(3)) PF_TRY(a.real(3));
@@ -332,7 +339,49 @@ OpInfo embedding_op() {
 
 }  // namespace
 
+// F.one_hot(input, num_classes): int64 [..., num_classes] with a 1 at each
+// index. num_classes=-1 (the largest index + 1) would make the shape depend
+// on the values, so it is refused.
+OpInfo one_hot_op() {
+  OpInfo op;
+  op.name = "one_hot";
+  op.aliases = {"torch.nn.functional.one_hot"};
+  op.params = {param_tensor("input"), param_int("num_classes", -1)};
+  op.doc = "int64 one-hot encoding of an index tensor along a new last dim";
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    if (a.tensor(0).dtype != DType::int64) {
+      return a.error(0, std::string("one_hot takes an int64 index tensor, got ") +
+                            dtype_name(a.tensor(0).dtype));
+    }
+    PF_ASSIGN(int64_t classes, a.integer(1));
+    if (classes < 0) {
+      return a.error(1, "num_classes " + std::to_string(classes) +
+                            ": the size would depend on the values (give num_classes)");
+    }
+    Shape s = a.tensor(0).shape;
+    s.push_back(classes);
+    return std::vector<TensorType>{{DType::int64, s}};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    const Tensor x = a.tensor(0).contiguous_copy();
+    PF_ASSIGN(int64_t classes, a.integer(1));
+    Tensor y = Tensor::zeros(DType::int64, out[0].shape);
+    for (int64_t i = 0; i < shape_numel(x.shape()); ++i) {
+      const int64_t v = x.get_int(i);
+      if (v < 0 || v >= classes) {
+        return a.error(0, "class value " + std::to_string(v) + " is outside [0, " +
+                              std::to_string(classes) + ")");
+      }
+      y.set_int(i * classes + v, 1);
+    }
+    return std::vector<Tensor>{y};
+  };
+  return op;
+}
+
 void register_index_ops(OpRegistry& r) {
+  r.add(one_hot_op());
   r.add(index_select_op());
   r.add(gather_op());
   r.add(scatter_like_op(false));

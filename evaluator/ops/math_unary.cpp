@@ -1,10 +1,12 @@
 // Unary math: exponentials and logarithms, roots, trigonometric and
-// hyperbolic functions, sigmoid, erf, rounding, sign, square, isnan/isinf and
-// nan_to_num. Integer and bool inputs of the transcendental functions compute
-// in (and return) float32, as PyTorch does.
+// hyperbolic functions, sigmoid, erf, rounding, sign, square, isnan/isinf,
+// nan_to_num, deg2rad / rad2deg, sinc, frac and tanhshrink. Integer and bool
+// inputs of the transcendental functions compute in (and return) float32, as
+// PyTorch does.
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <numbers>
 
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/ops/op_util.h"
@@ -12,6 +14,8 @@
 
 namespace pf {
 namespace {
+
+constexpr double kPi = std::numbers::pi;
 
 // Spellings of a unary op `name`: torch.name, Tensor.name and the in-place Tensor.name_.
 std::vector<std::string> spellings(const std::string& name, std::vector<std::string> extra = {}) {
@@ -193,6 +197,18 @@ void register_math_ops(OpRegistry& r) {
                {"torch.nn.functional.sigmoid", "torch.special.expit", "torch.sigmoid_"});
   add_float_fn(r, "erf", [](double x) { return std::erf(x); }, {"torch.special.erf"});
   add_float_fn(r, "erfc", [](double x) { return std::erfc(x); }, {"torch.special.erfc"});
+  add_float_fn(r, "deg2rad", [](double x) { return x * (kPi / 180.0); });
+  add_float_fn(r, "rad2deg", [](double x) { return x * (180.0 / kPi); });
+  add_float_fn(r, "sinc", [](double x) { return x == 0 ? 1.0 : std::sin(kPi * x) / (kPi * x); },
+               {"torch.special.sinc"});
+  add_float_fn(r, "tanhshrink", [](double x) { return x - std::tanh(x); },
+               {"torch.nn.functional.tanhshrink"});
+  UnaryOpDef frac;
+  frac.name = "frac";
+  frac.aliases = spellings("frac");
+  frac.dtype_rule = UnaryDtype::floating;  // PyTorch has no integer frac
+  frac.bind = plain([](double x) { return x - std::trunc(x); });
+  r.add(unary_op(std::move(frac)));
   add_rounding(r);
   add_predicates(r);
   r.add(square_op());

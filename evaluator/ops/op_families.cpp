@@ -19,6 +19,7 @@ void register_all_builtin_ops(OpRegistry& r) {
   register_minmax_ops(r);
   register_statistics_ops(r);
   register_cumulative_ops(r);
+  register_sorting_ops(r);
   register_softmax_ops(r);
   register_view_ops(r);
   register_dim_ops(r);

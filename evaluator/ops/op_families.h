@@ -21,6 +21,7 @@ void register_reduction_ops(OpRegistry& r);
 void register_minmax_ops(OpRegistry& r);
 void register_statistics_ops(OpRegistry& r);
 void register_cumulative_ops(OpRegistry& r);
+void register_sorting_ops(OpRegistry& r);
 void register_softmax_ops(OpRegistry& r);
 // Layout, indexing and numeric families (ops_layout).
 void register_view_ops(OpRegistry& r);

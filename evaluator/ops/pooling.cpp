@@ -1,7 +1,8 @@
 // Windowed pooling: max_pool1d/2d/3d, avg_pool1d/2d/3d, with PyTorch's output
 // size rule (ceil_mode drops a last window that would start in the right
 // padding), padding limits, avg's count_include_pad / divisor_override, and
-// max's NaN propagation. Every rank runs as 3-d (2-d with depth 1).
+// max's NaN propagation and return_indices (max_pool<n>d_with_indices: the
+// argmax as PyTorch numbers it). Every rank runs as 3-d (2-d with depth 1).
 #include <cmath>
 #include <limits>
 
@@ -48,8 +49,8 @@ Result<PoolPlan> plan_pool(const BoundArgs<T>& a, int nd, PoolKind kind) {
   if (kind == PoolKind::max) {
     PF_ASSIGN(dil, ints_n(a, 4, n));
     PF_ASSIGN(p.ceil_mode, a.boolean(5));
-    PF_ASSIGN(bool indices, a.boolean(6));
-    if (indices) return a.error(6, "return_indices=True is not supported (use False)");
+    // return_indices selects the op (max_pool_overload), so its value is
+    // not read here.
   } else {
     PF_ASSIGN(p.ceil_mode, a.boolean(4));
     PF_ASSIGN(p.count_include_pad, a.boolean(5));
@@ -85,16 +86,28 @@ Result<PoolPlan> plan_pool(const BoundArgs<T>& a, int nd, PoolKind kind) {
   return p;
 }
 
-std::vector<double> run_max(const PoolPlan& p, const std::vector<double>& x) {
+struct MaxPoolResult {
+  std::vector<double> values;
+  // PyTorch's argmax: the offset in the input plane's (d, h, w) volume;
+  // the first tap inside the input when nothing beats -inf, the last NaN
+  // when the window holds one.
+  std::vector<int64_t> indices;
+};
+
+MaxPoolResult run_max(const PoolPlan& p, const std::vector<double>& x) {
   const PoolShape& s = p.sh;
-  std::vector<double> y(static_cast<size_t>(s.planes * s.out_volume()));
+  MaxPoolResult r;
+  r.values.resize(static_cast<size_t>(s.planes * s.out_volume()));
+  r.indices.resize(r.values.size());
   for (int64_t c = 0; c < s.planes; ++c) {
     const double* xp = x.data() + c * s.in_volume();
-    double* yp = y.data() + c * s.out_volume();
+    double* yp = r.values.data() + c * s.out_volume();
+    int64_t* ip = r.indices.data() + c * s.out_volume();
     for (int64_t od = 0; od < s.out[0]; ++od) {
       for (int64_t oh = 0; oh < s.out[1]; ++oh) {
         for (int64_t ow = 0; ow < s.out[2]; ++ow) {
           double m = -std::numeric_limits<double>::infinity();
+          int64_t best = -1;
           for (int64_t kd = 0; kd < p.k[0]; ++kd) {
             int64_t id = od * p.stride[0] - p.pad[0] + kd * p.dil[0];
             if (id < 0 || id >= s.in[0]) continue;
@@ -104,17 +117,24 @@ std::vector<double> run_max(const PoolPlan& p, const std::vector<double>& x) {
               for (int64_t kw = 0; kw < p.k[2]; ++kw) {
                 int64_t iw = ow * p.stride[2] - p.pad[2] + kw * p.dil[2];
                 if (iw < 0 || iw >= s.in[2]) continue;
-                double v = xp[(id * s.in[1] + ih) * s.in[2] + iw];
-                if (v > m || std::isnan(v)) m = v;  // a NaN stays: nothing compares above it
+                const int64_t at = (id * s.in[1] + ih) * s.in[2] + iw;
+                const double v = xp[at];
+                if (best < 0) best = at;
+                if (v > m || std::isnan(v)) {  // a NaN stays: nothing compares above it
+                  m = v;
+                  best = at;
+                }
               }
             }
           }
-          yp[(od * s.out[1] + oh) * s.out[2] + ow] = m;
+          const int64_t o = (od * s.out[1] + oh) * s.out[2] + ow;
+          yp[o] = m;
+          ip[o] = best;
         }
       }
     }
   }
-  return y;
+  return r;
 }
 
 // One window dim of avg pooling: [lo, hi) clamped to the input, and the
@@ -168,9 +188,31 @@ std::vector<double> run_avg(const PoolPlan& p, const std::vector<double>& x) {
   return y;
 }
 
-OpInfo pool_op(int nd, PoolKind kind, std::vector<std::string> aliases) {
+// max_pool(..., return_indices=True) returns (values, indices): the op
+// max_pool<n>d_with_indices.
+std::string max_pool_overload(const std::string& with_indices, std::vector<Arg>& positional,
+                              const std::vector<std::pair<std::string, Arg>>& keywords) {
+  const Arg* flag = positional.size() > 6 ? &positional[6] : nullptr;
+  for (const auto& [key, value] : keywords) {
+    if (key == "return_indices") flag = &value;
+  }
+  const bool wanted = flag != nullptr && flag->kind == Arg::Kind::boolean && flag->b;
+  return wanted ? with_indices : "";
+}
+
+OpInfo pool_op(int nd, PoolKind kind, std::vector<std::string> aliases, bool with_indices = false) {
   OpInfo op;
   op.name = std::string(kind == PoolKind::max ? "max_pool" : "avg_pool") + std::to_string(nd) + "d";
+  if (with_indices) {
+    op.name += "_with_indices";
+    op.returns_list = true;
+  } else if (kind == PoolKind::max) {
+    op.overload = [target = op.name + "_with_indices"](
+                      std::string_view, std::vector<Arg>& positional,
+                      std::vector<std::pair<std::string, Arg>>& keywords) {
+      return max_pool_overload(target, positional, keywords);
+    };
+  }
   op.aliases = std::move(aliases);
   std::vector<int64_t> zero(static_cast<size_t>(nd), 0), one(static_cast<size_t>(nd), 1);
   op.params = {param_tensor("input"), param_ints("kernel_size"), param_opt_ints("stride"),
@@ -179,24 +221,39 @@ OpInfo pool_op(int nd, PoolKind kind, std::vector<std::string> aliases) {
     op.params.push_back(param_ints("dilation", one));
     op.params.push_back(param_bool("ceil_mode", false));
     op.params.push_back(param_bool("return_indices", false));
-    op.doc = "max over windows (stride defaults to kernel_size)";
+    op.doc = with_indices ? "(max over windows, int64 argmax in each input plane)"
+                          : "max over windows (stride defaults to kernel_size)";
   } else {
     op.params.push_back(param_bool("ceil_mode", false));
     op.params.push_back(param_bool("count_include_pad", true));
     if (nd >= 2) op.params.push_back(param_opt_int("divisor_override"));
     op.doc = "mean over windows (stride defaults to kernel_size)";
   }
-  op.infer = [nd, kind](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+  op.infer = [nd, kind,
+              with_indices](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
     PF_TRY(require_floating(a, 0, a.tensor(0).dtype));
     PF_ASSIGN(PoolPlan p, plan_pool(a, nd, kind));
-    return std::vector<TensorType>{TensorType{a.tensor(0).dtype, p.sh.out_shape}};
+    std::vector<TensorType> types = {TensorType{a.tensor(0).dtype, p.sh.out_shape}};
+    if (with_indices) types.push_back(TensorType{DType::int64, p.sh.out_shape});
+    return types;
   };
-  op.cpu = [nd, kind](const BoundArgs<Tensor>& a,
-                      const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+  op.cpu = [nd, kind, with_indices](
+               const BoundArgs<Tensor>& a,
+               const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
     PF_ASSIGN(PoolPlan p, plan_pool(a, nd, kind));
     std::vector<double> x = read_doubles(a.tensor(0));
-    std::vector<double> y = kind == PoolKind::max ? run_max(p, x) : run_avg(p, x);
-    return std::vector<Tensor>{Tensor::from_doubles(out[0].dtype, out[0].shape, y)};
+    if (kind == PoolKind::avg) {
+      return std::vector<Tensor>{Tensor::from_doubles(out[0].dtype, out[0].shape, run_avg(p, x))};
+    }
+    MaxPoolResult r = run_max(p, x);
+    std::vector<Tensor> outs = {Tensor::from_doubles(out[0].dtype, out[0].shape, r.values)};
+    if (with_indices) {
+      Tensor idx = Tensor::zeros(DType::int64, out[1].shape);
+      for (size_t k = 0; k < r.indices.size(); ++k)
+        idx.set_int(static_cast<int64_t>(k), r.indices[k]);
+      outs.push_back(std::move(idx));
+    }
+    return outs;
   };
   return op;
 }
@@ -207,6 +264,10 @@ void register_pooling_ops(OpRegistry& r) {
   r.add(pool_op(1, PoolKind::max, {"torch.nn.functional.max_pool1d", "torch.max_pool1d"}));
   r.add(pool_op(2, PoolKind::max, {"torch.nn.functional.max_pool2d", "torch.max_pool2d"}));
   r.add(pool_op(3, PoolKind::max, {"torch.nn.functional.max_pool3d", "torch.max_pool3d"}));
+  for (int nd = 1; nd <= 3; ++nd) {
+    const std::string name = "max_pool" + std::to_string(nd) + "d_with_indices";
+    r.add(pool_op(nd, PoolKind::max, {"torch.nn.functional." + name}, true));
+  }
   r.add(pool_op(1, PoolKind::avg, {"torch.nn.functional.avg_pool1d", "torch.avg_pool1d"}));
   r.add(pool_op(2, PoolKind::avg, {"torch.nn.functional.avg_pool2d", "torch._C._nn.avg_pool2d"}));
   r.add(pool_op(3, PoolKind::avg, {"torch.nn.functional.avg_pool3d", "torch._C._nn.avg_pool3d"}));

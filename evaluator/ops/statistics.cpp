@@ -1,6 +1,7 @@
-// Statistics over dims: var/std (correction or unbiased), norm and
+// Statistics over dims: var/std and var_mean/std_mean (correction or unbiased), norm and
 // linalg.vector_norm (p = 0, 1, 2, inf, -inf, other; 'fro'), linalg.matrix_norm
-// ('fro', +-1, +-inf) and F.normalize. Accumulation in float64, one rounding to the output dtype.
+// ('fro', 'nuc', +-1, +-2, +-inf) and F.normalize. Accumulation in float64, one rounding to the
+// output dtype.
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -10,10 +11,15 @@
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/ops/op_util.h"
 #include "evaluator/ops/reduce_util.h"
+#include "evaluator/ops/singular_values.h"
 #include "evaluator/ops/type_promotion.h"
 
 namespace pf {
 namespace {
+
+bool is_reduced_float(DType t) {
+  return t == DType::float16 || t == DType::bfloat16;
+}
 
 Status expect_floating(const ArgReader& a, DType t) {
   if (is_floating(t)) return ok_status();
@@ -30,32 +36,38 @@ std::string var_overload(std::string_view, std::vector<Arg>& positional,
   return "";
 }
 
-OpInfo variance_op(const std::string& name, bool take_sqrt) {
+// with_mean: var_mean / std_mean, returning (var or std, mean).
+OpInfo variance_op(const std::string& name, bool take_sqrt, bool with_mean = false) {
   OpInfo op;
-  op.name = name;
-  op.aliases = {"torch." + name, "Tensor." + name};
+  op.name = with_mean ? name + "_mean" : name;
+  op.aliases = {"torch." + op.name};
+  if (!with_mean) op.aliases.push_back("Tensor." + name);
+  op.returns_list = with_mean;
   op.params = {tensor_param("input"), param("dim", ParamKind::optional_int_list, Arg::make_none()),
                param("unbiased", ParamKind::boolean, Arg::make_bool(true)),
                param("keepdim", ParamKind::boolean, Arg::make_bool(false)),
                kwarg("correction", ParamKind::optional_integer, Arg::make_none())};
-  op.doc = take_sqrt ? "standard deviation over dim with correction (default 1)"
-                     : "variance over dim with correction (default 1)";
+  op.doc = std::string(take_sqrt ? "standard deviation" : "variance") +
+           " over dim with correction (default 1)" + (with_mean ? ", and the mean" : "");
   op.overload = var_overload;
   auto plan = [](const ArgReader& a, const Shape& shape) -> Result<Reduction> {
     PF_ASSIGN(auto dims, read_dims(a, 1));
     PF_ASSIGN(bool keepdim, a.boolean(3));
     return plan_reduction(a, 1, shape, dims, keepdim);
   };
-  op.infer = [plan](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+  op.infer = [plan, with_mean](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
     const TensorType& x = a.tensor(0);
     PF_TRY(expect_floating(a, x.dtype));
     PF_TRY(a.boolean(2));
     if (!a.is_none(4)) PF_TRY(a.integer(4));
     PF_ASSIGN(Reduction r, plan(a, x.shape));
-    return std::vector<TensorType>{{x.dtype, r.out_shape}};
+    std::vector<TensorType> types = {{x.dtype, r.out_shape}};
+    if (with_mean) types.push_back({x.dtype, r.out_shape});
+    return types;
   };
-  op.cpu = [plan, take_sqrt](const BoundArgs<Tensor>& a,
-                             const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+  op.cpu = [plan, take_sqrt, with_mean](
+               const BoundArgs<Tensor>& a,
+               const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
     const Tensor& x = a.tensor(0);
     PF_ASSIGN(Reduction r, plan(a, x.shape()));
     PF_ASSIGN(bool unbiased, a.boolean(2));
@@ -65,6 +77,7 @@ OpInfo variance_op(const std::string& name, bool take_sqrt) {
     }
     std::vector<double> v = grouped_values(x, r);
     Tensor y = Tensor::zeros(out[0].dtype, out[0].shape);
+    Tensor means = Tensor::zeros(out[0].dtype, out[0].shape);
     for (int64_t g = 0; g < r.groups; ++g) {
       const double* group = v.data() + g * r.group_size;
       double mean = 0, ss = 0;
@@ -74,7 +87,9 @@ OpInfo variance_op(const std::string& name, bool take_sqrt) {
       double divisor = std::max<double>(0.0, static_cast<double>(r.group_size - correction));
       double var = ss / divisor;
       y.set(g, take_sqrt ? std::sqrt(var) : var);
+      means.set(g, mean);
     }
+    if (with_mean) return std::vector<Tensor>{y, means};
     return std::vector<Tensor>{y};
   };
   return op;
@@ -200,10 +215,11 @@ OpInfo normalize_op() {
 }
 
 // torch.linalg.matrix_norm(A, ord='fro', dim=(-2, -1), keepdim, *, dtype): the
-// norm of each matrix over two dims. 'fro' and the induced norms 1, -1, inf,
-// -inf (max/min absolute column or row sum); 'nuc' and +-2 need singular
-// values and are refused. dim None (linalg.norm(A, ord) without dim) takes
-// the two dims of a 2-d input, as PyTorch, which rejects other ranks there.
+// norm of each matrix over two dims. 'fro', the induced norms 1, -1, inf, -inf
+// (max/min absolute column or row sum), and from the singular values 'nuc'
+// (their sum), 2 and -2 (the largest and smallest). dim None
+// (linalg.norm(A, ord) without dim) takes the two dims of a 2-d input, as
+// PyTorch, which rejects other ranks there.
 struct MatrixNormPlan {
   Reduction r;
   int64_t rows_dim = 0, cols_dim = 0;  // ord's "rows" (dim[0]) and "columns" (dim[1])
@@ -229,21 +245,30 @@ Result<MatrixNormPlan> plan_matrix_norm(const ArgReader& a, const Shape& shape) 
   return plan;
 }
 
-// 'fro' -> 2 (Frobenius); else +-1 or +-inf.
-Result<double> read_matrix_order(const ArgReader& a) {
+// The order: 'fro' -> 2 with singular = false (Frobenius); 'nuc' -> 1 with
+// singular = true (sum of singular values); +-2 singular (largest/smallest);
+// +-1, +-inf induced.
+constexpr int64_t kMaxSingularSide = 256;
+
+struct MatrixOrder {
+  double ord = 2;
+  bool singular = false;
+};
+
+Result<MatrixOrder> read_matrix_order(const ArgReader& a) {
   const Arg& p = a.arg(1);
   if (p.kind == Arg::Kind::string) {
-    if (p.s == "fro") return 2.0;
+    if (p.s == "fro") return MatrixOrder{2.0, false};
+    if (p.s == "nuc") return MatrixOrder{1.0, true};
     return a.error(1, "matrix norm '" + p.s +
-                          "' needs singular values, which are not supported (supported: 'fro', "
-                          "1, -1, inf, -inf)");
+                          "' is not a matrix norm (supported: 'fro', 'nuc', 1, -1, 2, -2, inf, "
+                          "-inf)");
   }
   PF_ASSIGN(double ord, a.real(1));
-  if (std::fabs(ord) == 1 || std::isinf(ord)) return ord;
+  if (std::fabs(ord) == 1 || std::isinf(ord)) return MatrixOrder{ord, false};
+  if (std::fabs(ord) == 2) return MatrixOrder{ord, true};
   return a.error(1, "matrix norm ord " + format_double(ord) +
-                        (std::fabs(ord) == 2 ? " needs singular values, which are not supported"
-                                             : " is not a matrix norm") +
-                        " (supported: 'fro', 1, -1, inf, -inf)");
+                        " is not a matrix norm (supported: 'fro', 'nuc', 1, -1, 2, -2, inf, -inf)");
 }
 
 OpInfo matrix_norm_op() {
@@ -263,14 +288,32 @@ OpInfo matrix_norm_op() {
       PF_ASSIGN(t, a.dtype(4));
     }
     PF_TRY(expect_floating(a, a.tensor(0).dtype));
-    PF_TRY(read_matrix_order(a));
+    PF_ASSIGN(MatrixOrder order, read_matrix_order(a));
     PF_ASSIGN(MatrixNormPlan plan, plan_matrix_norm(a, a.tensor(0).shape));
+    if (order.singular && (is_reduced_float(a.tensor(0).dtype) || is_reduced_float(t))) {
+      return a.error(0, std::string("singular values of ") + dtype_name(a.tensor(0).dtype) +
+                            " are not supported, as in PyTorch (low precision)");
+    }
+    if (order.singular && std::fabs(order.ord) == 2 && plan.r.group_size == 0 &&
+        plan.r.groups > 0) {
+      return a.error(0, "the largest or smallest singular value of an empty matrix is undefined");
+    }
+    // The CPU reference's Jacobi sweeps cost min^2 * max per sweep: a bound
+    // that keeps one matrix well under a second.
+    const Shape& shape = a.tensor(0).shape;
+    const int64_t small_side = std::min(shape[static_cast<size_t>(plan.rows_dim)],
+                                        shape[static_cast<size_t>(plan.cols_dim)]);
+    if (order.singular && small_side > kMaxSingularSide) {
+      return a.error(0, "singular values of matrices with both sides above " +
+                            std::to_string(kMaxSingularSide) + " are not supported");
+    }
     return std::vector<TensorType>{{t, plan.r.out_shape}};
   };
   op.cpu = [](const BoundArgs<Tensor>& a,
               const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
     const Tensor& x = a.tensor(0);
-    PF_ASSIGN(double ord, read_matrix_order(a));
+    PF_ASSIGN(MatrixOrder order, read_matrix_order(a));
+    const double ord = order.ord;
     PF_ASSIGN(MatrixNormPlan plan, plan_matrix_norm(a, x.shape()));
     // Each group lists its matrix row-major over (lower dim, higher dim).
     const int64_t lo = std::min(plan.rows_dim, plan.cols_dim);
@@ -284,6 +327,17 @@ OpInfo matrix_norm_op() {
     Tensor y = Tensor::zeros(out[0].dtype, out[0].shape);
     for (int64_t g = 0; g < plan.r.groups; ++g) {
       const double* m = v.data() + g * plan.r.group_size;
+      if (order.singular) {
+        std::vector<double> sigma = singular_values(m, n_lo, n_hi);
+        double out_value = 0;
+        if (ord == 1) {
+          for (double s : sigma) out_value += s;
+        } else {
+          out_value = ord > 0 ? sigma.front() : sigma.back();
+        }
+        y.set(g, out_value);
+        continue;
+      }
       if (ord == 2) {
         y.set(g, norm_of(m, plan.r.group_size, 2));
         continue;
@@ -301,7 +355,9 @@ OpInfo matrix_norm_op() {
     }
     return std::vector<Tensor>{y};
   };
-  op.doc = "matrix norm over two dims: 'fro', or the max/min absolute column (1) or row (inf) sum";
+  op.doc =
+      "matrix norm over two dims: 'fro', the max/min absolute column (1) or row (inf) sum, or from "
+      "the singular values ('nuc' their sum, 2/-2 the largest/smallest)";
   return op;
 }
 
@@ -331,13 +387,35 @@ std::string linalg_norm_overload(std::string_view spelling, std::vector<Arg>& po
   return "matrix_norm";
 }
 
+// torch.norm(A, p='nuc', dim) is the nuclear matrix norm; every other p is a
+// vector norm (p=2 over two dims is Frobenius, not the spectral norm).
+std::string norm_overload(std::string_view, std::vector<Arg>& positional,
+                          std::vector<std::pair<std::string, Arg>>& keywords) {
+  const Arg* p = positional.size() >= 2 ? &positional[1] : nullptr;
+  bool has_dim = positional.size() >= 3;
+  for (const auto& [key, value] : keywords) {
+    if (key == "p") p = &value;
+    if (key == "dim") has_dim = true;
+  }
+  if (p == nullptr || p->kind != Arg::Kind::string || p->s != "nuc") return "";
+  for (auto& [key, value] : keywords) {
+    if (key == "p") key = "ord";
+  }
+  if (!has_dim) keywords.emplace_back("dim", Arg::make_none());
+  return "matrix_norm";
+}
+
 }  // namespace
 
 void register_statistics_ops(OpRegistry& r) {
   r.add(variance_op("var", false));
   r.add(variance_op("std", true));
-  r.add(norm_op("norm", {"torch.norm", "Tensor.norm", "torch.functional.norm"}, "p",
-                Arg::make_string("fro"), true));
+  r.add(variance_op("var", false, true));
+  r.add(variance_op("std", true, true));
+  OpInfo norm = norm_op("norm", {"torch.norm", "Tensor.norm", "torch.functional.norm"}, "p",
+                        Arg::make_string("fro"), true);
+  norm.overload = norm_overload;
+  r.add(std::move(norm));
   OpInfo vector_norm = norm_op("vector_norm", {"torch.linalg.vector_norm", "torch.linalg.norm"},
                                "ord", Arg::make_real(2.0), false);
   vector_norm.overload = linalg_norm_overload;

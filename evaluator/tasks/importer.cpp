@@ -246,6 +246,32 @@ void bound_variances(const Graph& graph, const OpRegistry& registry,
   }
 }
 
+// `x += y` keeps x's dtype and shape in PyTorch (a float16 x stays float16,
+// an int x with a float y and a broadcast past x's shape are errors), while
+// the pure graph holds `x + y`, which promotes and broadcasts. Where the two
+// differ the graph would not compute what the model does, so the variant is
+// refused. In-place view ops (`x.unsqueeze_(0)`, `x.t_()`) do reshape x.
+Status check_inplace_types(const Graph& graph, const std::vector<dialect::InplaceEffect>& effects,
+                           const std::string& file, const OpRegistry& registry) {
+  for (const auto& e : effects) {
+    const Value& target = graph.values[static_cast<size_t>(e.target)];
+    const Value& result = graph.values[static_cast<size_t>(e.result)];
+    if (target.types.size() != 1 || result.types.size() != 1 || result.producer < 0) continue;
+    const TensorType& before = target.types[0];
+    const TensorType& after = result.types[0];
+    const OpInfo* op = registry.find(graph.nodes[static_cast<size_t>(result.producer)].op);
+    const bool reshapes = op != nullptr && op->is_view;
+    if (before.dtype == after.dtype && (reshapes || before.shape == after.shape)) continue;
+    return make_error(ErrorCode::invalid_argument,
+                      file + ":" + std::to_string(e.loc.line) + ":" + std::to_string(e.loc.column) +
+                          ": in-place op on '" + target.name + "' (" + tensor_type_str(before) +
+                          ") gives " + tensor_type_str(after) +
+                          "; PyTorch keeps the tensor's dtype and shape there, which the graph "
+                          "cannot express (in-place ops that change them are not supported)");
+  }
+  return ok_status();
+}
+
 }  // namespace
 
 Result<Graph> typed_variant_graph(const TaskVariant& variant, const OpRegistry& registry) {
@@ -271,7 +297,8 @@ Result<Graph> typed_variant_graph(const TaskVariant& variant, const OpRegistry& 
 Result<TaskVariant> import_variant(const std::string& name, std::string_view model_py,
                                    const std::string& model_file, std::string_view weight_meta_py,
                                    const std::string& meta_file, const OpRegistry& registry) {
-  PF_ASSIGN(Graph graph, dialect::load_graph(model_py, model_file, registry));
+  std::vector<dialect::InplaceEffect> inplace;
+  PF_ASSIGN(Graph graph, dialect::load_graph(model_py, model_file, registry, "forward", &inplace));
   PF_ASSIGN(std::vector<InputMeta> metas, parse_weight_meta(weight_meta_py, meta_file));
   TaskVariant v;
   v.name = name;
@@ -288,6 +315,7 @@ Result<TaskVariant> import_variant(const std::string& name, std::string_view mod
     v.inputs.push_back(*it);
   }
   PF_TRY(infer_types(graph, input_types(v.inputs), registry));
+  PF_TRY(check_inplace_types(graph, inplace, model_file, registry));
   bound_variances(graph, registry, v.inputs);
   v.source = dialect::print_graph(graph, registry, {});
   return v;

@@ -1,7 +1,7 @@
 """Golden fixtures for evaluator/ops/arithmetic.cpp. Run: /usr/bin/python3 tests/golden/gen_arithmetic.py"""
 import torch
 
-from golden_lib import (ALL_FLOATS, F16, F32, Golden, dtype_tag, permuted, rint, rnd, special,
+from golden_lib import (ALL_FLOATS, BF16, F16, F32, F64, Golden, dtype_tag, permuted, rint, rnd, special,
                         strided, transposed)
 
 g = Golden("arithmetic")
@@ -146,4 +146,24 @@ g.case("reciprocal/i64", "torch.reciprocal", [rint([5], I64, 1, 9)])
 g.case("reciprocal/bool", "torch.reciprocal", [torch.tensor([True, False])])
 g.case("positive/f32", "operator.pos", [rnd([2, 3])])
 g.case("positive/bool", "torch.positive", [torch.tensor([True])], expect_error=True)
+# atan2 / hypot / copysign / logaddexp / xlogy (added last: cases draw from one random stream):
+# integer operands compute in float32; PyTorch's float32 formulas allow a few units.
+for name in ("atan2", "hypot", "copysign", "logaddexp", "xlogy"):
+    for dt in (F32, F16, BF16, F64):
+        g.case(f"{name}/{dtype_tag(dt)}", f"torch.{name}", [rnd([3, 4], dt, -3, 3), rnd([4], dt, 0.1, 3)],
+               tol={"ulps": 4})
+    g.case(f"{name}/int_promotes", f"torch.{name}", [torch.tensor([-3, 0, 2]), torch.tensor([2, 1, 5])],
+           tol={"ulps": 4}, expect_error=name in ("hypot", "logaddexp"))
+    if name in ("copysign", "xlogy"):  # the others take tensors only in PyTorch 1.13
+        g.case(f"{name}/scalar_other", f"torch.{name}", [rnd([5], F32, -3, 3), 2.0], tol={"ulps": 4})
+    g.case(f"{name}/method_transposed", f"Tensor.{name}", [transposed(rnd([4, 3], F32, -3, 3)), rnd([4], F32, 0.5, 2).reshape(4, 1)],
+           tol={"ulps": 4})
+g.case("atan2/arctan2_zeros", "torch.arctan2", [torch.tensor([0.0, -0.0, 0.0, -0.0]), torch.tensor([0.0, 0.0, -0.0, -1.0])])
+g.case("logaddexp/infinities", "torch.logaddexp", [torch.tensor([float("inf"), -float("inf"), -float("inf"), 1.0]),
+                                                   torch.tensor([float("inf"), -float("inf"), 0.0, float("nan")])])
+g.case("xlogy/zero_and_nan", "torch.xlogy", [torch.tensor([0.0, 0.0, 2.0, 0.0]),
+                                             torch.tensor([0.0, float("nan"), 0.0, -1.0])])
+g.case("xlogy/special", "torch.special.xlogy", [rnd([3], F32, 0.5, 2), rnd([3], F32, 0.5, 2)], tol={"ulps": 4})
+g.case("copysign/signed_zero", "torch.copysign", [torch.tensor([1.0, 2.0, float("nan")]), torch.tensor([-0.0, 0.0, -1.0])])
+g.case("hypot/in_place", "Tensor.hypot_", [rnd([3], F32), rnd([3], F32)], tol={"ulps": 4})
 g.write()

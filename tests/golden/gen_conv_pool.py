@@ -241,4 +241,36 @@ g.case("fold/not_divisible", FOLD, [r([1, 5, 4])], {"output_size": 3, "kernel_si
 g.case("fold/wrong_blocks", FOLD, [r([1, 4, 5])], {"output_size": 3, "kernel_size": 2}, expect_error=True)
 g.case("fold/4d", FOLD, [r([1, 1, 4, 4])], {"output_size": 3, "kernel_size": 2}, expect_error=True)
 
+# max pooling with return_indices=True, added last: cases draw from one random stream. The
+# indices count within each input plane; ties keep the first, a NaN its own position.
+MP1, MP3 = "torch.nn.functional.max_pool1d", "torch.nn.functional.max_pool3d"
+for dt in FLOATS:
+    g.case(f"max_pool2d_indices/{dtype_tag(dt)}", MP, [r([2, 3, 7, 6], dt), 3, 2, 1], {"return_indices": True})
+g.case("max_pool2d_indices/ceil_dilation", MP, [r([1, 2, 7, 9]), (2, 3)],
+       {"stride": (2, 2), "padding": 1, "dilation": (2, 1), "ceil_mode": True, "return_indices": True})
+g.case("max_pool2d_indices/nan_and_ties", MP,
+       [torch.tensor([[[[1.0, 1.0, float("nan")], [1.0, 0.5, float("nan")], [-1.0, -2.0, 3.0]]]]), 2, 1],
+       {"return_indices": True})
+g.case("max_pool2d_indices/all_neg_inf", MP, [torch.full([1, 1, 3, 3], float("-inf")), 2, 1, 1],
+       {"return_indices": True})
+g.case("max_pool2d_indices/positional", MP, [r([1, 1, 5, 5]), 2, 2, 0, 1, False, True])
+g.case("max_pool2d_indices/with_indices", "torch.nn.functional.max_pool2d_with_indices", [r([2, 4, 4]), 2])
+g.case("max_pool1d_indices/basic", MP1, [r([2, 3, 9], F16), 3], {"stride": 2, "padding": 1, "return_indices": True})
+g.case("max_pool3d_indices/basic", MP3, [r([1, 2, 5, 6, 4]), 3],
+       {"stride": (2, 2, 1), "padding": 1, "return_indices": True})
+g.case("max_pool3d_indices/unbatched", MP3, [r([2, 4, 4, 4]), 2], {"return_indices": True})
+
+# adaptive max pooling with return_indices=True, added last: cases draw from one random stream.
+AMP2 = "torch.nn.functional.adaptive_max_pool2d"
+for dt in FLOATS:
+    g.case(f"adaptive_max_pool2d_indices/{dtype_tag(dt)}", AMP2, [r([2, 3, 7, 9], dt), (3, 4), True])
+g.case("adaptive_max_pool2d_indices/nan", AMP2,
+       [torch.tensor([[[[1.0, float("nan"), 2.0], [float("nan"), 0.5, 3.0]]]]), (1, 2)], {"return_indices": True})
+g.case("adaptive_max_pool2d_indices/with_indices", "torch.nn.functional.adaptive_max_pool2d_with_indices",
+       [r([3, 5, 6]), (2, None)])
+g.case("adaptive_max_pool1d_indices/basic", "torch.nn.functional.adaptive_max_pool1d", [r([2, 3, 11]), 4],
+       {"return_indices": True})
+g.case("adaptive_max_pool3d_indices/basic", "torch.nn.functional.adaptive_max_pool3d", [r([1, 2, 5, 6, 4]), (2, 3, 2)],
+       {"return_indices": True})
+
 g.write()

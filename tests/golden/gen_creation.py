@@ -127,4 +127,12 @@ for name in ("triu", "tril"):
     g.case(f"{name}/in_place_spelling", f"Tensor.{name}_", [rnd([3, 3])])
     g.case(f"{name}/1d", f"torch.{name}", [rnd([4])], expect_error=True)
 g.case("triu/special", "torch.triu", [special(F32).reshape(2, 5)])
+# in-place fills (added last: cases draw from one random stream): x.zero_(), x.fill_(v) keep x's dtype
+for dt in (F32, F16, I64, BOOL):
+    g.case(f"zero_/{dtype_tag(dt)}", "Tensor.zero_", [sample([2, 3], dt)])
+g.case("fill_/float_into_f16", "Tensor.fill_", [sample([2, 3], F16), 2.5])
+g.case("fill_/int_into_f32", "Tensor.fill_", [sample([3], F32), 7])
+g.case("fill_/float_into_int", "Tensor.fill_", [sample([2, 2], I64), 3.75])
+g.case("fill_/bool_into_bf16", "Tensor.fill_", [sample([4], BF16), True])
+g.case("fill_/transposed", "Tensor.fill_", [transposed(rnd([3, 4])), -1.0])
 g.write()

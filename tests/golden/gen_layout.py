@@ -190,4 +190,14 @@ g.case("embedding/max_norm", "torch.nn.functional.embedding", [torch.tensor([0, 
 g.case("embedding/out_of_range", "torch.nn.functional.embedding", [torch.tensor([5]), r([4, 2])], expect_error=True)
 g.case("embedding/float_index", "torch.nn.functional.embedding", [r([2]), r([4, 2])], expect_error=True)
 
+# F.one_hot (added last: cases draw from one random stream)
+OH = "torch.nn.functional.one_hot"
+g.case("one_hot/basic", OH, [torch.tensor([0, 2, 1, 2])], {"num_classes": 3})
+g.case("one_hot/2d_positional", OH, [torch.tensor([[1, 0], [3, 3]]), 5])
+g.case("one_hot/transposed", OH, [transposed(torch.tensor([[0, 1, 2], [2, 1, 0]]))], {"num_classes": 4})
+g.case("one_hot/scalar", OH, [torch.tensor(1)], {"num_classes": 2})
+g.case("one_hot/empty", OH, [torch.zeros(0, dtype=torch.int64)], {"num_classes": 3})
+g.case("one_hot/out_of_range", OH, [torch.tensor([0, 3])], {"num_classes": 3}, expect_error=True)
+g.case("one_hot/negative", OH, [torch.tensor([-1, 0])], {"num_classes": 3}, expect_error=True)
+g.case("one_hot/int32", OH, [torch.tensor([0, 1], dtype=torch.int32)], {"num_classes": 2}, expect_error=True)
 g.write()

@@ -79,4 +79,34 @@ g.case("square/i64/large", "torch.square", [torch.tensor([3037000499, -5, 2 ** 3
 g.case("sqrt/negative", "torch.sqrt", [torch.tensor([-1.0, 4.0])])
 g.case("log/zero", "torch.log", [torch.tensor([0.0, -1.0, 1.0])])
 g.case("exp/overflow_f16", "torch.exp", [torch.tensor([11.0, 12.0, -20.0], dtype=F16)])
+# deg2rad / rad2deg / sinc / frac / tanhshrink (added last: cases draw from one random stream).
+# PyTorch computes sinc in the input's float (pi * x rounded first): a few float32 units off
+# absolutely; tanhshrink cancels (x - tanh x), so its error scales with |x|.
+F32_ABS = {"ulps": 1, "abs": 4 * 2.0 ** -24}
+
+
+def tol_for(name, dt):
+    if name == "sinc" and dt in (F32, torch.int64):
+        return F32_ABS
+    if name == "tanhshrink" and dt in (F32, F64):
+        return {"ulps": 1, "abs": 16 * (2.0 ** -53 if dt == F64 else 2.0 ** -24)}
+    return None
+
+
+for name in ("deg2rad", "rad2deg", "sinc", "frac"):
+    for dt in (F32, F16, BF16, F64):
+        g.case(f"{name}/{dtype_tag(dt)}", f"torch.{name}", [rnd([3, 5], dt, -4, 4)], tol=tol_for(name, dt))
+    g.case(f"{name}/method_transposed", f"Tensor.{name}", [transposed(rnd([4, 3], F32, -4, 4))],
+           tol=tol_for(name, F32))
+    g.case(f"{name}/special", f"torch.{name}", [special(F32)], tol=tol_for(name, F32))
+for name in ("deg2rad", "rad2deg", "sinc"):
+    g.case(f"{name}/int_promotes", f"torch.{name}", [torch.tensor([-3, 0, 2, 7])], tol=tol_for(name, torch.int64))
+g.case("sinc/zero_and_integers", "torch.sinc", [torch.tensor([0.0, -0.0, 1.0, -2.0, 0.5])], tol=F32_ABS)
+g.case("frac/int", "torch.frac", [torch.tensor([1, 2])], expect_error=True)
+for dt in (F32, F16, BF16, F64):
+    g.case(f"tanhshrink/{dtype_tag(dt)}", "torch.nn.functional.tanhshrink", [rnd([3, 5], dt, -4, 4)],
+           tol=tol_for("tanhshrink", dt))
+g.case("tanhshrink/int_promotes", "torch.nn.functional.tanhshrink", [torch.tensor([-3, 0, 2])],
+       tol=tol_for("tanhshrink", F32))
+g.case("frac/in_place", "Tensor.frac_", [rnd([2, 3], F32, -4, 4)])
 g.write()

@@ -215,4 +215,54 @@ for o, tag in ((float("inf"), "inf"), (-float("inf"), "ninf"), (1, "one"), (-1, 
 g.case("matrix_norm/fro_bf16", "torch.linalg.matrix_norm", [sample([3, 4], BF16)])
 g.case("matrix_norm/fro_f64", "torch.linalg.matrix_norm", [sample([2, 3, 4], F64), "fro"])
 g.case("linalg_norm/3d_no_dim", "torch.linalg.norm", [sample([2, 3, 4], F32), float("inf")], expect_error=True)
+# norms from singular values (added last: cases draw from one random stream): 'nuc' (their sum),
+# 2 and -2 (largest, smallest). PyTorch runs LAPACK in the input dtype: the allowance is a few
+# units of the dtype times the Frobenius norm.
+def svd_tol(x):
+    unit = 2.0 ** -53 if x.dtype == F64 else 2.0 ** -24
+    return {"ulps": 4, "abs": 64 * unit * float(x.double().norm())}
+
+
+for o, tag in (("nuc", "nuc"), (2, "two"), (-2, "neg_two")):
+    x = sample([3, 4], F32)
+    g.case(f"linalg_norm/matrix_{tag}", "torch.linalg.norm", [x, o], tol=svd_tol(x))
+    x = sample([2, 3, 4], F32)
+    g.case(f"matrix_norm/{tag}_dims", "torch.linalg.matrix_norm", [x, o], {"dim": (2, 0), "keepdim": True},
+           tol=svd_tol(x))
+    x = sample([5, 3], F64)
+    g.case(f"matrix_norm/{tag}_f64", "torch.linalg.matrix_norm", [x], {"ord": o}, tol=svd_tol(x))
+x = sample([20, 30], F32)
+g.case("matrix_norm/nuc_20x30", "torch.linalg.matrix_norm", [x, "nuc"], tol=svd_tol(x))
+x = sample([4, 30, 20], F32)
+g.case("matrix_norm/two_batched_dtype", "torch.linalg.matrix_norm", [x, 2], {"dtype": F64}, tol=svd_tol(x))
+x = torch.tensor([[1.0, 2.0, 3.0], [2.0, 4.0, 6.0]], dtype=F64)
+g.case("matrix_norm/neg_two_rank_deficient", "torch.linalg.matrix_norm", [x, -2], tol=svd_tol(x))
+x = sample([4, 4], F32)
+g.case("norm/nuc", "torch.norm", [x, "nuc"], tol=svd_tol(x))
+x = sample([3, 2, 4], F32)
+g.case("norm/nuc_dims_keepdim", "torch.norm", [x], {"p": "nuc", "dim": (2, 0), "keepdim": True}, tol=svd_tol(x))
+x = sample([3, 5], F64)
+g.case("norm/nuc_method", "Tensor.norm", [x], {"p": "nuc"}, tol=svd_tol(x))
+x = sample([3, 5], F32)
+g.case("norm/functional_nuc", "torch.functional.norm", [x, "nuc"], tol=svd_tol(x))
+g.case("matrix_norm/nuc_empty", "torch.linalg.matrix_norm", [torch.zeros(2, 0, 3), "nuc"])
+g.case("matrix_norm/two_empty", "torch.linalg.matrix_norm", [torch.zeros(0, 3), 2], expect_error=True)
+g.case("matrix_norm/nuc_f16", "torch.linalg.matrix_norm", [sample([3, 3], F16), "nuc"], expect_error=True)
+g.case("matrix_norm/two_bf16", "torch.linalg.matrix_norm", [sample([3, 3], BF16), 2], expect_error=True)
+g.case("linalg_norm/nuc_3d_no_dim", "torch.linalg.norm", [sample([2, 3, 4], F32), "nuc"], expect_error=True)
+g.case("norm/nuc_one_dim", "torch.norm", [sample([3, 4], F32), "nuc", 1], expect_error=True)
+g.case("matrix_norm/three", "torch.linalg.matrix_norm", [sample([3, 3], F32), 3], expect_error=True)
+# var_mean / std_mean (added last: cases draw from one random stream): (var or std, mean)
+for op in ("var_mean", "std_mean"):
+    for dt in (F32, F16, BF16, F64):
+        x = sample([3, 8], dt)
+        g.case(f"{op}/{dtype_tag(dt)}", f"torch.{op}", [x, 1], tol=acc_tol(x, 8))
+    x = sample([2, 3, 4], F32)
+    g.case(f"{op}/unbiased_false_keepdim", f"torch.{op}", [x, (0, 2), False, True], tol=acc_tol(x, 8))
+    x = sample([4, 5], F32)
+    g.case(f"{op}/all_positional_flag", f"torch.{op}", [x, False], tol=acc_tol(x, 20))
+    x = sample([4, 5], F32)
+    g.case(f"{op}/correction", f"torch.{op}", [x], {"dim": 0, "correction": 0, "keepdim": True}, tol=acc_tol(x, 4))
+    g.case(f"{op}/transposed", f"torch.{op}", [transposed(sample([5, 3], F16))], {"dim": -1}, tol=acc_tol(x, 5))
+    g.case(f"{op}/int", f"torch.{op}", [sample([2, 3], I64)], expect_error=True)
 g.write()

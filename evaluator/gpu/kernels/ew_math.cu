@@ -44,6 +44,43 @@ PF_UNARY_MATH(cosh, pf_cosh(x))
 PF_UNARY_MATH(tanh, pf_tanh(x))
 PF_UNARY_MATH(erf, pf_erf(x))
 PF_UNARY_MATH(erfc, pf_erfc(x))
+// Two-operand float math (integer operands arrive converted), PyTorch's
+// formulas in opmath.
+__device__ __forceinline__ float pf_atan2(float a, float b) { return atan2f(a, b); }
+__device__ __forceinline__ double pf_atan2(double a, double b) { return atan2(a, b); }
+__device__ __forceinline__ float pf_hypot(float a, float b) { return hypotf(a, b); }
+__device__ __forceinline__ double pf_hypot(double a, double b) { return hypot(a, b); }
+
+#define PF_BINARY_MATH(NAME, EXPR)                                               \
+  struct op_##NAME {                                                             \
+    typedef scalar_t out_t;                                                      \
+    enum { nin = 2, bool_args = 0 };                                             \
+    static __device__ opmath_t apply(const PfElementwiseParams& p, const opmath_t* v) { \
+      (void)p;                                                                   \
+      const opmath_t a = v[0], b = v[1];                                         \
+      return EXPR;                                                               \
+    }                                                                            \
+  };                                                                             \
+  PF_ELEMENTWISE(NAME, op_##NAME)
+
+PF_BINARY_MATH(atan2, pf_atan2(a, b))
+PF_BINARY_MATH(hypot, pf_hypot(a, b))
+PF_BINARY_MATH(copysign, pf_copysign(a, b))
+// logaddexp: a equal infinity stays itself (inf - inf would be NaN).
+PF_BINARY_MATH(logaddexp, (pf_fabs(a) == pf_infinity<opmath_t>() && a == b)
+                              ? a
+                              : pf_fmax_std(a, b) + pf_log1p(pf_exp(-pf_fabs(a - b))))
+// xlogy: NaN y gives NaN, x == 0 gives 0, else x * log(y).
+PF_BINARY_MATH(xlogy, pf_isnan(b) ? b : (a == opmath_t(0) ? opmath_t(0) : a * pf_log(b)))
+
+// As PyTorch's CUDA kernels: the constant in opmath, sinc(0) = 1.
+PF_UNARY_MATH(deg2rad, x * opmath_t(0.017453292519943295))
+PF_UNARY_MATH(rad2deg, x * opmath_t(57.295779513082323))
+PF_UNARY_MATH(sinc, x == opmath_t(0) ? PF_ONE
+                                     : pf_sin(opmath_t(3.14159265358979323846) * x) /
+                                           (opmath_t(3.14159265358979323846) * x))
+PF_UNARY_MATH(tanhshrink, x - pf_tanh(x))
+PF_UNARY_MATH(frac, x - pf_trunc(x))
 PF_UNARY_MATH(reciprocal, PF_ONE / x)
 PF_UNARY_MATH(sigmoid, PF_ONE / (PF_ONE + pf_exp(-x)))
 PF_UNARY_MATH(gelu, opmath_t(0.5) * x * (PF_ONE + pf_erf(x * opmath_t(0.70710678118654752440))))

@@ -270,3 +270,40 @@ struct PfScanParams {
   int product;
   int pad_;
 };
+
+// --- matrix norms from singular values (singular.cu) --------------------------------------
+
+// `batch` contiguous row-major rows x cols matrices of the program dtype;
+// scratch holds batch * rows * cols doubles; out one value per matrix, float
+// (out_double 0) or double (1).
+#define PF_SINGULAR_NUCLEAR 0  // sum of the singular values
+#define PF_SINGULAR_LARGEST 1
+#define PF_SINGULAR_SMALLEST 2
+
+struct PfSingularNormParams {
+  unsigned long long in;
+  unsigned long long scratch;
+  unsigned long long out;
+  long long batch;
+  int rows;
+  int cols;
+  int mode;
+  int out_double;
+};
+
+// --- ordering along one dim (sort.cu) ------------------------------------------------------
+
+// topk / sort / argsort over contiguous [outer, len, inner]: the first k of
+// each row in the order (NaN first when descending, last otherwise; equal
+// values by index) into [outer, k, inner] values (when non-zero) and indices.
+struct PfSortParams {
+  unsigned long long in;
+  unsigned long long values;
+  unsigned long long indices;
+  long long outer;
+  long long len;
+  long long inner;
+  long long k;
+  int descending;
+  int pad_;
+};

@@ -37,13 +37,13 @@ OpRegistry build() {
     r.add(op(std::move(name), std::move(aliases), std::move(p)));
   };
   binary("add", {"operator.add", "torch.add", "Tensor.add", "operator.iadd", "Tensor.add_"}, true);
-  binary("sub", {"operator.sub", "torch.sub", "Tensor.sub"}, true);
+  binary("sub", {"operator.sub", "torch.sub", "Tensor.sub", "operator.isub"}, true);
   binary("mul", {"operator.mul", "torch.mul", "Tensor.mul", "operator.imul"}, false);
   binary("pow", {"operator.pow", "torch.pow", "Tensor.pow"}, false);
   binary("lt", {"operator.lt", "torch.lt", "Tensor.lt"}, false);
   binary("and_", {"operator.and_", "torch.bitwise_and"}, false);
   binary("matmul", {"torch.matmul", "operator.matmul", "Tensor.matmul"}, false);
-  r.add(op("div", {"operator.truediv", "torch.div", "Tensor.div"},
+  r.add(op("div", {"operator.truediv", "torch.div", "Tensor.div", "operator.itruediv"},
            {req("input", K::tensor_or_scalar), req("other", K::tensor_or_scalar),
             kwonly(opt("rounding_mode", K::optional_string, none))}));
   r.add(op("neg", {"operator.neg", "torch.neg", "Tensor.neg"}, {req("input", K::tensor)}));

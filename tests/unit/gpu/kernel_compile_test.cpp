@@ -76,6 +76,8 @@ const std::vector<ParamStruct>& param_structs() {
       {"pf_col2im", "PfFoldParams", sizeof(PfFoldParams)},
       {"pf_attention", "PfAttentionParams", sizeof(PfAttentionParams)},
       {"pf_scan", "PfScanParams", sizeof(PfScanParams)},
+      {"pf_singular_norm", "PfSingularNormParams", sizeof(PfSingularNormParams)},
+      {"pf_sort_select", "PfSortParams", sizeof(PfSortParams)},
       {"pf_synth_", "PfSynthParams", sizeof(PfSynthParams)},
       {"pf_digest_", "PfDigestParams", sizeof(PfDigestParams)},
       {"pf_count_changed", "PfCountChangedParams", sizeof(PfCountChangedParams)},

@@ -3,6 +3,7 @@
 namespace pf::gpu::test {
 namespace {
 
+// NOLINTNEXTLINE(readability-identifier-naming): reads as the cases' own `F.`
 const std::string F = "torch.nn.functional.";
 
 void add_arith_cases(std::vector<OpCase>& c) {
@@ -104,6 +105,27 @@ void add_math_cases(std::vector<OpCase>& c) {
                  {in({37, 65}, m.lo, m.hi, m.ilo, m.ihi)},
                  kFloatAndLong});
   }
+  // Two-operand float math; hypot and logaddexp take floating operands only.
+  for (const char* name : {"atan2", "copysign", "xlogy"}) {
+    c.push_back({name,
+                 "x, y",
+                 std::string("torch.") + name + "(x, y)",
+                 {in({37, 65}, -3, 3), in({65}, 0.1, 3)},
+                 kNum});
+  }
+  for (const char* name : {"hypot", "logaddexp"}) {
+    c.push_back({name,
+                 "x, y",
+                 std::string("torch.") + name + "(x, y)",
+                 {in({37, 65}, -3, 3), in({37, 1}, -3, 3)},
+                 kFloat});
+  }
+  // deg2rad / rad2deg / sinc / tanhshrink promote integers; frac is floating only.
+  for (const char* name : {"deg2rad", "rad2deg", "sinc"}) {
+    c.push_back({name, "x", std::string("torch.") + name + "(x)", {in({37, 65}, -4, 4)}, kNum});
+  }
+  c.push_back({"tanhshrink", "x", F + "tanhshrink(x)", {in({37, 65}, -4, 4)}, kNum});
+  c.push_back({"frac", "x", "x.frac()", {in({37, 65}, -4, 4)}, kFloat});
   c.push_back({"silu", "x", F + "silu(x)", {in({37, 65}, -5, 5)}, kFloat});
   c.push_back({"hardswish", "x", F + "hardswish(x)", {in({37, 65}, -5, 5)}, kFloat});
   c.push_back({"hardsigmoid", "x", F + "hardsigmoid(x)", {in({37, 65}, -5, 5)}, kFloat});
@@ -338,6 +360,49 @@ void add_reduction_cases(std::vector<OpCase>& c) {
                "torch.linalg.matrix_norm(x, float('inf'), dim=(2, 0), dtype=torch.float64)",
                {in({6, 3, 20})},
                kFloat});
+  // 'nuc' and +-2 from singular values (kernels/singular.cu: a thread per
+  // matrix); float16/bfloat16 are refused, as in PyTorch.
+  const std::vector<DType> f32_f64 = {DType::float32, DType::float64};
+  c.push_back({"matrix_norm", "x", "torch.linalg.matrix_norm(x, 'nuc')", {in({7, 9, 5})}, f32_f64});
+  c.push_back({"matrix_norm",
+               "x",
+               "torch.linalg.matrix_norm(x, 2, dim=(2, 0), keepdim=True)",
+               {in({6, 3, 20})},
+               f32_f64});
+  c.push_back({"matrix_norm",
+               "x",
+               "torch.linalg.norm(x, -2, dim=(-1, -3), dtype=torch.float64)",
+               {in({12, 5, 16})},
+               f32_f64});
+  c.push_back({"matrix_norm", "x", "torch.norm(x, 'nuc')", {in({40, 33})}, f32_f64});
+  c.push_back({"var_mean",
+               "x",
+               "v = torch.var_mean(x, 1)\n    return (v[0], v[1])",
+               {in({33, 130})},
+               kFloat});
+  c.push_back({"std_mean",
+               "x",
+               "s, m = torch.std_mean(x, (0, 2), False, True)\n    return (s, m)",
+               {in({6, 7, 20})},
+               kFloat});
+  // topk / sort / argsort: a thread per row picking in the CPU reference's
+  // order (ties by index), so indices match exactly even where values tie.
+  c.push_back({"topk",
+               "x",
+               "v = torch.topk(x, 5, dim=1)\n    return (v[0], v[1])",
+               {in({4, 37, 3})},
+               kAll});
+  c.push_back({"topk",
+               "x",
+               "v, i = torch.topk(x, 2, largest=False)\n    return (v, i)",
+               {in({9, 8})},
+               kNum});
+  c.push_back({"sort",
+               "x",
+               "v = torch.sort(x, dim=0, descending=True)\n    return (v[0], v[1])",
+               {in({21, 5})},
+               kAll});
+  c.push_back({"argsort", "x", "x.argsort(-1)", {in({6, 130})}, kNum});
   c.push_back({"normalize", "x", F + "normalize(x, dim=-1)", {in({33, 130})}, kFloat});
   c.push_back({"logsumexp", "x", "torch.logsumexp(x, dim=1)", {in({33, 130}, -5, 5)}, kFloat});
 

@@ -7,6 +7,7 @@
 namespace pf::gpu::test {
 namespace {
 
+// NOLINTNEXTLINE(readability-identifier-naming): reads as the cases' own `F.`
 const std::string F = "torch.nn.functional.";
 
 // [rows, cols] int64 indices whose columns hold distinct values below `n`.
@@ -103,6 +104,12 @@ void add_index_cases(std::vector<OpCase>& c) {
                "x.scatter_add(1, i, s)",
                {in({3, 50}, -1, 1), in({3, 200}, -1, 1), typed('l', {3, 200}, 0, 0, 0, 49)},
                kFloat});
+  // one_hot: composed of unsqueeze, arange, eq and a cast to int64.
+  c.push_back({"one_hot",
+               "x, i",
+               "x * 0 + " + F + "one_hot(i, 7)",
+               {in({5, 3, 7}), typed('l', {5, 3}, 0, 0, 0, 6)},
+               {DType::int64}});
   c.push_back({"getitem", "x, i", "x[i]", {in({9, 4}), typed('l', {5}, 0, 0, -9, 8)}, kAll});
   c.push_back(
       {"getitem", "x, i", "x[:, i] * 1", {in({3, 9, 4}), typed('l', {2, 3}, 0, 0, 0, 8)}, kNum});
@@ -124,6 +131,23 @@ void add_pool_cases(std::vector<OpCase>& c) {
   c.push_back(
       {"max_pool2d", "x", F + "max_pool2d(x, 3, 1, 1, dilation=2)", {in({1, 2, 10, 12})}, kFloat});
   c.push_back({"max_pool1d", "x", F + "max_pool1d(x, 3, 2, 1)", {in({2, 5, 17})}, kFloat});
+  // return_indices=True: the argmax the kernel writes becomes an output.
+  c.push_back({"max_pool2d_with_indices",
+               "x",
+               "v = " + F + "max_pool2d(x, 3, 2, 1, return_indices=True)\n    return (v[0], v[1])",
+               {in({2, 3, 13, 11})},
+               kFloat});
+  c.push_back({"max_pool1d_with_indices",
+               "x",
+               "v, i = " + F + "max_pool1d(x, 3, 2, 1, 1, False, True)\n    return (v, i)",
+               {in({2, 5, 17})},
+               kFloat});
+  c.push_back(
+      {"max_pool3d_with_indices",
+       "x",
+       "v = " + F + "max_pool3d_with_indices(x, 3, 2, 1, ceil_mode=True)\n    return (v[1],)",
+       {in({2, 3, 7, 9, 8})},
+       kFloat});
   c.push_back({"avg_pool2d", "x", F + "avg_pool2d(x, 3, 2, 1)", {in({2, 3, 13, 11})}, kFloat});
   c.push_back({"avg_pool2d",
                "x",
@@ -149,6 +173,22 @@ void add_pool_cases(std::vector<OpCase>& c) {
                kFloat});
   c.push_back(
       {"adaptive_max_pool1d", "x", F + "adaptive_max_pool1d(x, 5)", {in({2, 3, 16})}, kFloat});
+  c.push_back({"adaptive_max_pool2d_with_indices",
+               "x",
+               "v = " + F + "adaptive_max_pool2d(x, (4, 6), True)\n    return (v[0], v[1])",
+               {in({2, 3, 9, 13})},
+               kFloat});
+  c.push_back({"adaptive_max_pool1d_with_indices",
+               "x",
+               "v, i = " + F + "adaptive_max_pool1d(x, 5, return_indices=True)\n    return (i,)",
+               {in({2, 3, 16})},
+               kFloat});
+  c.push_back(
+      {"adaptive_max_pool3d_with_indices",
+       "x",
+       "v = " + F + "adaptive_max_pool3d_with_indices(x, (2, 3, 2))\n    return (v[0], v[1])",
+       {in({2, 3, 5, 7, 4})},
+       kFloat});
   c.push_back({"max_pool3d", "x", F + "max_pool3d(x, 3, 2, 1)", {in({2, 3, 7, 9, 8})}, kFloat});
   c.push_back({"max_pool3d",
                "x",

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "evaluator/core/half.h"
+#include "evaluator/ops/singular_values.h"
 #include "tests/unit/ops/op_runner.h"
 
 namespace pf {
@@ -136,13 +137,21 @@ TEST(Linalg, MatrixNormsByOrd) {
   ASSERT_TRUE(batched.ok()) << batched.error().message;
   EXPECT_EQ(batched->types[0].shape, (Shape{2, 1, 1}));
   EXPECT_EQ(values_of(batched->outputs[0]), (std::vector<double>{5, 5}));
-  // Singular-value norms are refused, naming why; so is a 3-d input without dim.
-  EXPECT_NE(error_of("torch.linalg.norm", {x}, {v(0), Arg::make_string("nuc")})
-                .find("needs singular values"),
-            std::string::npos);
-  EXPECT_NE(error_of("torch.linalg.matrix_norm", {x}, {v(0), Arg::make_int(-2)})
-                .find("needs singular values"),
-            std::string::npos);
+  // Singular values: x x^T = [[27.25, -6.5], [-6.5, 53.25]], whose
+  // eigenvalues are (80.5 +- sqrt(845)) / 2.
+  const double s_max = std::sqrt((80.5 + std::sqrt(845.0)) / 2);
+  const double s_min = std::sqrt((80.5 - std::sqrt(845.0)) / 2);
+  auto single = [&](const std::string& spelling, Arg ord) {
+    std::vector<double> r = norm(spelling, std::move(ord), {});
+    return r.size() == 1 ? r[0] : std::nan("");
+  };
+  EXPECT_FLOAT_EQ(single("torch.linalg.norm", Arg::make_string("nuc")), s_max + s_min);
+  EXPECT_FLOAT_EQ(single("torch.linalg.matrix_norm", Arg::make_int(2)), s_max);
+  EXPECT_FLOAT_EQ(single("torch.linalg.matrix_norm", Arg::make_int(-2)), s_min);
+  EXPECT_FLOAT_EQ(single("torch.norm", Arg::make_string("nuc")), s_max + s_min);
+  // torch.norm's p=2 is the vector norm even over a matrix (Frobenius).
+  EXPECT_FLOAT_EQ(single("torch.norm", Arg::make_int(2)), std::sqrt(80.5));
+  // A 3-d input without dim is refused.
   EXPECT_NE(error_of("torch.linalg.norm", {b}, {v(0), Arg::make_real(inf)}).find("2-d input"),
             std::string::npos);
 }
@@ -224,6 +233,41 @@ TEST(Conv, DirectAndGemmPathsAgree) {
   }
 }
 
+TEST(SingularValues, TallWideAndNonFinite) {
+  // diag(3, 4) with a zero row: 4 and 3, largest first.
+  const std::vector<double> tall = {3, 0, 0, 4, 0, 0};
+  EXPECT_EQ(singular_values(tall.data(), 3, 2), (std::vector<double>{4, 3}));
+  // Wide: the rows [1, 1, 0] and [0, 0, 2] are orthogonal, norms 2 and sqrt(2).
+  const std::vector<double> wide = {1, 1, 0, 0, 0, 2};
+  std::vector<double> s = singular_values(wide.data(), 2, 3);
+  ASSERT_EQ(s.size(), 2u);
+  EXPECT_NEAR(s[0], 2, 1e-15);
+  EXPECT_NEAR(s[1], std::sqrt(2.0), 1e-15);
+  // Rank one: the smaller value is (numerically) zero.
+  const std::vector<double> rank_one = {1, 2, 2, 4};
+  s = singular_values(rank_one.data(), 2, 2);
+  EXPECT_NEAR(s[0], 5, 1e-14);
+  EXPECT_NEAR(s[1], 0, 1e-14);
+  const std::vector<double> with_inf = {1, std::numeric_limits<double>::infinity(), 0, 1};
+  for (double v : singular_values(with_inf.data(), 2, 2)) EXPECT_TRUE(std::isnan(v));
+}
+
+TEST(MatrixNorm, SingularOrdersRefuseWhatTheReferenceCannotAfford) {
+  Tensor big = Tensor::zeros(DType::float32, {257, 300});
+  std::string e = error_of("torch.linalg.matrix_norm", {big}, {v(0), Arg::make_string("nuc")});
+  EXPECT_NE(e.find("above 256"), std::string::npos) << e;
+  // One side small is cheap whatever the other.
+  Tensor long_matrix = Tensor::zeros(DType::float32, {3, 5000});
+  auto r = run("torch.linalg.matrix_norm", {long_matrix}, {v(0), Arg::make_real(2.0)});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->outputs[0].get(0), 0.0);
+  Tensor nan = Tensor::from_doubles(DType::float32, {2, 2},
+                                    {1, std::numeric_limits<double>::quiet_NaN(), 0, 1});
+  r = run("torch.linalg.matrix_norm", {nan}, {v(0), Arg::make_real(-2.0)});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_TRUE(std::isnan(r->outputs[0].get(0)));
+}
+
 TEST(Pooling, ShapesAndRefusals) {
   Tensor x = iota({1, 1, 5, 5});
   EXPECT_EQ(out_shape("torch.nn.functional.max_pool2d", {x}, {v(0), n(2)},
@@ -231,10 +275,20 @@ TEST(Pooling, ShapesAndRefusals) {
             (Shape{1, 1, 3, 3}));
   EXPECT_EQ(out_shape("torch.nn.functional.adaptive_avg_pool2d", {x}, {v(0), n(1)}),
             (Shape{1, 1, 1, 1}));
-  std::string e = error_of("torch.nn.functional.max_pool2d", {x}, {v(0), n(2)},
-                           {{"return_indices", Arg::make_bool(true)}});
-  EXPECT_NE(e.find("return_indices=True is not supported"), std::string::npos) << e;
-  e = error_of("torch.nn.functional.max_pool2d", {x}, {v(0), n(2), n(1), n(2)});
+  // return_indices=True adds the argmax (max_pool2d_with_indices,
+  // adaptive_max_pool2d_with_indices), counted in the input plane.
+  auto with_indices = run("torch.nn.functional.max_pool2d", {x}, {v(0), n(2)},
+                          {{"return_indices", Arg::make_bool(true)}});
+  ASSERT_TRUE(with_indices.ok()) << with_indices.error().message;
+  ASSERT_EQ(with_indices->outputs.size(), 2u);
+  EXPECT_EQ(with_indices->outputs[1].dtype(), DType::int64);
+  EXPECT_EQ(with_indices->outputs[1].get_int(3), 18);  // window rows 2-3, cols 2-3 of iota 5x5
+  auto adaptive =
+      run("torch.nn.functional.adaptive_max_pool2d", {x}, {v(0), n(2), Arg::make_bool(true)});
+  ASSERT_TRUE(adaptive.ok()) << adaptive.error().message;
+  ASSERT_EQ(adaptive->outputs.size(), 2u);
+  EXPECT_EQ(adaptive->outputs[1].get_int(3), 24);  // rows 2-4, cols 2-4: the last element
+  std::string e = error_of("torch.nn.functional.max_pool2d", {x}, {v(0), n(2), n(1), n(2)});
   EXPECT_NE(e.find("at most half"), std::string::npos) << e;
   auto avg =
       run("torch._C._nn.avg_pool2d", {x},

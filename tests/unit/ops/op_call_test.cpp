@@ -51,6 +51,7 @@ Call call(const std::string& spelling, std::vector<Arg> positional, Keywords key
   c.graph.nodes.push_back(node);
   c.graph.outputs.push_back(node.output);
   std::vector<TensorType> types;
+  types.reserve(inputs.size());
   for (const auto& t : inputs) types.push_back({t.dtype(), t.shape()});
   c.status = infer_types(c.graph, types, r);
   if (!c.status.ok() || op.returns_list) return c;
@@ -66,7 +67,7 @@ Call call(const std::string& spelling, std::vector<Arg> positional, Keywords key
 Arg v(int i) {
   return Arg::make_value(i);
 }
-Tensor f32(const Shape& shape, std::vector<double> values) {
+Tensor f32(const Shape& shape, const std::vector<double>& values) {
   return Tensor::from_doubles(DType::float32, shape, values);
 }
 const TensorType& out_type(const Call& c) {
@@ -199,8 +200,12 @@ TEST(OpCall, ErrorMessagesNameTheProblem) {
   expect_error(call("torch.exp", {Arg::make_real(1.0)}, {}, {}), {"exp", "'input'", "tensor"});
   expect_error(call("torch.sum", {v(0), v(0)}, {}, {a}), {"sum", "'dim'", "tensor value"});
   expect_error(call("torch.sum", {v(0), Arg::make_int(2)}, {}, {a}), {"sum", "'dim'", "dim 2"});
-  expect_error(call("torch.norm", {v(0)}, {{"p", Arg::make_string("nuc")}}, {a}),
-               {"'nuc'", "unsupported"});
+  expect_error(call("torch.norm", {v(0)}, {{"p", Arg::make_string("abc")}}, {a}),
+               {"'abc'", "unsupported"});
+  // 'nuc' is a matrix norm: over exactly two dims.
+  expect_error(
+      call("torch.norm", {v(0)}, {{"p", Arg::make_string("nuc")}, {"dim", Arg::make_int(1)}}, {a}),
+      {"matrix_norm", "two dims"});
   expect_error(
       call("torch.arange", {Arg::make_int(0), Arg::make_int(5), Arg::make_int(-1)}, {}, {}),
       {"arange", "step"});

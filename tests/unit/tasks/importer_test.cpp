@@ -187,6 +187,157 @@ TEST(Importer, GraphNetSpellingsImportAndComputeAsPyTorch) {
   EXPECT_EQ(values(o[10]), (std::vector<double>{1, -0.75, 2, 1.5}));
 }
 
+// `x.__isub__(y)` is `x -= y`: the receiver and every name of it see the
+// result (Python returns the receiver itself), as with in-place methods
+// (`x.mul_(y)`); a view taken before the mutation cannot be read after it.
+TEST(Importer, InPlaceDundersModifyTheirReceiver) {
+  const char* meta =
+      "class A:\n    name = \"in_0\"\n    shape = [2, 2]\n    dtype = \"torch.float32\"\n"
+      "class B:\n    name = \"in_1\"\n    shape = [2, 2]\n    dtype = \"torch.float32\"\n";
+  const auto& reg = OpRegistry::builtin();
+  auto import_body = [&](const std::string& body) {
+    std::string model =
+        "import torch\nclass GraphModule(torch.nn.Module):\n"
+        "    def forward(self, in_0, in_1):\n" +
+        body;
+    return import_variant("v", model, "model.py", meta, "weight_meta.py", reg);
+  };
+  auto v = import_body(
+      "        a = in_0 * 1\n"
+      "        b = a\n"
+      "        c = a.__isub__(in_1)\n"
+      "        d = b.__imul__(2.0)\n"
+      "        e = in_0.__itruediv__(in_1)\n"
+      "        e.__ipow__(2)\n"
+      "        f = in_1.__gt__(2)\n"
+      "        f.__ior__(in_0.__lt__(0.5))\n"
+      "        g = in_1.__ifloordiv__(2)\n"
+      "        g.sub_(in_1)\n"
+      "        return (a, b, c, d, e, f, g)\n");
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  auto graph = typed_variant_graph(*v, reg);
+  ASSERT_TRUE(graph.ok()) << graph.error().message;
+  Tensor x = Tensor::from_doubles(DType::float32, {2, 2}, {3, -4, 1.5, 2});
+  Tensor y = Tensor::from_doubles(DType::float32, {2, 2}, {3, 1, 1.5, 8});
+  auto out = run_graph_cpu(*graph, {x, y}, reg);
+  ASSERT_TRUE(out.ok()) << out.error().message;
+  auto values = [](const Tensor& t) {
+    std::vector<double> r;
+    for (int64_t k = 0; k < shape_numel(t.shape()); ++k) r.push_back(t.get(k));
+    return r;
+  };
+  const auto& o = *out;
+  // a, b, c and d are one tensor: (in_0 - in_1) * 2.
+  for (size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(values(o[k]), (std::vector<double>{0, -10, 0, -12})) << "output " << k;
+  }
+  // in_0 was divided in place; e is in_0, squared in place, before f reads it.
+  EXPECT_EQ(values(o[4]), (std::vector<double>{1, 16, 1, 0.0625}));
+  EXPECT_EQ(o[5].dtype(), DType::boolean);
+  EXPECT_EQ(values(o[5]), (std::vector<double>{1, 0, 0, 1}));
+  // in_1 // 2 in place, then minus itself (the same tensor): zeros.
+  EXPECT_EQ(values(o[6]), (std::vector<double>{0, 0, 0, 0}));
+
+  // A view of the receiver taken before the mutation would see it in
+  // PyTorch; the pure graph cannot express that, so it is refused.
+  auto stale = import_body(
+      "        v = in_0.view(4)\n"
+      "        in_0.__iadd__(in_1)\n"
+      "        return (v,)\n");
+  ASSERT_FALSE(stale.ok());
+  EXPECT_NE(stale.error().message.find("modified in place"), std::string::npos)
+      << stale.error().message;
+}
+
+// `x.T` / `x.mT` (transposes) and the in-place fills `x.zero_()` /
+// `x.fill_(v)`, which rebind every name of x; values as PyTorch 1.13 gives.
+TEST(Importer, TransposeAttributesAndInPlaceFills) {
+  const char* meta =
+      "class A:\n    name = \"in_0\"\n    shape = [2, 3]\n    dtype = \"torch.float32\"\n"
+      "class B:\n    name = \"in_1\"\n    shape = [2, 2, 3]\n    dtype = \"torch.float32\"\n";
+  const char* model =
+      "import torch\nclass GraphModule(torch.nn.Module):\n"
+      "    def forward(self, in_0, in_1):\n"
+      "        a = in_0.T\n"
+      "        b = in_1.mT\n"
+      "        c = in_0 * 2\n"
+      "        d = c\n"
+      "        c.fill_(1.5)\n"
+      "        e = in_1 + 1\n"
+      "        e.zero_()\n"
+      "        return (a, b, d, e)\n";
+  const auto& reg = OpRegistry::builtin();
+  auto v = import_variant("v", model, "model.py", meta, "weight_meta.py", reg);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  auto graph = typed_variant_graph(*v, reg);
+  ASSERT_TRUE(graph.ok()) << graph.error().message;
+  Tensor x = Tensor::from_doubles(DType::float32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  Tensor y =
+      Tensor::from_doubles(DType::float32, {2, 2, 3}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+  auto out = run_graph_cpu(*graph, {x, y}, reg);
+  ASSERT_TRUE(out.ok()) << out.error().message;
+  auto values = [](const Tensor& t) {
+    std::vector<double> r;
+    Tensor c = t.contiguous_copy();
+    for (int64_t k = 0; k < shape_numel(c.shape()); ++k) r.push_back(c.get(k));
+    return r;
+  };
+  const auto& o = *out;
+  EXPECT_EQ(o[0].shape(), (Shape{3, 2}));
+  EXPECT_EQ(values(o[0]), (std::vector<double>{1, 4, 2, 5, 3, 6}));
+  EXPECT_EQ(o[1].shape(), (Shape{2, 3, 2}));
+  EXPECT_EQ(values(o[1]), (std::vector<double>{1, 4, 2, 5, 3, 6, 7, 10, 8, 11, 9, 12}));
+  EXPECT_EQ(values(o[2]), (std::vector<double>(6, 1.5)));  // d is c, filled
+  EXPECT_EQ(values(o[3]), (std::vector<double>(12, 0.0)));
+  // x.T of more than two dims (deprecated in PyTorch) is refused.
+  std::string three_d =
+      "import torch\nclass GraphModule(torch.nn.Module):\n"
+      "    def forward(self, in_0, in_1):\n        a = in_1.T\n        return (a,)\n";
+  EXPECT_FALSE(import_variant("v", three_d, "model.py", meta, "weight_meta.py", reg).ok());
+}
+
+// PyTorch's `x += y` keeps x's dtype and shape; the graph holds `x + y`,
+// which promotes and broadcasts. Where they differ the import is refused
+// instead of computing something the model does not.
+TEST(Importer, InPlaceOpsThatWouldChangeTheReceiverAreRefused) {
+  const auto& reg = OpRegistry::builtin();
+  auto import_with = [&](const std::string& line, const std::string& dtype0,
+                         const std::string& shape0, const std::string& dtype1,
+                         const std::string& shape1) {
+    std::string model =
+        "import torch\nclass GraphModule(torch.nn.Module):\n"
+        "    def forward(self, in_0, in_1):\n        " +
+        line + "\n        return (in_0 * 1,)\n";
+    std::string meta = "class A:\n    name = \"in_0\"\n    shape = " + shape0 +
+                       "\n    dtype = \"torch." + dtype0 + "\"\n" +
+                       "class B:\n    name = \"in_1\"\n    shape = " + shape1 +
+                       "\n    dtype = \"torch." + dtype1 + "\"\n";
+    return import_variant("v", model, "model.py", meta, "weight_meta.py", reg);
+  };
+  for (const std::string& line : {std::string("in_0 += in_1"), std::string("in_0.add_(in_1)"),
+                                  std::string("in_0.__iadd__(in_1)")}) {
+    // float16 receiver, float32 operand: PyTorch stays float16.
+    auto narrowed = import_with(line, "float16", "[2, 3]", "float32", "[2, 3]");
+    ASSERT_FALSE(narrowed.ok()) << line;
+    EXPECT_NE(narrowed.error().message.find("model.py:4:"), std::string::npos)
+        << narrowed.error().message;
+    EXPECT_NE(narrowed.error().message.find("float16[2, 3]) gives float32[2, 3]"),
+              std::string::npos)
+        << narrowed.error().message;
+    // An int receiver cannot take a float result (PyTorch raises).
+    EXPECT_FALSE(import_with(line, "int64", "[2, 3]", "float32", "[2, 3]").ok()) << line;
+    // Broadcasting past the receiver's shape (PyTorch raises).
+    EXPECT_FALSE(import_with(line, "float32", "[1, 3]", "float32", "[2, 3]").ok()) << line;
+    // The receiver's type wins anyway: a float16 operand, a broadcast operand.
+    EXPECT_TRUE(import_with(line, "float32", "[2, 3]", "float16", "[1, 3]").ok()) << line;
+  }
+  // A Python number does not promote a float16 tensor.
+  EXPECT_TRUE(import_with("in_0 += 0.5", "float16", "[2, 3]", "float32", "[2, 3]").ok());
+  // In-place view ops do reshape their receiver.
+  auto unsqueezed = import_with("in_0.unsqueeze_(0)", "float32", "[2, 3]", "float32", "[2, 3]");
+  EXPECT_TRUE(unsqueezed.ok()) << unsqueezed.error().message;
+}
+
 // Video and volumetric models (3-d convolutions and pooling) as dynamo and
 // GraphNet write them: each spelling imports, type-checks and runs.
 TEST(Importer, VolumetricSpellingsImportAndRun) {
@@ -245,18 +396,25 @@ TEST(Importer, GraphNetSpellingsWithoutAnEquivalentAreRefused) {
         line + "\n        return (a,)\n";
     return import_variant("v", model, "model.py", meta, "weight_meta.py", reg);
   };
-  // A matrix norm (largest singular value) is not the vector 2-norm.
-  auto matrix = import_line("torch.linalg.norm(in_0, 2)");
+  // ord 2 over a matrix is its largest singular value (matrix_norm), not
+  // the vector 2-norm; 3 is no matrix norm.
+  auto spectral = import_line("torch.linalg.norm(in_0, 2)");
+  ASSERT_TRUE(spectral.ok()) << spectral.error().message;
+  EXPECT_NE(spectral->source.find("matrix_norm"), std::string::npos) << spectral->source;
+  auto matrix = import_line("torch.linalg.norm(in_0, 3)");
   ASSERT_FALSE(matrix.ok());
-  EXPECT_NE(matrix.error().message.find("matrix"), std::string::npos) << matrix.error().message;
+  EXPECT_NE(matrix.error().message.find("not a matrix norm"), std::string::npos)
+      << matrix.error().message;
   // x.type() is the type's name, a string.
   auto name = import_line("in_0.type()");
   ASSERT_FALSE(name.ok());
   EXPECT_NE(name.error().message.find("returns a string"), std::string::npos)
       << name.error().message;
-  // In-place dunders mutate; a reflected dunder takes exactly one operand.
+  // A reflected or in-place dunder takes exactly one operand; PyTorch has
+  // no in-place matmul.
   EXPECT_FALSE(import_line("in_0.__rsub__(1, 2)").ok());
-  EXPECT_FALSE(import_line("in_0.__iadd__(1)").ok());
+  EXPECT_FALSE(import_line("in_0.__iadd__(1, 2)").ok());
+  EXPECT_FALSE(import_line("in_0.__imatmul__(in_0)").ok());
   // `axis` names dim only where the op has a dim.
   EXPECT_FALSE(import_line("torch.relu(in_0, axis=1)").ok());
 }
