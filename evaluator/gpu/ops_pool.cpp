@@ -173,15 +173,27 @@ GpuOpFn adaptive_fn(int nd, bool is_max, bool with_indices = false) {
 
 }  // namespace
 
+namespace {
+
+// The dtypes of a pool returning its argmax: the floating values and the
+// int64 indices (the registry checks outputs too).
+std::set<DType> with_int64_indices() {
+  std::set<DType> d = float_dtypes();
+  d.insert(DType::int64);
+  return d;
+}
+
+}  // namespace
+
 void register_gpu_pool_ops(GpuOpRegistry& r) {
   r.add(GpuOpInfo{"max_pool1d", windowed_fn(1, true), float_dtypes(), int_args_fit_32_bits});
   r.add(GpuOpInfo{"max_pool2d", windowed_fn(2, true), float_dtypes(), int_args_fit_32_bits});
   r.add(GpuOpInfo{"max_pool3d", windowed_fn(3, true), float_dtypes(), int_args_fit_32_bits});
-  r.add(GpuOpInfo{"max_pool1d_with_indices", windowed_fn(1, true, true), float_dtypes(),
+  r.add(GpuOpInfo{"max_pool1d_with_indices", windowed_fn(1, true, true), with_int64_indices(),
                   int_args_fit_32_bits});
-  r.add(GpuOpInfo{"max_pool2d_with_indices", windowed_fn(2, true, true), float_dtypes(),
+  r.add(GpuOpInfo{"max_pool2d_with_indices", windowed_fn(2, true, true), with_int64_indices(),
                   int_args_fit_32_bits});
-  r.add(GpuOpInfo{"max_pool3d_with_indices", windowed_fn(3, true, true), float_dtypes(),
+  r.add(GpuOpInfo{"max_pool3d_with_indices", windowed_fn(3, true, true), with_int64_indices(),
                   int_args_fit_32_bits});
   r.add(GpuOpInfo{"avg_pool1d", windowed_fn(1, false), float_dtypes(), int_args_fit_32_bits});
   r.add(GpuOpInfo{"avg_pool2d", windowed_fn(2, false), float_dtypes(), int_args_fit_32_bits});
@@ -200,7 +212,7 @@ void register_gpu_pool_ops(GpuOpRegistry& r) {
       GpuOpInfo{"adaptive_max_pool3d", adaptive_fn(3, true), float_dtypes(), int_args_fit_32_bits});
   for (int nd = 1; nd <= 3; ++nd) {
     r.add(GpuOpInfo{"adaptive_max_pool" + std::to_string(nd) + "d_with_indices",
-                    adaptive_fn(nd, true, true), float_dtypes(), int_args_fit_32_bits});
+                    adaptive_fn(nd, true, true), with_int64_indices(), int_args_fit_32_bits});
   }
 }
 

@@ -219,9 +219,12 @@ int round_trials(const TimingOptions& options) {
 
 int minimum_trials(const TimingOptions& options, size_t max_plans) {
   const int round = round_trials(options);
-  // Two checks of each side (with an odd check_every, one per input set's
-  // plan) and every plan twice, before any early stop.
-  int minimum = std::max({options.min_trials, 2 * round, 2 * static_cast<int>(max_plans)});
+  // Every plan checked twice before any early stop (checks end the rounds
+  // and, with an odd round, alternate between the plans): a check rotates
+  // its plan's input contents, and only the plan's next check sees whether
+  // its outputs followed them (a kernel that returns early on an output it
+  // finds written is caught there).
+  int minimum = std::max(options.min_trials, 2 * static_cast<int>(max_plans) * round);
   minimum = (minimum + round - 1) / round * round;
   return std::min(minimum, options.trials);
 }

@@ -155,7 +155,8 @@ bool side_unstable(const SideTiming& side, const TimingOptions& options);
 //! (check_every, or 10 when only the last trial is checked).
 int round_trials(const TimingOptions& options);
 //! The trials per side before the precision rule may stop (at most
-//! options.trials), for runnables of up to `max_plans` plans.
+//! options.trials), for runnables of up to `max_plans` plans: min_trials,
+//! raised to whole rounds that check every plan twice.
 int minimum_trials(const TimingOptions& options, size_t max_plans);
 //! Whether a side's precision on the stability metric's samples meets
 //! options.precision (> 0).

@@ -58,7 +58,7 @@ struct ProtocolOptions {
   //! Timed re-checks: after every 2 * recheck_cycle + 1 timed trials the
   //! candidate plan that just ran (alternately input set 0's and 1's) has its
   //! outputs verified and re-poisoned; its next runs must write them again.
-  int recheck_cycle = 5;
+  int recheck_cycle = 2;
   //! Re-poison the candidate's outputs before every timed trial too (outside
   //! the timed region), not only before checked runs: a kernel that skips its
   //! work when its output already holds values gains nothing. Off only to

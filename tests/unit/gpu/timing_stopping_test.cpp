@@ -122,14 +122,15 @@ TEST(StoppingRule, MinimumIsWholeRoundsCoveringChecksAndPlans) {
   o.check_every = 0;  // only the last trial checked: rounds of 10
   o.min_trials = 20;
   EXPECT_EQ(round_trials(o), 10);
-  EXPECT_EQ(minimum_trials(o, 2), 20);
-  o.check_every = 11;  // the protocol's default (2 * recheck_cycle + 1)
-  EXPECT_EQ(round_trials(o), 11);
-  EXPECT_EQ(minimum_trials(o, 2), 22);  // two checks
-  o.min_trials = 25;
-  EXPECT_EQ(minimum_trials(o, 2), 33);  // whole rounds
+  EXPECT_EQ(minimum_trials(o, 2), 40);  // each of 2 plans checked twice
+  EXPECT_EQ(minimum_trials(o, 1), 20);
+  o.check_every = 5;  // the protocol's default (2 * recheck_cycle + 1)
+  EXPECT_EQ(round_trials(o), 5);
+  EXPECT_EQ(minimum_trials(o, 2), 20);  // four checks
+  o.min_trials = 23;
+  EXPECT_EQ(minimum_trials(o, 2), 25);  // whole rounds
   o.min_trials = 1;
-  EXPECT_EQ(minimum_trials(o, 30), 66);  // every one of 30 plans twice
+  EXPECT_EQ(minimum_trials(o, 3), 30);  // each of 3 plans checked twice
   o.trials = 15;
   EXPECT_EQ(minimum_trials(o, 2), 15);  // never past the maximum
 }
