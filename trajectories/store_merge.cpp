@@ -138,12 +138,16 @@ Status carry_extra_tables(Database& db, const std::filesystem::path& input, Merg
     if (!sql.starts_with("CREATE TABLE ")) continue;
     const std::string t = quoted(name);
     PF_ASSIGN(int64_t before, count(db, "SELECT count(*) FROM main." + t));
-    PF_TRY(db.exec("INSERT OR IGNORE INTO main." + t + " SELECT * FROM src." + t +
-                   " EXCEPT SELECT * FROM main." + t));
+    std::string insert = "INSERT OR IGNORE INTO main." + t;
+    insert += " SELECT * FROM src." + t;
+    insert += " EXCEPT SELECT * FROM main." + t;
+    PF_TRY(db.exec(insert));
     PF_ASSIGN(int64_t after, count(db, "SELECT count(*) FROM main." + t));
     summary.inserted[name] += after - before;
-    PF_ASSIGN(int64_t differ, count(db, "SELECT count(*) FROM (SELECT * FROM src." + t +
-                                            " EXCEPT SELECT * FROM main." + t + ")"));
+    std::string differing = "SELECT count(*) FROM (SELECT * FROM src." + t;
+    differing += " EXCEPT SELECT * FROM main." + t;
+    differing += ')';
+    PF_ASSIGN(int64_t differ, count(db, differing));
     if (differ > 0) {
       return make_error(ErrorCode::invalid_argument,
                         input.string() + ": " + std::to_string(differ) + " row(s) of table '" +
@@ -181,7 +185,8 @@ Status merge_one(Database& db, const std::filesystem::path& input, MergeSummary&
               " WHERE excluded.turns > episodes.turns OR (excluded.turns = episodes.turns AND "
               "episodes.status = 'running' AND excluded.status != 'running')";
       } else {
-        sql = "INSERT OR IGNORE INTO main." + t + " SELECT * FROM src." + t;
+        sql = "INSERT OR IGNORE INTO main." + t;
+        sql += " SELECT * FROM src." + t;
       }
       PF_ASSIGN(int64_t before, count(db, "SELECT count(*) FROM main." + t));
       PF_TRY(db.exec(sql));
@@ -280,7 +285,10 @@ Result<MergeSummary> merge_stores(const std::vector<std::filesystem::path>& inpu
   if (suite_of.size() > 1) {
     std::string msg = "refusing to merge runs of different task suites:";
     for (const auto& [hash, where] : suite_of) {
-      msg += "\n  suite hash '" + hash + "' in " + where;
+      msg += "\n  suite hash '";
+      msg += hash;
+      msg += "' in ";
+      msg += where;
     }
     return make_error(ErrorCode::invalid_argument, msg);
   }
@@ -289,7 +297,13 @@ Result<MergeSummary> merge_stores(const std::vector<std::filesystem::path>& inpu
     // Graph replay removes host launch gaps from both sides, so speedups
     // (and AS) of the two kinds of run are not comparable; merged anyway.
     std::string msg = "runs timed differently (their speedups are not comparable):";
-    for (const auto& [mode, where] : timing_of) msg += " " + mode + " in " + where + ";";
+    for (const auto& [mode, where] : timing_of) {
+      msg += ' ';
+      msg += mode;
+      msg += " in ";
+      msg += where;
+      msg += ';';
+    }
     msg.pop_back();
     summary.notes.push_back(msg);
   }
