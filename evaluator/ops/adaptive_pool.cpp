@@ -123,17 +123,6 @@ AdaptiveResult run_adaptive(const PoolShape& s, const std::vector<double>& x, bo
   return r;
 }
 
-// adaptive_max_pool(..., return_indices=True) returns (values, indices).
-std::string adaptive_max_overload(const std::string& with_indices, std::vector<Arg>& positional,
-                                  const std::vector<std::pair<std::string, Arg>>& keywords) {
-  const Arg* flag = positional.size() > 2 ? &positional[2] : nullptr;
-  for (const auto& [key, value] : keywords) {
-    if (key == "return_indices") flag = &value;
-  }
-  const bool wanted = flag != nullptr && flag->kind == Arg::Kind::boolean && flag->b;
-  return wanted ? with_indices : "";
-}
-
 OpInfo adaptive_op(int nd, bool is_max, bool with_indices = false) {
   OpInfo op;
   std::string kind = is_max ? "max" : "avg";
@@ -142,11 +131,8 @@ OpInfo adaptive_op(int nd, bool is_max, bool with_indices = false) {
     op.name += "_with_indices";
     op.returns_list = true;
   } else if (is_max) {
-    op.overload = [target = op.name + "_with_indices"](
-                      std::string_view, std::vector<Arg>& positional,
-                      std::vector<std::pair<std::string, Arg>>& keywords) {
-      return adaptive_max_overload(target, positional, keywords);
-    };
+    // adaptive_max_pool(input, output_size, return_indices)
+    op.overload = layout::return_indices_overload(op.name + "_with_indices", 2);
   }
   op.aliases = {"torch.nn.functional." + op.name};
   if (!is_max) {

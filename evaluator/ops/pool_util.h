@@ -5,6 +5,8 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "evaluator/ops/layout_util.h"
@@ -34,6 +36,22 @@ inline void set_output(PoolShape& s, const int64_t (&out)[3]) {
     s.out[d] = out[d];
     if (d >= 3 - s.nd) s.out_shape.push_back(out[d]);
   }
+}
+
+//! The overload of a max pool whose return_indices argument (positional
+//! `position`, or the keyword) is true: the op `with_indices`, which returns
+//! (values, indices).
+inline OverloadFn return_indices_overload(std::string with_indices, size_t position) {
+  return [with_indices = std::move(with_indices), position](
+             std::string_view, std::vector<Arg>& positional,
+             std::vector<std::pair<std::string, Arg>>& keywords) {
+    const Arg* flag = positional.size() > position ? &positional[position] : nullptr;
+    for (const auto& [key, value] : keywords) {
+      if (key == "return_indices") flag = &value;
+    }
+    const bool wanted = flag != nullptr && flag->kind == Arg::Kind::boolean && flag->b;
+    return wanted ? with_indices : std::string();
+  };
 }
 
 //! Reads parameter 0 (the input) as a pooling input with nd spatial dims.

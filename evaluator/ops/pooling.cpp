@@ -49,7 +49,7 @@ Result<PoolPlan> plan_pool(const BoundArgs<T>& a, int nd, PoolKind kind) {
   if (kind == PoolKind::max) {
     PF_ASSIGN(dil, ints_n(a, 4, n));
     PF_ASSIGN(p.ceil_mode, a.boolean(5));
-    // return_indices selects the op (max_pool_overload), so its value is
+    // return_indices selects the op (return_indices_overload), so its value is
     // not read here.
   } else {
     PF_ASSIGN(p.ceil_mode, a.boolean(4));
@@ -188,18 +188,6 @@ std::vector<double> run_avg(const PoolPlan& p, const std::vector<double>& x) {
   return y;
 }
 
-// max_pool(..., return_indices=True) returns (values, indices): the op
-// max_pool<n>d_with_indices.
-std::string max_pool_overload(const std::string& with_indices, std::vector<Arg>& positional,
-                              const std::vector<std::pair<std::string, Arg>>& keywords) {
-  const Arg* flag = positional.size() > 6 ? &positional[6] : nullptr;
-  for (const auto& [key, value] : keywords) {
-    if (key == "return_indices") flag = &value;
-  }
-  const bool wanted = flag != nullptr && flag->kind == Arg::Kind::boolean && flag->b;
-  return wanted ? with_indices : "";
-}
-
 OpInfo pool_op(int nd, PoolKind kind, std::vector<std::string> aliases, bool with_indices = false) {
   OpInfo op;
   op.name = std::string(kind == PoolKind::max ? "max_pool" : "avg_pool") + std::to_string(nd) + "d";
@@ -207,11 +195,8 @@ OpInfo pool_op(int nd, PoolKind kind, std::vector<std::string> aliases, bool wit
     op.name += "_with_indices";
     op.returns_list = true;
   } else if (kind == PoolKind::max) {
-    op.overload = [target = op.name + "_with_indices"](
-                      std::string_view, std::vector<Arg>& positional,
-                      std::vector<std::pair<std::string, Arg>>& keywords) {
-      return max_pool_overload(target, positional, keywords);
-    };
+    // max_pool(input, kernel_size, stride, padding, dilation, ceil_mode, return_indices)
+    op.overload = layout::return_indices_overload(op.name + "_with_indices", 6);
   }
   op.aliases = std::move(aliases);
   std::vector<int64_t> zero(static_cast<size_t>(nd), 0), one(static_cast<size_t>(nd), 1);
