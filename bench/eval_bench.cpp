@@ -30,6 +30,12 @@ struct Options {
   std::string pass = "examples/passes/neg-cat-mul-add-6a5c9e";
   int variants = 10;
   int repeats = 3;
+  //! Where to write every warm evaluation's raw per-trial timing samples
+  //! (the statistics of the stopping rule are studied on them); "" = none.
+  std::string samples_out;
+  //! The timing protocol's trial count and precision (< 0: the defaults).
+  int trials = -1;
+  double precision = -1;
 };
 
 double seconds_since(Clock::time_point t0) {
@@ -80,7 +86,11 @@ int run(const Options& o) {
   };
   protocol::ProtocolOptions po;
   po.include_rewritten = false;
+  po.timing_samples = !o.samples_out.empty();
+  if (o.trials > 0) po.trials = o.trials;
+  if (o.precision >= 0) po.timing_precision = o.precision;
   json runs = json::array();
+  json samples = json::array();
   json last;
   for (int i = 0; i < o.repeats + 1; ++i) {
     auto t0 = Clock::now();
@@ -88,6 +98,12 @@ int run(const Options& o) {
     double s = seconds_since(t0);
     if (!e.ok()) return fail(e.error().message);
     runs.push_back({{"seconds", s}, {"warm", i > 0}, {"phases_ms", e->result["phases_ms"]}});
+    for (const auto& v : e->result["variants"]) {
+      if (i > 0 && po.timing_samples && v.contains("timing")) {
+        samples.push_back(
+            {{"evaluation", i}, {"variant", v.value("name", "")}, {"timing", v["timing"]}});
+      }
+    }
     last = std::move(e->result);
   }
   std::vector<double> warm;
@@ -116,6 +132,12 @@ int run(const Options& o) {
               {"as", last["as"]},
               {"per_variant", per_variant}};
   std::printf("%s\n", out.dump(2).c_str());
+  if (!o.samples_out.empty()) {
+    std::FILE* f = std::fopen(o.samples_out.c_str(), "w");
+    if (f == nullptr) return fail("cannot write " + o.samples_out);
+    std::fprintf(f, "%s\n", samples.dump().c_str());
+    std::fclose(f);
+  }
   std::fprintf(stderr,
                "pf_eval_bench: %zu variants: warm evaluation %.2f s (target 2 s), cold NVRTC %.3f "
                "s (target 0.3 s)\n",
@@ -132,6 +154,11 @@ int main(int argc, char** argv) {
   app.add_option("--pass", o.pass, "pass workspace for that task");
   app.add_option("--variants", o.variants, "evaluate the first N variants");
   app.add_option("--repeats", o.repeats, "warm evaluations and cold compiles");
+  app.add_option("--samples-out", o.samples_out,
+                 "write the warm evaluations' raw timing samples (JSON) to this file");
+  app.add_option("--trials", o.trials, "most timed trials per side (default: the protocol's)");
+  app.add_option("--precision", o.precision,
+                 "timing_precision (0: always --trials; default: the protocol's)");
   CLI11_PARSE(app, argc, argv);
   return run(o);
 }

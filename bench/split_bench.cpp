@@ -60,8 +60,8 @@ std::optional<Profile> parse_profile(const std::string& spec) {
   Profile p;
   char name[64] = {};
   char clock[32] = {};
-  const int fields = std::sscanf(spec.c_str(), "%63[^:]:%d:%d:%lf:%31s", name, &p.warmup,
-                                 &p.trials, &p.precision, clock);
+  const int fields = std::sscanf(spec.c_str(), "%63[^:]:%d:%d:%lf:%31s", name, &p.warmup, &p.trials,
+                                 &p.precision, clock);
   if (fields < 4 || p.warmup < 0 || p.trials < 1 || p.precision < 0 || p.precision > 1) {
     return std::nullopt;
   }
@@ -131,13 +131,19 @@ uint64_t requests_sum(const sandbox::PoolLoad& l) {
 }
 
 // Sums of the GPU phases over the evaluations that reached a GPU: the
-// variants' phases_ms and host_traffic per evaluation, and timed trials per
-// timed variant.
+// evaluation's and the variants' phases_ms and host_traffic per evaluation,
+// and timed trials per timed variant.
 class PhaseTotals {
  public:
   void add(const json& result) {
     std::lock_guard lock(mu_);
     ++evaluations_;
+    // The evaluation's own phases (compile and match again on the GPU
+    // worker, loading kernels, the harness), apart from the variants'.
+    const json own = result.value("phases_ms", json::object());
+    for (const auto& [phase, ms] : own.items()) {
+      if (ms.is_number()) ms_["evaluation." + phase] += ms.get<double>();
+    }
     for (const json& v : result.value("variants", json::array())) {
       // items() refers to its json: a temporary would die before the loop.
       const json phases = v.value("phases_ms", json::object());

@@ -284,10 +284,10 @@ bool stop_early(const TimingOptions& o, int t, int minimum, std::span<SideTiming
 
 // One attempt: rounds of trials up to o.trials, the checks at round ends,
 // the precision rule after each round. Returns whether it stopped early.
-Result<bool> TimingHarness::Impl::measure(std::span<const Launchable> sides,
-                                          const TimingOptions& o, int minimum,
-                                          const PrepareFn& prepare, const TrialChecker& checker,
-                                          int* checks, std::span<SideTiming> st) {
+Result<bool> TimingHarness::Impl::measure(std::span<const Launchable> sides, const TimingOptions& o,
+                                          int minimum, const PrepareFn& prepare,
+                                          const TrialChecker& checker, int* checks,
+                                          std::span<SideTiming> st) {
   const int round = round_trials(o);
   for (int first = 0; first < o.trials; first += round) {
     const int last = std::min(first + round, o.trials);
@@ -316,13 +316,22 @@ Result<TimingResult> TimingHarness::time_interleaved(const Runnable& a, const Ru
   PF_TRY(check_runnable(a));
   PF_TRY(check_runnable(b));
   std::string fallback;
+  TimingResult result;
+  auto t0 = std::chrono::steady_clock::now();
+  auto lap = [&t0] {
+    const auto now = std::chrono::steady_clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - t0).count();
+    t0 = now;
+    return ms;
+  };
   PF_ASSIGN(std::vector<Launchable> sides, impl_->prepare({&a, &b}, options, &fallback));
+  result.capture_ms = lap();
   PrepareFn prepare_trial = [&](int k, int t) -> Status {
     if (!prepare) return ok_status();
     return prepare(k, static_cast<size_t>(t) % sides[k].runnable->plans.size());
   };
   PF_TRY(impl_->run(sides, 0, options.warmup, options, prepare_trial, {}));
-  TimingResult result;
+  result.warmup_ms = lap();
   result.batched = Impl::batched(sides, options);
   const int minimum = minimum_trials(options, std::max(a.plans.size(), b.plans.size()));
   for (int attempt = 0; attempt <= options.remeasures; ++attempt) {
@@ -330,8 +339,8 @@ Result<TimingResult> TimingHarness::time_interleaved(const Runnable& a, const Ru
     SideTiming st[2];
     st[0].name = a.name;
     st[1].name = b.name;
-    PF_ASSIGN(result.stopped_early, impl_->measure(sides, options, minimum, prepare_trial,
-                                            checker, &result.checks, st));
+    PF_ASSIGN(result.stopped_early,
+              impl_->measure(sides, options, minimum, prepare_trial, checker, &result.checks, st));
     result.trials = static_cast<int>(st[0].device_ms.size());
     finish_side(st[0], sides[0], fallback, options);
     finish_side(st[1], sides[1], fallback, options);
@@ -355,7 +364,7 @@ Result<SideTiming> TimingHarness::time_single(const Runnable& a, const TimingOpt
     side.name = a.name;
     int checks = 0;
     PF_TRY(impl_->measure(sides, options, minimum, none, nullptr, &checks,
-                   std::span<SideTiming>(&side, 1)));
+                          std::span<SideTiming>(&side, 1)));
     finish_side(side, sides[0], fallback, options);
     if (!side.unstable) break;
   }
@@ -388,9 +397,9 @@ nlohmann::json TimingResult::to_json(bool with_samples) const {
     }
     return j;
   };
-  return {{"a", side_json(a)},     {"b", side_json(b)}, {"attempts", attempts},
-          {"checks", checks},      {"trials", trials},  {"stopped_early", stopped_early},
-          {"batched", batched},    {"unstable", unstable()}};
+  return {{"a", side_json(a)},  {"b", side_json(b)},     {"attempts", attempts},
+          {"checks", checks},   {"trials", trials},      {"stopped_early", stopped_early},
+          {"batched", batched}, {"unstable", unstable()}};
 }
 
 }  // namespace pf::gpu

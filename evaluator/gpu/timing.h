@@ -126,6 +126,9 @@ struct TimingResult {
   bool stopped_early = false;
   //! Trials ran in batched rounds (no end-to-end samples).
   bool batched = false;
+  //! Host time (ms) spent capturing the plans' graphs and in the warm-up.
+  double capture_ms = 0;
+  double warmup_ms = 0;
   bool unstable() const { return a.unstable || b.unstable; }
   nlohmann::json to_json(bool with_samples = true) const;
 };

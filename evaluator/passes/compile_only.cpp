@@ -1,6 +1,7 @@
 #include "evaluator/passes/compile_only.h"
 
 #include <algorithm>
+#include <chrono>
 
 #include "common/strings.h"
 #include "evaluator/dialect/printer.h"
@@ -8,6 +9,15 @@
 #include "evaluator/tasks/importer.h"
 
 namespace pf::passes {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+}  // namespace
 
 std::vector<std::string> check_launch_sites(const std::vector<LoadedPass>& passes,
                                             const nvrtc::CompileOutcome& compiled) {
@@ -46,7 +56,9 @@ Result<CompileOnlyResult> evaluate_compile_only(const Task& task, const PassWork
                                                 const OpRegistry& registry,
                                                 const CompileOnlyOptions& options) {
   CompileOnlyResult result;
+  auto t0 = Clock::now();
   auto passes = load_passes(workspace, registry);
+  result.phase_ms["load"] = ms_since(t0);
   if (!passes.ok()) {
     result.failure = FailureClass::compile_fail;
     result.message = passes.error().message;
@@ -55,6 +67,7 @@ Result<CompileOnlyResult> evaluate_compile_only(const Task& task, const PassWork
   result.passes = std::move(*passes);
 
   nvrtc::CompileOutcome compiled;
+  t0 = Clock::now();
   std::map<std::string, std::string> kernel_files = workspace.kernel_files();
   if (!kernel_files.empty()) {
     PF_ASSIGN(compiled, compile(kernel_files));
@@ -68,6 +81,7 @@ Result<CompileOnlyResult> evaluate_compile_only(const Task& task, const PassWork
     }
   }
   result.compile = compiled;
+  result.phase_ms["compile"] = ms_since(t0);
   if (!compiled.ok()) {
     result.failure = compiled.status == nvrtc::CompileStatus::resource_limit
                          ? FailureClass::resource_limit
@@ -87,7 +101,11 @@ Result<CompileOnlyResult> evaluate_compile_only(const Task& task, const PassWork
   }
   KernelTable kernels = kernel_table(all_kernels);
 
+  double& match_ms = result.phase_ms["match"];
+  double& print_ms = result.phase_ms["print"];
+  double& dry_run_ms = result.phase_ms["dry_run"];
   for (const TaskVariant& variant : task.variants) {
+    t0 = Clock::now();
     auto graph = typed_variant_graph(variant, registry);
     if (!graph.ok()) {
       return graph.error().with_context("task " + task.id + ", variant " + variant.name);
@@ -97,10 +115,14 @@ Result<CompileOnlyResult> evaluate_compile_only(const Task& task, const PassWork
     report.hidden = variant.hidden;
     RewriteResult rewritten = apply_passes(*graph, result.passes, registry, options.match);
     report.passes = rewritten.passes;
+    match_ms += ms_since(t0);
+    t0 = Clock::now();
     if (options.include_rewritten) {
       dialect::PrintOptions po;
       po.type_comments = true;
       report.rewritten = dialect::print_graph(rewritten.graph, registry, po);
+      print_ms += ms_since(t0);
+      t0 = Clock::now();
     }
     if (rewritten.total_matches() == 0) {
       report.failure = FailureClass::pass_miss;
@@ -117,6 +139,9 @@ Result<CompileOnlyResult> evaluate_compile_only(const Task& task, const PassWork
         }
       }
     }
+    dry_run_ms += ms_since(t0);
+    report.graph = std::move(*graph);
+    report.rewritten_graph = std::move(rewritten.graph);
     result.variants.push_back(std::move(report));
   }
   return result;

@@ -46,6 +46,10 @@ struct VariantReport {
   std::vector<PassOutcome> passes;  // per pass: matches (and diagnostics when none)
   std::vector<CallDryRun> calls;
   std::string rewritten;
+  //! The typed variant graph and its rewrite, kept for a caller that goes on
+  //! to run the variant (the full evaluation), so it need not match again.
+  std::optional<Graph> graph;
+  std::optional<Graph> rewritten_graph;
 };
 
 struct CompileOnlyResult {
@@ -55,6 +59,8 @@ struct CompileOnlyResult {
   std::optional<nvrtc::CompileOutcome> compile;
   std::vector<VariantReport> variants;
   std::vector<std::string> hack_flags;  // static source flags (timer_read, ...)
+  //! Where the time went (ms): "load", "compile", "match", "print", "dry_run".
+  std::map<std::string, double> phase_ms;
 
   bool ok() const;  // no whole failure and every variant matched and dry-ran
   nlohmann::json to_json() const;

@@ -110,6 +110,7 @@ Result<FullEvaluation> evaluate_full(const Task& task, const passes::PassWorkspa
   PF_ASSIGN(passes::CompileOnlyResult co,
             passes::evaluate_compile_only(task, workspace, compile, registry, co_options));
   phases["compile_and_match"] = ms_since(t0);
+  for (const auto& [phase, ms] : co.phase_ms) phases["compile_and_match." + phase] = ms;
   json& result = out.result;
   result = co.to_json();
   begin_full_result(result, options);
@@ -122,6 +123,7 @@ Result<FullEvaluation> evaluate_full(const Task& task, const passes::PassWorkspa
                       {"peak_flops_per_s", peaks.flops_per_s}};
 
   std::unique_ptr<passes::GpuReplacements> repl;
+  t0 = Clock::now();
   if (co.failure == FailureClass::none) {
     auto made = passes::GpuReplacements::create(
         co.passes, co.compile.value_or(nvrtc::CompileOutcome{}), runtime.driver_ptr());
@@ -139,7 +141,10 @@ Result<FullEvaluation> evaluate_full(const Task& task, const passes::PassWorkspa
     score_result(result, options);
     return out;
   }
+  phases["load_kernels"] = ms_since(t0);
+  t0 = Clock::now();
   PF_ASSIGN(auto harness, gpu::TimingHarness::create(runtime));
+  phases["timing_harness"] = ms_since(t0);
   GpuContext ctx{runtime, *harness, peaks, registry};
   // Only a requested seed can repeat, so only then are draws worth keeping.
   if (requested.seed) ctx.input_draws = &InputDrawCache::process();
@@ -161,10 +166,13 @@ Result<FullEvaluation> evaluate_full(const Task& task, const passes::PassWorkspa
       mark_failed_early(v);
       continue;
     }
-    PF_ASSIGN(Graph graph, typed_variant_graph(tv, registry));
-    passes::RewriteResult rewritten =
-        passes::apply_passes(graph, co.passes, registry, co_options.match);
-    VariantRun run = evaluate_variant_on_gpu(ctx, *repl, tv, graph, rewritten.graph, options);
+    // The compile-only phase typed and rewrote every variant it reports.
+    const passes::VariantReport& report = co.variants[i];
+    if (!report.graph || !report.rewritten_graph) {
+      return make_error(ErrorCode::internal, "variant '" + tv.name + "' was not rewritten");
+    }
+    VariantRun run =
+        evaluate_variant_on_gpu(ctx, *repl, tv, *report.graph, *report.rewritten_graph, options);
     run.merge_into(v);
     if (run.fatal) out.fatal = runtime.driver().poisoned();
   }

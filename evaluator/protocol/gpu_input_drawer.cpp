@@ -1,5 +1,7 @@
 #include "evaluator/protocol/gpu_input_drawer.h"
 
+#include <chrono>
+
 #include "evaluator/gpu/graph_plan.h"
 #include "evaluator/gpu/plan_builder.h"
 #include "evaluator/gpu/synthesis_fill.h"
@@ -7,6 +9,18 @@
 
 namespace pf::protocol {
 namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Adds the time since `t0` to `phase_ms[name]` (when there is a sink) and
+// restarts the clock.
+void lap(std::map<std::string, double>* phase_ms, const char* name, Clock::time_point& t0) {
+  const auto now = Clock::now();
+  if (phase_ms != nullptr) {
+    (*phase_ms)[name] += std::chrono::duration<double, std::milli>(now - t0).count();
+  }
+  t0 = now;
+}
 
 Status fill_input(gpu::GpuRuntime& rt, const TaskVariant& variant, size_t k,
                   const SynthesisOptions& options, const gpu::DeviceTensor& buffer) {
@@ -57,13 +71,17 @@ Result<std::vector<Tensor>> GpuInputDrawer::draw_and_run(const SynthesisOptions&
   inputs_.clear();
   host_.reset();
   options_ = options;
+  auto t0 = Clock::now();
   PF_ASSIGN(inputs_, draw_device_inputs(rt_, variant_, options, "probe_in_"));
+  lap(phase_ms_, "synthesis.draw", t0);
   return run_baseline(inputs_);
 }
 
 Result<std::vector<Tensor>> GpuInputDrawer::drawn_inputs() {
   if (!host_) {
+    auto t0 = Clock::now();
     PF_TRY(refill_device_inputs(rt_, variant_, options_, inputs_));
+    lap(phase_ms_, "synthesis.host_inputs", t0);
     std::vector<Tensor> host;
     for (const auto& t : inputs_) {
       PF_ASSIGN(Tensor h, rt_.download(t));
@@ -87,16 +105,20 @@ Result<std::vector<Tensor>> GpuInputDrawer::run(const std::vector<Tensor>& input
 // protocol) when this returns.
 Result<std::vector<Tensor>> GpuInputDrawer::run_baseline(
     const std::vector<gpu::DeviceTensor>& inputs) {
+  auto t0 = Clock::now();
   gpu::PlanBuilder builder(rt_);
   PF_ASSIGN(auto outs, gpu::build_graph_plan(graph_, inputs, builder));
   gpu::Plan plan = builder.finish();
+  lap(phase_ms_, "synthesis.build", t0);
   PF_TRY(plan.run(rt_.stream()));
   PF_TRY(rt_.synchronize());
+  lap(phase_ms_, "synthesis.run", t0);
   std::vector<Tensor> host;
   for (const auto& t : outs) {
     PF_ASSIGN(Tensor h, rt_.download(t));
     host.push_back(std::move(h));
   }
+  lap(phase_ms_, "synthesis.readback", t0);
   return host;
 }
 

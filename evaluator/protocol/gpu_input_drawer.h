@@ -7,6 +7,7 @@
 // Literal `data` inputs are uploaded.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +49,10 @@ class GpuInputDrawer final : public InputDrawer {
                  bool host_inputs = true)
       : rt_(rt), variant_(variant), graph_(graph), host_inputs_(host_inputs) {}
 
+  //! Adds the time spent per step to `phase_ms` ("synthesis.<step>" in ms):
+  //! where a variant's synthesis time goes, for the evaluation's phases.
+  void time_into(std::map<std::string, double>* phase_ms) { phase_ms_ = phase_ms; }
+
   Result<std::vector<Tensor>> draw_and_run(const SynthesisOptions& options) override;
   Result<std::vector<Tensor>> drawn_inputs() override;
   Result<std::vector<Tensor>> run(const std::vector<Tensor>& inputs) override;
@@ -63,6 +68,7 @@ class GpuInputDrawer final : public InputDrawer {
   SynthesisOptions options_;
   std::vector<gpu::DeviceTensor> inputs_;
   std::optional<std::vector<Tensor>> host_;
+  std::map<std::string, double>* phase_ms_ = nullptr;
 };
 
 }  // namespace pf::protocol
