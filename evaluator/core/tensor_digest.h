@@ -51,6 +51,22 @@ struct PfCountChangedParams {
   int pad_;
 };
 
+// The parameter of pf_guard_damage: how many 4-byte words of the `count`
+// canary ranges starting at `base[k]` (`bytes` each, a multiple of 4) differ
+// from `word` (the guard byte repeated), added into *damaged. A plan's every
+// guard in one launch per PF_GUARD_BATCH ranges, instead of two synchronous
+// copies per buffer; the host reads the guards only when this is not zero,
+// to name the damage.
+#define PF_GUARD_BATCH 48
+struct PfGuardParams {
+  unsigned long long damaged;
+  unsigned long long base[PF_GUARD_BATCH];
+  unsigned int bytes;
+  unsigned int word;
+  int count;
+  int pad_;
+};
+
 // Bytes per element of a dtype tag (pf::dtype_size).
 PF_DIGEST_FN int pf_digest_element_size(int dtype) {
   switch (dtype) {

@@ -4,9 +4,18 @@
 
 namespace pf::gpu {
 
+// A free block; `dirty` until scrub() zeroes it: whatever its last owner
+// wrote may still be there. A block scrubbed and not handed out since holds
+// zeros, so scrubbing only the dirty ones keeps the guarantee at the cost of
+// what was freed since the last scrub, not of the whole cache.
+struct FreeBlock {
+  cuda::DeviceBuffer buffer;
+  bool dirty = true;
+};
+
 struct DeviceStorage::Pool {
   std::mutex mu;
-  std::map<size_t, std::vector<cuda::DeviceBuffer>> bins;  // class size -> free blocks
+  std::map<size_t, std::vector<FreeBlock>> bins;  // class size -> free blocks
   AllocatorStats stats;
 
   void release(cuda::DeviceBuffer buffer) {
@@ -14,7 +23,7 @@ struct DeviceStorage::Pool {
     size_t cls = buffer.size();
     stats.bytes_in_use -= cls;
     stats.bytes_cached += cls;
-    bins[cls].push_back(std::move(buffer));
+    bins[cls].push_back(FreeBlock{std::move(buffer), true});
   }
 };
 
@@ -54,7 +63,7 @@ Result<std::shared_ptr<DeviceStorage>> CachingAllocator::allocate(size_t bytes,
     ++st.requests;
     auto it = pool_->bins.find(cls);
     if (it != pool_->bins.end() && !it->second.empty()) {
-      cuda::DeviceBuffer buffer = std::move(it->second.back());
+      cuda::DeviceBuffer buffer = std::move(it->second.back().buffer);
       it->second.pop_back();
       ++st.cache_hits;
       st.bytes_cached -= cls;
@@ -90,7 +99,7 @@ Result<std::shared_ptr<DeviceStorage>> CachingAllocator::allocate(size_t bytes,
 }
 
 void CachingAllocator::trim() {
-  std::map<size_t, std::vector<cuda::DeviceBuffer>> freed;
+  std::map<size_t, std::vector<FreeBlock>> freed;
   {
     std::lock_guard<std::mutex> lock(pool_->mu);
     freed.swap(pool_->bins);
@@ -103,7 +112,12 @@ void CachingAllocator::trim() {
 Status CachingAllocator::scrub() {
   std::lock_guard<std::mutex> lock(pool_->mu);
   for (auto& [cls, blocks] : pool_->bins) {
-    for (auto& b : blocks) PF_TRY(b.fill_bytes(0));
+    for (FreeBlock& b : blocks) {
+      if (!b.dirty) continue;
+      PF_TRY(b.buffer.fill_bytes(0));
+      b.dirty = false;
+      pool_->stats.bytes_scrubbed += cls;
+    }
   }
   return ok_status();
 }

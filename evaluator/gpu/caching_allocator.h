@@ -39,6 +39,7 @@ struct AllocatorStats {
   size_t bytes_in_use = 0;  // payload bytes of blocks held by storages (class sizes)
   size_t bytes_cached = 0;  // payload bytes of free blocks in the bins
   size_t peak_bytes_in_use = 0;
+  uint64_t bytes_scrubbed = 0;  // zeroed by scrub() (class sizes), over the allocator's life
 };
 
 class CachingAllocator;
@@ -82,10 +83,12 @@ class CachingAllocator {
   Result<std::shared_ptr<DeviceStorage>> allocate(size_t bytes, const std::string& name);
   //! Frees every cached (unused) block.
   void trim();
-  //! Zeroes every cached (unused) block, so that nothing a previous plan
-  //! left there (the baseline's expected outputs, an earlier evaluation's
-  //! data) can be read by the next candidate (integrity: no baseline data
-  //! reachable from the candidate). Synchronous.
+  //! Zeroes every cached (unused) block freed since the last scrub, so that
+  //! nothing a previous plan left there (the baseline's expected outputs, an
+  //! earlier evaluation's data) can be read by the next candidate (integrity:
+  //! no baseline data reachable from the candidate); blocks zeroed by an
+  //! earlier scrub and not handed out since are not written again. Enqueued
+  //! on the legacy stream: synchronise the device before trusting it.
   Status scrub();
   AllocatorStats stats() const;
 

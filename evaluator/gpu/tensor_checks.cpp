@@ -19,15 +19,17 @@ cuda::LaunchConfig strided_launch(int64_t n) {
 
 // `slots` zeroed 64-bit device counters; `add(builder, k, address)` queues
 // the kernel that adds into counter k (or nothing: it stays 0). The counters
-// are read back in one copy and zeroed again.
+// are read back in one copy and zeroed again. Zeroing is queued on the
+// runtime's stream, ahead of the kernels and of anything that runs after
+// (the candidate's plans run there too), so the only wait is the read-back.
 template <typename Add>
 Result<std::vector<uint64_t>> run_counters(GpuRuntime& rt, size_t slots, const char* name,
                                            Add&& add) {
   std::vector<uint64_t> values(slots, 0);
   if (slots == 0) return values;
   PF_ASSIGN(auto storage, rt.allocator().allocate(slots * sizeof(uint64_t), name));
-  PF_TRY(storage->buffer().fill_bytes(0));
-  PF_TRY(rt.synchronize_device());
+  const cuda::PoisonFill zero{cuda::PoisonKind::byte, 0};
+  PF_TRY(storage->buffer().poison(zero, rt.stream()));
   const DeviceTensor counters =
       DeviceTensor::contiguous(std::move(storage), DType::int64, {static_cast<int64_t>(slots)});
   PlanBuilder b(rt);
@@ -36,8 +38,7 @@ Result<std::vector<uint64_t>> run_counters(GpuRuntime& rt, size_t slots, const c
   }
   PF_TRY(b.finish().run(rt.stream()));
   PF_ASSIGN(Tensor host, rt.download(counters));
-  PF_TRY(counters.storage()->buffer().fill_bytes(0));
-  PF_TRY(rt.synchronize_device());
+  PF_TRY(counters.storage()->buffer().poison(zero, rt.stream()));
   std::memcpy(values.data(), host.data(), slots * sizeof(uint64_t));
   return values;
 }
@@ -98,6 +99,47 @@ Result<std::vector<int64_t>> count_changed_on_device(GpuRuntime& rt,
   };
   PF_ASSIGN(std::vector<uint64_t> counts, run_counters(rt, a.size(), "check_changed", add));
   return std::vector<int64_t>(counts.begin(), counts.end());
+}
+
+Status check_plan_guards(GpuRuntime& rt, const Plan& plan) {
+  std::vector<CUdeviceptr> ranges;
+  size_t bytes = 0;
+  bool uniform = true;
+  for (const auto& s : plan.storages()) {
+    const cuda::DeviceBuffer& buf = s->buffer();
+    if (buf.guard_bytes() == 0) continue;
+    uniform = uniform && (bytes == 0 || bytes == buf.guard_bytes()) && buf.guard_bytes() % 4 == 0 &&
+              buf.size() % 4 == 0;
+    bytes = buf.guard_bytes();
+    ranges.push_back(buf.data() - buf.guard_bytes());
+    ranges.push_back(buf.data() + buf.size());
+  }
+  if (ranges.empty()) return ok_status();
+  // Guards of unusual sizes: the host reads them (as it always did).
+  if (!uniform) return plan.check_guards();
+  auto add = [&](PlanBuilder& b, size_t, CUdeviceptr damaged) -> Status {
+    for (size_t first = 0; first < ranges.size(); first += PF_GUARD_BATCH) {
+      PfGuardParams p{};
+      p.damaged = damaged;
+      p.bytes = static_cast<unsigned>(bytes);
+      p.word = 0x01010101u * cuda::DeviceBuffer::kGuardByte;
+      for (size_t k = first; k < ranges.size() && k < first + PF_GUARD_BATCH; ++k) {
+        p.base[p.count++] = ranges[k];
+      }
+      cuda::LaunchConfig lc;
+      const int64_t words = static_cast<int64_t>(bytes / 4);
+      lc.grid = {static_cast<unsigned>((words + PF_EW_THREADS - 1) / PF_EW_THREADS),
+                 static_cast<unsigned>(p.count), 1};
+      lc.block = {PF_EW_THREADS, 1, 1};
+      PF_TRY(b.add_kernel("check.cu", DType::float32, "pf_guard_damage", lc, p));
+    }
+    return ok_status();
+  };
+  PF_ASSIGN(std::vector<uint64_t> damaged, run_counters(rt, 1, "check_guards", add));
+  if (damaged[0] == 0) return ok_status();
+  // Damage: the host reads every guard to name the buffers and offsets.
+  PF_TRY(rt.synchronize_device());
+  return plan.check_guards();
 }
 
 }  // namespace pf::gpu

@@ -12,6 +12,7 @@
 #include "common/result.h"
 #include "evaluator/gpu/device_tensor.h"
 #include "evaluator/gpu/gpu_runtime.h"
+#include "evaluator/gpu/plan.h"
 
 namespace pf::gpu {
 
@@ -33,5 +34,11 @@ Result<std::vector<uint64_t>> device_digests(GpuRuntime& rt, const std::vector<D
 Result<std::vector<int64_t>> count_changed_on_device(GpuRuntime& rt,
                                                      const std::vector<DeviceTensor>& a,
                                                      const std::vector<DeviceTensor>& b);
+
+//! Plan::check_guards with the reading done on the device: every canary of
+//! the plan's storages compared in one launch per PF_GUARD_BATCH guards, one
+//! eight-byte read-back; only when some word differs are the guards read on
+//! the host, for the same error naming the buffer and offsets. Synchronises.
+Status check_plan_guards(GpuRuntime& rt, const Plan& plan);
 
 }  // namespace pf::gpu

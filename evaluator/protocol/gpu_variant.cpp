@@ -88,11 +88,13 @@ class VariantEvaluator {
       sets_[s].content = s;
       if (auto stop = draw_inputs(s)) return stop;
     }
+    run_.phase_ms["synthesis"] = ms_since(t0);
+    t0 = Clock::now();
     // Nothing an earlier plan left in cached device memory (the probes'
     // outputs, an earlier variant's or evaluation's expected outputs) is
     // readable by the candidate.
     if (auto st = scrub_free_memory(); !st.ok()) return candidate_error(st.error(), "scrubbing");
-    run_.phase_ms["synthesis"] = ms_since(t0);
+    run_.phase_ms["scrub"] = ms_since(t0);
     for (int s = 0; s < kSets; ++s) {
       t0 = Clock::now();
       if (auto stop = run_set(s)) return stop;
@@ -140,6 +142,7 @@ class VariantEvaluator {
       draw = std::move(*cached);
     } else {
       GpuInputDrawer drawer(rt_, variant_, graph_, /*host_inputs=*/false);
+      drawer.time_into(&run_.phase_ms);
       draw = draw_informative_inputs(variant_, so, drawer);
       // The host copy of the accepted draw the protocol no longer makes.
       for (const InputMeta& in : variant_.inputs) {
@@ -166,27 +169,15 @@ class VariantEvaluator {
       run_.inputs_redrawn.push_back("input set " + std::to_string(s) + ": " + draw->summary());
     }
     sets_[s].drawn = draw->options;
+    // The probe ran the eager baseline on exactly these values: its outputs
+    // are the set's expected outputs, so the checked run does not run the
+    // baseline again before the candidate is timed.
+    sets_[s].expected = std::move(draw->outputs);
     return std::nullopt;
   }
 
   Status scrub_free_memory() {
     PF_TRY(rt_.allocator().scrub());
-    return rt_.synchronize_device();
-  }
-
-  // Zeroes the baseline's outputs once they are read back, so that later
-  // checked runs of the candidate cannot copy them (storages shared with the
-  // baseline's inputs, or set once at plan build, stay).
-  Status scrub_baseline_outputs(SetRun& set) {
-    std::set<const gpu::DeviceStorage*> keep;
-    for (const auto& t : set.base_inputs) keep.insert(t.storage().get());
-    for (const auto& t : set.base_outputs) {
-      if (!t.defined() || keep.count(t.storage().get()) != 0 ||
-          set.base_plan.set_at_build(t.storage().get())) {
-        continue;
-      }
-      PF_TRY(t.storage()->buffer().fill_bytes(0));
-    }
     return rt_.synchronize_device();
   }
 
@@ -274,6 +265,8 @@ class VariantEvaluator {
     }
     if (auto stop = check_inputs_and_guards(s, "after the candidate ran")) return stop;
 
+    // Built now, after the candidate ran, and first run when timing starts:
+    // the expected outputs are the probe's (draw_inputs).
     gpu::PlanBuilder base(rt_);
     auto bouts = gpu::build_graph_plan(graph_, set.base_inputs, base);
     if (!bouts.ok()) {
@@ -282,33 +275,12 @@ class VariantEvaluator {
     }
     set.base_outputs = std::move(*bouts);
     set.base_plan = base.finish();
-    Status bran = set.base_plan.run(rt_.stream());
-    if (bran.ok()) bran = rt_.synchronize();
-    for (const auto& t : set.base_outputs) {
-      if (!bran.ok()) break;
-      auto h = rt_.download(t);
-      if (!h.ok()) {
-        bran = h.error();
-        break;
-      }
-      set.expected.push_back(std::move(*h));
-    }
-    if (bran.ok()) bran = scrub_baseline_outputs(set);
-    if (!bran.ok()) {
-      if (!rt_.driver().poisoned().empty()) {
-        // The candidate's kernels ran first in this context: a sticky fault
-        // surfacing now is theirs.
-        return candidate_error(bran.error(), "after the candidate ran");
-      }
-      run_.skipped = "the eager baseline failed: " + bran.error().message;
-      return Stop{FailureClass::none, ""};
-    }
     return std::nullopt;
   }
 
   std::optional<Stop> check_inputs_and_guards(int s, const char* when) {
     SetRun& set = sets_[s];
-    Status guards = set.cand_plan.check_guards();
+    Status guards = gpu::check_plan_guards(rt_, set.cand_plan);
     if (!guards.ok()) {
       flag("canary_overwritten", guards.error().message);
       return Stop{FailureClass::integrity,
@@ -524,9 +496,18 @@ class VariantEvaluator {
     auto t0 = Clock::now();
     for (int s = 0; s < kSets; ++s) {
       Status st = sets_[s].cand_plan.run(rt_.stream());
-      if (st.ok()) st = sets_[s].base_plan.run(rt_.stream());
       if (st.ok()) st = rt_.synchronize();
       if (!st.ok()) return candidate_error(st.error(), "timing warm-up");
+      // The baseline plan's first run.
+      st = sets_[s].base_plan.run(rt_.stream());
+      if (st.ok()) st = rt_.synchronize();
+      if (!st.ok()) {
+        // The candidate's kernels ran first in this context: a sticky fault
+        // surfacing now is theirs.
+        if (!rt_.driver().poisoned().empty()) return candidate_error(st.error(), "timing warm-up");
+        run_.skipped = "the eager baseline failed: " + st.error().message;
+        return Stop{FailureClass::none, ""};
+      }
     }
     double round_s = ms_since(t0) / 1e3 / kSets + 1e-4;
     bool reduced = false;
@@ -537,8 +518,15 @@ class VariantEvaluator {
       reduced = true;
     }
     std::optional<Stop> check_stop;
+    double& check_ms = run_.phase_ms["timing.checks"];
     gpu::TrialChecker checker = [&](int side, int trial, size_t plan) -> Status {
       if (side != 0) return ok_status();
+      const auto started = Clock::now();
+      struct Lap {
+        double& total;
+        Clock::time_point t0;
+        ~Lap() { total += ms_since(t0); }
+      } lap{check_ms, started};
       SetRun& set = sets_[plan];
       // The same bits as an output verified for these values: correct.
       // Other bits (a reduction order that varies) are judged by the
@@ -581,6 +569,8 @@ class VariantEvaluator {
         {"eager", {&sets_[0].base_plan, &sets_[1].base_plan}}, to, checker, prepare);
     if (check_stop) return check_stop;
     if (!timed.ok()) return candidate_error(timed.error(), "timing");
+    run_.phase_ms["timing.capture"] = timed->capture_ms;
+    run_.phase_ms["timing.warmup"] = timed->warmup_ms;
     TimingSummary ts;
     ts.candidate = side(timed->a);
     ts.eager = side(timed->b);

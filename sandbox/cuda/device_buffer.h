@@ -57,6 +57,9 @@ class DeviceBuffer {
 
   CUdeviceptr data() const { return base_ + guard_; }
   size_t size() const { return size_; }
+  //! Canary bytes on each side: [data() - guard_bytes(), data()) and
+  //! [data() + size(), data() + size() + guard_bytes()).
+  size_t guard_bytes() const { return guard_; }
   const std::string& name() const { return name_; }
   const CudaDriver& driver() const { return *driver_; }
 

@@ -1,8 +1,9 @@
 // pf-dtypes: float32
 // pf-requires: tensor_digest.h
 // The integrity checks on the device (evaluator/gpu/tensor_checks.h): a keyed
-// digest of a candidate's output and the count of an input's changed
-// elements, so the harness reads back eight bytes instead of the tensor. The
+// digest of a candidate's output, the count of an input's changed elements
+// and of damaged canary words, so the harness reads back eight bytes instead
+// of the tensor or the guards. The
 // per-element math is evaluator/core/tensor_digest.h, shared with the host.
 // One program (built for float32 only) serves every dtype: the element size
 // comes from the parameter's dtype tag. Reductions use warp shuffles and one
@@ -37,5 +38,19 @@ extern "C" __global__ void __launch_bounds__(PF_EW_THREADS)
   for (int d = 16; d > 0; d /= 2) changed += __shfl_down_sync(0xffffffffu, changed, d);
   if ((threadIdx.x & 31) == 0 && changed != 0) {
     atomicAdd(reinterpret_cast<unsigned long long*>(p.count), changed);
+  }
+}
+
+// Block (x, y) checks a slice of range y; every thread strides over words.
+extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_guard_damage(const PfGuardParams p) {
+  const unsigned int* words = reinterpret_cast<const unsigned int*>(p.base[blockIdx.y]);
+  const unsigned int n = p.bytes / 4;
+  unsigned long long damaged = 0;
+  for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    damaged += words[i] != p.word;
+  }
+  for (int d = 16; d > 0; d /= 2) damaged += __shfl_down_sync(0xffffffffu, damaged, d);
+  if ((threadIdx.x & 31) == 0 && damaged != 0) {
+    atomicAdd(reinterpret_cast<unsigned long long*>(p.damaged), damaged);
   }
 }

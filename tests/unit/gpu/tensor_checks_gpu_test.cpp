@@ -13,6 +13,7 @@
 #include "evaluator/core/tensor_digest.h"
 #include "evaluator/gpu/kernel_library.h"
 #include "evaluator/gpu/kernels/pf_abi.cuh"
+#include "evaluator/gpu/plan_builder.h"
 #include "evaluator/gpu/tensor_checks.h"
 #include "evaluator/protocol/integrity_checks.h"
 #include "evaluator/tasks/synthesis.h"
@@ -208,6 +209,40 @@ TEST(DeviceChecks, NvrtcBuildOfTheKernelAgrees) {
     EXPECT_EQ(nvrtc_digest, protocol::tensor_digest(host, kKey)) << dtype_name(dt);
     EXPECT_EQ(digest_of(*rt, dev), nvrtc_digest) << dtype_name(dt);
   }
+}
+
+// The device guard check must see what the host check sees: nothing on an
+// intact plan, and on a damaged guard the host's own report naming the
+// buffer (before and after the payload, in the second launch of a plan with
+// more guards than one launch takes).
+TEST(DeviceChecks, PlanGuardsCheckedOnTheDeviceReportLikeTheHost) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  PlanBuilder b(*rt);
+  std::vector<DeviceTensor> ts;
+  for (int k = 0; k < PF_GUARD_BATCH; ++k) {  // 2 guards each: two launches
+    auto t = b.allocate(TensorType{DType::float32, {33 + k}}, "guarded_" + std::to_string(k));
+    ASSERT_TRUE(t.ok()) << t.error().message;
+    ts.push_back(*t);
+  }
+  Plan plan = b.finish();
+  ASSERT_TRUE(rt->synchronize_device().ok());
+  EXPECT_TRUE(check_plan_guards(*rt, plan).ok());
+  const auto& d = rt->driver();
+  const cuda::DeviceBuffer& last = ts.back().storage()->buffer();
+  ASSERT_EQ(d.api().cuMemsetD8(last.data() + last.size() + 100, 0x00, 1), CUDA_SUCCESS);
+  Status after = check_plan_guards(*rt, plan);
+  ASSERT_FALSE(after.ok());
+  EXPECT_NE(after.error().message.find("guarded_" + std::to_string(PF_GUARD_BATCH - 1)),
+            std::string::npos)
+      << after.error().message;
+  EXPECT_EQ(after.error().message, plan.check_guards().error().message);
+  const cuda::DeviceBuffer& first = ts.front().storage()->buffer();
+  ASSERT_EQ(d.api().cuMemsetD8(first.data() - 1, 0x11, 1), CUDA_SUCCESS);
+  Status before = check_plan_guards(*rt, plan);
+  ASSERT_FALSE(before.ok());
+  EXPECT_NE(before.error().message.find("guarded_0"), std::string::npos) << before.error().message;
 }
 
 }  // namespace
