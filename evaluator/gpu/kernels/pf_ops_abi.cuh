@@ -33,6 +33,34 @@ struct PfCatParams {
   PfCatEntry in[PF_CAT_BATCH];
 };
 
+// Batched cat over inputs of any non-negative strides (PyTorch's strided
+// CatArrayBatchedCopy path), in elements, dims innermost first. Every input
+// has the output's sizes except along cat_dim, where cat_size is its own
+// length; its element i (row-major over those sizes) goes to
+// out + out_offset + sum(coordinate * out_strides) and comes from
+// ptr + sum(coordinate * strides). Offsets fit in 32 bits (host checks).
+#define PF_CAT_MAX_DIMS 4  // PyTorch: CAT_ARRAY_MAX_INPUT_DIMS
+
+struct PfCatStridedEntry {
+  unsigned long long ptr;
+  unsigned int numel;
+  unsigned int out_offset;
+  PfDivider cat_size;
+  unsigned int strides[PF_CAT_MAX_DIMS];
+  unsigned int pad_;
+};
+
+struct PfCatStridedParams {
+  unsigned long long out;
+  int count;    // entries used
+  int dims;     // 1 .. PF_CAT_MAX_DIMS
+  int cat_dim;  // innermost first
+  int pad_;
+  PfDivider sizes[PF_CAT_MAX_DIMS];  // the output's; cat_dim's unused
+  unsigned int out_strides[PF_CAT_MAX_DIMS];
+  PfCatStridedEntry in[PF_CAT_BATCH];
+};
+
 // Per-dim source index maps of pf_remap (output coordinate i, input size n).
 #define PF_REMAP_IDENTITY 0  // i
 #define PF_REMAP_FLIP 1      // n - 1 - i
