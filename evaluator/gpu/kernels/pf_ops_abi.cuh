@@ -204,6 +204,12 @@ struct PfInterpAaParams {
 // out[n, oc, od, oh, ow] over contiguous NCDHW input, [C_out, C_in / groups,
 // kd, kh, kw] weight (transposed: [C_in, C_out / groups, kd, kh, kw]); 2-d as
 // depth 1, 1-d as depth and height 1.
+// The row-blocked depthwise kernels (pf_conv_dw_*): outputs of one row per
+// thread, and threads per block. They take PfConvParams with ow_div dividing
+// by the column blocks per output row, ceil(OW / PF_CONV_DW_COLS).
+#define PF_CONV_DW_COLS 4
+#define PF_CONV_DW_THREADS 128
+
 struct PfConvParams {
   unsigned long long in;
   unsigned long long weight;

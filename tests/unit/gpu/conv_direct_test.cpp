@@ -22,5 +22,20 @@ TEST(DirectConvKernel, OtherShapesRunTheGenericKernel) {
   EXPECT_EQ(direct_conv_kernel(3, 3, true), "pf_conv_transpose_direct");
 }
 
+TEST(DepthwiseRowKernel, WidthsThreeFiveSevenAtStrideOneOrTwo) {
+  EXPECT_EQ(depthwise_row_kernel(3, 1, 1), "pf_conv_dw_k3_s1");
+  EXPECT_EQ(depthwise_row_kernel(5, 2, 1), "pf_conv_dw_k5_s2");
+  EXPECT_EQ(depthwise_row_kernel(7, 1, 1), "pf_conv_dw_k7_s1");
+  EXPECT_EQ(depthwise_row_kernel(7, 2, 1), "pf_conv_dw_k7_s2");
+}
+
+TEST(DepthwiseRowKernel, OtherWidthGeometriesHaveNone) {
+  EXPECT_EQ(depthwise_row_kernel(3, 1, 2), "") << "width dilation";
+  EXPECT_EQ(depthwise_row_kernel(3, 3, 1), "") << "width stride 3";
+  EXPECT_EQ(depthwise_row_kernel(4, 1, 1), "");
+  EXPECT_EQ(depthwise_row_kernel(1, 1, 1), "");
+  EXPECT_EQ(depthwise_row_kernel(9, 1, 1), "");
+}
+
 }  // namespace
 }  // namespace pf::gpu
