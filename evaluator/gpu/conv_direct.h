@@ -13,8 +13,8 @@ namespace pf::gpu {
 std::string direct_conv_kernel(int kernel_h, int kernel_w, bool transposed);
 
 //! The row-blocked kernel of a 2-d convolution with one input channel per
-//! group (pf_conv_dw_k<K>_s<S>: kernel width 3, 5 or 7, width stride 1 or 2,
-//! width dilation 1; any height geometry), or "" when none fits.
+//! group (pf_conv_dw_k<K>_s<S>[_d2]: kernel width 3, 5 or 7, width stride 1
+//! or 2, width dilation 1 or 2; any height geometry), or "" when none fits.
 std::string depthwise_row_kernel(int kernel_w, int stride_w, int dilation_w);
 
 }  // namespace pf::gpu

@@ -8,7 +8,7 @@
 // - depthwise convolutions (groups == C_in > 1, C_out a multiple of C_in)
 //   run PyTorch's own depthwise kernel (ours: pf_conv_direct, one thread per
 //   output, bias fused, unrolled for square 3/5/7 kernels; 1-d/2-d ones 3, 5
-//   or 7 wide at width stride 1 or 2 without width dilation: pf_conv_dw_*,
+//   or 7 wide at width stride and dilation 1 or 2: pf_conv_dw_*,
 //   several outputs of a row per thread sharing their loads: conv_direct.h), except 1-d/2-d fp16
 //   with >= 32 channels, no dilation and a square stride, which PyTorch sends to cuDNN (its
 //   workload table refines this; we take the whole class); 3-d depthwise always runs the direct

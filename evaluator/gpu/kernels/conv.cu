@@ -7,13 +7,14 @@
 //     kernel for depthwise convolutions (conv_depthwise2d_forward_kernel and
 //     conv_depthwise3d_cuda_kernel have this shape), and the fallback for
 //     every convolution when cuDNN is absent;
-//   pf_conv_dw_k<K>_s<S>: 2-d convolutions with one input channel per group
-//     (depthwise) whose kernel is K (3, 5, 7) wide at width stride S (1, 2),
-//     width dilation 1, any height geometry: PF_CONV_DW_COLS outputs of one
-//     row per thread, so each kernel row loads the (COLS - 1) * S + K input
-//     values those outputs share once and reuses them from registers (one
-//     output per thread loads K * COLS), and each weight once per COLS
-//     outputs; taps are summed in the same order as pf_conv_direct;
+//   pf_conv_dw_k<K>_s<S>[_d<D>]: 2-d convolutions with one input channel per
+//     group (depthwise) whose kernel is K (3, 5, 7) wide at width stride S
+//     (1, 2) and width dilation D (1, 2; no suffix: 1), any height geometry:
+//     PF_CONV_DW_COLS outputs of one row per thread, so each kernel row loads
+//     the (COLS - 1) * S + (K - 1) * D + 1 input values those outputs share
+//     once and reuses them from registers (one output per thread loads
+//     K * COLS), and each weight once per COLS outputs; taps are summed in
+//     the same order as pf_conv_direct;
 //   pf_conv_transpose_direct: transposed convolution (fallback only).
 // Input contiguous [N, C_in, D, H, W] (2-d: D = 1), weight contiguous, output
 // contiguous.
@@ -95,10 +96,10 @@ extern "C" __global__ void __launch_bounds__(256) pf_conv_direct_k7(const PfConv
   pf_conv_direct_impl<7>(p);
 }
 
-template <int K, int S>
+template <int K, int S, int D>
 __device__ __forceinline__ void pf_conv_dw_impl(const PfConvParams& p) {
   constexpr int kCols = PF_CONV_DW_COLS;
-  constexpr int kSpan = (kCols - 1) * S + K;
+  constexpr int kSpan = (kCols - 1) * S + (K - 1) * D + 1;
   const unsigned int idx = blockIdx.x * blockDim.x + threadIdx.x;
   const unsigned int q = pf_div(p.ow_div, idx);  // ow_div: column blocks per row
   const int block = static_cast<int>(idx - q * p.ow_div.divisor);
@@ -112,7 +113,8 @@ __device__ __forceinline__ void pf_conv_dw_impl(const PfConvParams& p) {
   const int ic = oc / (p.c_out / p.groups);
   const scalar_t* plane = reinterpret_cast<const scalar_t*>(p.in) +
                           (static_cast<long long>(n) * p.c_in + ic) * H * W;
-  const scalar_t* wk = reinterpret_cast<const scalar_t*>(p.weight) + static_cast<long long>(oc) * KH * K;
+  const scalar_t* wk =
+      reinterpret_cast<const scalar_t*>(p.weight) + static_cast<long long>(oc) * KH * K;
   const opmath_t b = p.bias != 0 ? pf_cast<opmath_t>(reinterpret_cast<const scalar_t*>(p.bias)[oc])
                                  : opmath_t(0);
   opmath_t acc[kCols];
@@ -139,7 +141,7 @@ __device__ __forceinline__ void pf_conv_dw_impl(const PfConvParams& p) {
 #pragma unroll
       for (int v = 0; v < kCols; ++v) {
         // Taps outside the input are skipped, not added as 0 * w, as PyTorch's kernel.
-        if (inside[v * S + kw]) acc[v] += w * x[v * S + kw];
+        if (inside[v * S + kw * D]) acc[v] += w * x[v * S + kw * D];
       }
     }
   }
@@ -151,17 +153,21 @@ __device__ __forceinline__ void pf_conv_dw_impl(const PfConvParams& p) {
   }
 }
 
-#define PF_CONV_DW(K, S)                                                                 \
-  extern "C" __global__ void __launch_bounds__(PF_CONV_DW_THREADS)                       \
-      pf_conv_dw_k##K##_s##S(const PfConvParams p) {                                     \
-    pf_conv_dw_impl<K, S>(p);                                                            \
+#define PF_CONV_DW(K, S, D, SUFFIX)                                                     \
+  extern "C" __global__ void __launch_bounds__(PF_CONV_DW_THREADS)                      \
+      pf_conv_dw_k##K##_s##S##SUFFIX(const PfConvParams p) {                            \
+    pf_conv_dw_impl<K, S, D>(p);                                                        \
   }
-PF_CONV_DW(3, 1)
-PF_CONV_DW(3, 2)
-PF_CONV_DW(5, 1)
-PF_CONV_DW(5, 2)
-PF_CONV_DW(7, 1)
-PF_CONV_DW(7, 2)
+#define PF_CONV_DW_DILATIONS(K, S) \
+  PF_CONV_DW(K, S, 1, )            \
+  PF_CONV_DW(K, S, 2, _d2)
+PF_CONV_DW_DILATIONS(3, 1)
+PF_CONV_DW_DILATIONS(3, 2)
+PF_CONV_DW_DILATIONS(5, 1)
+PF_CONV_DW_DILATIONS(5, 2)
+PF_CONV_DW_DILATIONS(7, 1)
+PF_CONV_DW_DILATIONS(7, 2)
+#undef PF_CONV_DW_DILATIONS
 #undef PF_CONV_DW
 
 // The input position i with i * stride = o + pad - k * dil, or -1.

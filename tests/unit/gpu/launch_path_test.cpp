@@ -58,6 +58,11 @@ const std::vector<PathCase>& path_cases() {
        "return (torch.conv2d(x, w, None, 1, 2, 2, 8),)",
        {{1, 8, 10, 10}, {8, 1, 3, 3}},
        DType::float32,
+       "pf_conv_dw_k3_s1_d2"},
+      {"x, w",
+       "return (torch.conv2d(x, w, None, 1, 3, 3, 8),)",
+       {{1, 8, 10, 10}, {8, 1, 3, 3}},
+       DType::float32,
        "pf_conv_direct_k3"},
   };
   return cases;

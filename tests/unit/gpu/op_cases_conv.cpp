@@ -58,7 +58,8 @@ void add_conv_cases(std::vector<OpCase>& c) {
                {unit({1, 6, 15, 14}), unit({6, 1, 3, 3})},
                kFloat});
   // Depthwise with one row of outputs per thread blocked (pf_conv_dw_*):
-  // widths 3/5/7 at width stride 1/2, any height geometry (stride, padding,
+  // widths 3/5/7 at width stride 1/2 and dilation 1/2 (3: the direct
+  // kernel), any height geometry (stride, padding,
   // dilation, rectangular kernels), widths not a multiple of the block,
   // fewer outputs in a row than one block, batches, conv1d.
   c.push_back({"conv2d",
@@ -105,6 +106,16 @@ void add_conv_cases(std::vector<OpCase>& c) {
                "x, w, b",
                F + "conv2d(x, w, b, 1, 3, 1, 48)",
                {unit({1, 48, 14, 14}), unit({48, 1, 7, 7}), unit({48})},
+               kFloat});
+  c.push_back({"conv2d",
+               "x, w",
+               F + "conv2d(x, w, None, 1, 4, 2, 12)",
+               {unit({2, 12, 9, 19}), unit({12, 1, 5, 5})},
+               kFloat});
+  c.push_back({"conv2d",
+               "x, w, b",
+               F + "conv2d(x, w, b, 1, 3, 3, 5)",
+               {unit({1, 5, 11, 13}), unit({5, 1, 3, 3}), unit({5})},
                kFloat});
   c.push_back({"conv1d",
                "x, w, b",
