@@ -37,7 +37,8 @@ namespace {
 
 using Outputs = Result<std::vector<DeviceTensor>>;
 
-enum ConvParam : size_t { kInput, kWeight, kBias, kStride, kPadding };
+// Argument positions shared by the conv ops.
+constexpr size_t kInput = 0, kWeight = 1, kBias = 2, kStride = 3, kPadding = 4;
 
 // t with a size-1 dim inserted at `dim` (a view).
 DeviceTensor unsqueezed(const DeviceTensor& t, size_t dim) {

@@ -229,6 +229,7 @@ Outputs run_stack(const GpuArgs& a, const std::vector<TensorType>& out, PlanBuil
     views.push_back(DeviceTensor::view_of(*t, s, st, t->offset()));
   }
   std::vector<const DeviceTensor*> parts;
+  parts.reserve(views.size());
   for (const auto& v : views) parts.push_back(&v);
   PF_TRY(add_cat(b, parts, dim, y));
   return one(y);

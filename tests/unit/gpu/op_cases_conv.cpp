@@ -7,6 +7,7 @@
 namespace pf::gpu::test {
 namespace {
 
+// NOLINTNEXTLINE(readability-identifier-naming): reads as the cases' own `F.`
 const std::string F = "torch.nn.functional.";
 
 CaseInput unit(Shape shape) {
