@@ -7,7 +7,9 @@
 //   (one constant pad kernel, as _convolution_mode), then pads symmetrically;
 // - depthwise convolutions (groups == C_in > 1, C_out a multiple of C_in)
 //   run PyTorch's own depthwise kernel (ours: pf_conv_direct, one thread per
-//   output, bias fused, unrolled for square 3/5/7 kernels: conv_direct.h), except 1-d/2-d fp16
+//   output, bias fused, unrolled for square 3/5/7 kernels; 1-d/2-d ones 3, 5
+//   or 7 wide at width stride and dilation 1 or 2: pf_conv_dw_*,
+//   several outputs of a row per thread sharing their loads: conv_direct.h), except 1-d/2-d fp16
 //   with >= 32 channels, no dilation and a square stride, which PyTorch sends to cuDNN (its
 //   workload table refines this; we take the whole class); 3-d depthwise always runs the direct
 //   kernel, as PyTorch's conv_depthwise3d;
@@ -35,7 +37,8 @@ namespace {
 
 using Outputs = Result<std::vector<DeviceTensor>>;
 
-enum ConvParam : size_t { kInput, kWeight, kBias, kStride, kPadding };
+// Argument positions shared by the conv ops.
+constexpr size_t kInput = 0, kWeight = 1, kBias = 2, kStride = 3, kPadding = 4;
 
 // t with a size-1 dim inserted at `dim` (a view).
 DeviceTensor unsqueezed(const DeviceTensor& t, size_t dim) {
@@ -102,6 +105,16 @@ Status add_direct_conv(PlanBuilder& b, const ConvGeometry& g, const DeviceTensor
   b.use(y4);
   if (bias != nullptr) b.use(*bias);
   if (n == 0) return ok_status();
+  const bool one_channel_groups = !g.transposed && x4.dim() == 4 && p.c_in == p.groups;
+  const std::string rows =
+      one_channel_groups ? depthwise_row_kernel(p.k[2], p.stride[2], p.dil[2]) : "";
+  if (!rows.empty()) {
+    const int64_t blocks = (p.out_size[2] + PF_CONV_DW_COLS - 1) / PF_CONV_DW_COLS;
+    p.ow_div = make_divider(static_cast<uint32_t>(blocks));
+    const int64_t threads = n / p.out_size[2] * blocks;
+    return b.add_kernel("conv.cu", x4.dtype(), rows,
+                        linear_launch(threads, PF_CONV_DW_THREADS, PF_CONV_DW_THREADS), p);
+  }
   return b.add_kernel("conv.cu", x4.dtype(), direct_conv_kernel(p.k[1], p.k[2], g.transposed),
                       linear_launch(n, 256, 256), p);
 }

@@ -1,8 +1,10 @@
 // Layout copies, as PyTorch eager launches them:
 // - cat / stack: one batched-cat kernel per 64 inputs when there are several
-//   contiguous inputs of the output's dtype and the output has at most 4
-//   dims (PyTorch's parallel_cat conditions), else one copy per input into
-//   its slice of the output (stack is cat of unsqueezed views);
+//   inputs of the output's dtype and the output has at most 4 dims
+//   (PyTorch's parallel_cat conditions): the contiguous kernel when every
+//   input is contiguous, else the strided one (PyTorch's strided path); one
+//   copy per input into its slice of the output otherwise (offsets beyond 32
+//   bits, negative strides); stack is cat of unsqueezed views;
 // - pad: constant = fill + a copy of the (cropped) input into the interior
 //   (constant_pad_nd; a plain clone when no pad is positive); reflect,
 //   replicate and circular = one remap kernel (PyTorch: one kernel for
@@ -40,12 +42,47 @@ DeviceTensor narrowed(const DeviceTensor& t, int64_t dim, int64_t start, int64_t
 
 // --- cat / stack -----------------------------------------------------------------------
 
-bool batched_cat_applies(const std::vector<const DeviceTensor*>& parts, const DeviceTensor& out) {
-  if (parts.size() < 2 || out.dim() > 4 || out.numel() >= (int64_t{1} << 31)) return false;
-  for (const DeviceTensor* t : parts) {
-    if (t->dtype() != out.dtype() || !t->is_contiguous()) return false;
+enum class BatchedCat { none, contiguous, strided };
+
+// The largest element offset a non-empty view reaches from its first
+// element, or -1 when a dim it walks has a negative stride (the strides of
+// size-1 dims never matter).
+int64_t max_offset(const DeviceTensor& t) {
+  int64_t most = 0;
+  for (int64_t d = 0; d < t.dim(); ++d) {
+    if (t.shape()[d] <= 1) continue;
+    if (t.strides()[d] < 0) return -1;
+    most += (t.shape()[d] - 1) * t.strides()[d];
   }
-  return true;
+  return most;
+}
+
+// A stride as the strided cat kernel takes it: 0 for a size-1 dim, whose
+// coordinate is always 0 (its stride may be anything).
+unsigned cat_stride(const DeviceTensor& t, int64_t d) {
+  return t.shape()[d] == 1 ? 0u : static_cast<unsigned>(t.strides()[d]);
+}
+
+BatchedCat batched_cat_kind(const std::vector<const DeviceTensor*>& parts,
+                            const DeviceTensor& out) {
+  constexpr int64_t kIndexLimit = int64_t{1} << 31;
+  if (parts.size() < 2 || out.dim() > PF_CAT_MAX_DIMS || out.numel() >= kIndexLimit) {
+    return BatchedCat::none;
+  }
+  bool contiguous = true;
+  for (const DeviceTensor* t : parts) {
+    if (t->dtype() != out.dtype()) return BatchedCat::none;
+    contiguous = contiguous && t->is_contiguous();
+  }
+  if (contiguous) return BatchedCat::contiguous;
+  const int64_t out_most = max_offset(out);
+  if (out_most < 0 || out_most >= kIndexLimit) return BatchedCat::none;
+  for (const DeviceTensor* t : parts) {
+    if (t->numel() == 0) continue;
+    const int64_t most = max_offset(*t);
+    if (most < 0 || most >= kIndexLimit) return BatchedCat::none;
+  }
+  return BatchedCat::strided;
 }
 
 Status add_batched_cat(PlanBuilder& b, const std::vector<const DeviceTensor*>& parts, int64_t dim,
@@ -98,11 +135,66 @@ Status add_batched_cat(PlanBuilder& b, const std::vector<const DeviceTensor*>& p
   return ok_status();
 }
 
+// One launch per PF_CAT_BATCH non-empty inputs; dims are passed innermost
+// first.
+Status add_strided_cat(PlanBuilder& b, const std::vector<const DeviceTensor*>& parts, int64_t dim,
+                       const DeviceTensor& out) {
+  const int dims = static_cast<int>(out.dim());
+  const auto slot = [dims](int64_t d) { return static_cast<size_t>(dims - 1 - d); };
+  PfCatStridedParams base{};
+  base.out = out.data_ptr();
+  base.dims = dims;
+  base.cat_dim = static_cast<int>(slot(dim));
+  for (int64_t d = 0; d < dims; ++d) {
+    base.sizes[slot(d)] = make_divider(static_cast<uint32_t>(std::max<int64_t>(out.shape()[d], 1)));
+    base.out_strides[slot(d)] = cat_stride(out, d);
+  }
+  std::vector<const DeviceTensor*> used;
+  std::vector<int64_t> starts;
+  int64_t start = 0;
+  for (const DeviceTensor* t : parts) {
+    if (t->numel() > 0) {
+      used.push_back(t);
+      starts.push_back(start);
+    }
+    start += t->shape()[dim];
+  }
+  const int64_t sms = b.properties().sm_count > 0 ? b.properties().sm_count : 132;
+  for (size_t first = 0; first < used.size(); first += PF_CAT_BATCH) {
+    PfCatStridedParams p = base;
+    int64_t most = 1;
+    for (size_t k = first; k < used.size() && k < first + PF_CAT_BATCH; ++k) {
+      const DeviceTensor& t = *used[k];
+      b.use(t);
+      PfCatStridedEntry& e = p.in[p.count++];
+      e.ptr = t.data_ptr();
+      e.numel = static_cast<unsigned>(t.numel());
+      e.out_offset = static_cast<unsigned>(starts[k] * out.strides()[dim]);
+      e.cat_size = make_divider(static_cast<uint32_t>(t.shape()[dim]));
+      for (int64_t d = 0; d < dims; ++d) e.strides[slot(d)] = cat_stride(t, d);
+      most = std::max<int64_t>(most, t.numel());
+    }
+    cuda::LaunchConfig lc;
+    lc.grid = {std::min<int64_t>((most + PF_CAT_THREADS - 1) / PF_CAT_THREADS, 2 * sms), p.count,
+               1};
+    lc.block = {PF_CAT_THREADS, 1, 1};
+    PF_TRY(b.add_kernel("layout.cu", movement_dtype(out.dtype()), "pf_cat_strided", lc, p));
+  }
+  return ok_status();
+}
+
 Status add_cat(PlanBuilder& b, const std::vector<const DeviceTensor*>& parts, int64_t dim,
                const DeviceTensor& out) {
   b.use(out);
   if (out.numel() == 0) return ok_status();
-  if (batched_cat_applies(parts, out)) return add_batched_cat(b, parts, dim, out);
+  switch (batched_cat_kind(parts, out)) {
+    case BatchedCat::contiguous:
+      return add_batched_cat(b, parts, dim, out);
+    case BatchedCat::strided:
+      return add_strided_cat(b, parts, dim, out);
+    case BatchedCat::none:
+      break;
+  }
   int64_t start = 0;
   for (const DeviceTensor* t : parts) {
     const int64_t len = t->shape()[dim];
@@ -137,6 +229,7 @@ Outputs run_stack(const GpuArgs& a, const std::vector<TensorType>& out, PlanBuil
     views.push_back(DeviceTensor::view_of(*t, s, st, t->offset()));
   }
   std::vector<const DeviceTensor*> parts;
+  parts.reserve(views.size());
   for (const auto& v : views) parts.push_back(&v);
   PF_TRY(add_cat(b, parts, dim, y));
   return one(y);

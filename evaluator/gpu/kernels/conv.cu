@@ -7,6 +7,14 @@
 //     kernel for depthwise convolutions (conv_depthwise2d_forward_kernel and
 //     conv_depthwise3d_cuda_kernel have this shape), and the fallback for
 //     every convolution when cuDNN is absent;
+//   pf_conv_dw_k<K>_s<S>[_d<D>]: 2-d convolutions with one input channel per
+//     group (depthwise) whose kernel is K (3, 5, 7) wide at width stride S
+//     (1, 2) and width dilation D (1, 2; no suffix: 1), any height geometry:
+//     PF_CONV_DW_COLS outputs of one row per thread, so each kernel row loads
+//     the (COLS - 1) * S + (K - 1) * D + 1 input values those outputs share
+//     once and reuses them from registers (one output per thread loads
+//     K * COLS), and each weight once per COLS outputs; taps are summed in
+//     the same order as pf_conv_direct;
 //   pf_conv_transpose_direct: transposed convolution (fallback only).
 // Input contiguous [N, C_in, D, H, W] (2-d: D = 1), weight contiguous, output
 // contiguous.
@@ -87,6 +95,80 @@ extern "C" __global__ void __launch_bounds__(256) pf_conv_direct_k5(const PfConv
 extern "C" __global__ void __launch_bounds__(256) pf_conv_direct_k7(const PfConvParams p) {
   pf_conv_direct_impl<7>(p);
 }
+
+template <int K, int S, int D>
+__device__ __forceinline__ void pf_conv_dw_impl(const PfConvParams& p) {
+  constexpr int kCols = PF_CONV_DW_COLS;
+  constexpr int kSpan = (kCols - 1) * S + (K - 1) * D + 1;
+  const unsigned int idx = blockIdx.x * blockDim.x + threadIdx.x;
+  const unsigned int q = pf_div(p.ow_div, idx);  // ow_div: column blocks per row
+  const int block = static_cast<int>(idx - q * p.ow_div.divisor);
+  const unsigned int r = pf_div(p.oh_div, q);
+  const int oh = static_cast<int>(q - r * p.oh_div.divisor);
+  const unsigned int n = pf_div(p.c_div, r);
+  const int oc = static_cast<int>(r - n * p.c_div.divisor);
+  if (n >= static_cast<unsigned int>(p.batch)) return;
+  const int H = p.in_size[1], W = p.in_size[2], KH = p.k[1];
+  const int OH = p.out_size[1], OW = p.out_size[2];
+  const int ic = oc / (p.c_out / p.groups);
+  const scalar_t* plane = reinterpret_cast<const scalar_t*>(p.in) +
+                          (static_cast<long long>(n) * p.c_in + ic) * H * W;
+  const scalar_t* wk =
+      reinterpret_cast<const scalar_t*>(p.weight) + static_cast<long long>(oc) * KH * K;
+  const opmath_t b = p.bias != 0 ? pf_cast<opmath_t>(reinterpret_cast<const scalar_t*>(p.bias)[oc])
+                                 : opmath_t(0);
+  opmath_t acc[kCols];
+#pragma unroll
+  for (int v = 0; v < kCols; ++v) acc[v] = b;
+  const int ow0 = block * kCols;
+  const int iw0 = ow0 * S - p.pad[2];
+  const int ih0 = oh * p.stride[1] - p.pad[1];
+  for (int kh = 0; kh < KH; ++kh) {
+    const int ih = ih0 + kh * p.dil[1];
+    if (ih < 0 || ih >= H) continue;
+    const scalar_t* row = plane + ih * W;
+    opmath_t x[kSpan];
+    bool inside[kSpan];
+#pragma unroll
+    for (int j = 0; j < kSpan; ++j) {
+      const int iw = iw0 + j;
+      inside[j] = iw >= 0 && iw < W;
+      x[j] = inside[j] ? pf_cast<opmath_t>(row[iw]) : opmath_t(0);
+    }
+#pragma unroll
+    for (int kw = 0; kw < K; ++kw) {
+      const opmath_t w = pf_cast<opmath_t>(wk[kh * K + kw]);
+#pragma unroll
+      for (int v = 0; v < kCols; ++v) {
+        // Taps outside the input are skipped, not added as 0 * w, as PyTorch's kernel.
+        if (inside[v * S + kw * D]) acc[v] += w * x[v * S + kw * D];
+      }
+    }
+  }
+  scalar_t* out = reinterpret_cast<scalar_t*>(p.out) +
+                  ((static_cast<long long>(n) * p.c_out + oc) * OH + oh) * OW;
+#pragma unroll
+  for (int v = 0; v < kCols; ++v) {
+    if (ow0 + v < OW) out[ow0 + v] = pf_cast<scalar_t>(acc[v]);
+  }
+}
+
+#define PF_CONV_DW(K, S, D, SUFFIX)                                                     \
+  extern "C" __global__ void __launch_bounds__(PF_CONV_DW_THREADS)                      \
+      pf_conv_dw_k##K##_s##S##SUFFIX(const PfConvParams p) {                            \
+    pf_conv_dw_impl<K, S, D>(p);                                                        \
+  }
+#define PF_CONV_DW_DILATIONS(K, S) \
+  PF_CONV_DW(K, S, 1, )            \
+  PF_CONV_DW(K, S, 2, _d2)
+PF_CONV_DW_DILATIONS(3, 1)
+PF_CONV_DW_DILATIONS(3, 2)
+PF_CONV_DW_DILATIONS(5, 1)
+PF_CONV_DW_DILATIONS(5, 2)
+PF_CONV_DW_DILATIONS(7, 1)
+PF_CONV_DW_DILATIONS(7, 2)
+#undef PF_CONV_DW_DILATIONS
+#undef PF_CONV_DW
 
 // The input position i with i * stride = o + pad - k * dil, or -1.
 __device__ __forceinline__ int pf_conv_source(int o, int pad, int k, int dil, int stride,

@@ -9,6 +9,9 @@
 //   contiguous inputs of one dtype: blockIdx.y picks the input, a grid-stride
 //   loop copies its elements (pf_cat_vec: 16-byte vectors when every input
 //   and the output allow it).
+// pf_cat_strided: the same for inputs of any strides (PyTorch's strided
+//   path of CatArrayBatchedCopy): each element's coordinates, decomposed
+//   over the input's sizes, locate it in the input and in the output.
 // pf_remap: out[i] = in[map(coordinates of i)] with a per-dim source map
 //   (flip, roll, reflect / replicate / circular / constant padding, identity:
 //   a strided copy), 4 elements per thread as the strided elementwise
@@ -45,6 +48,32 @@ extern "C" __global__ void __launch_bounds__(PF_CAT_THREADS) pf_cat(const PfCatP
 
 extern "C" __global__ void __launch_bounds__(PF_CAT_THREADS) pf_cat_vec(const PfCatParams p) {
   pf_cat_impl<pf_u128>(p);
+}
+
+extern "C" __global__ void __launch_bounds__(PF_CAT_THREADS) pf_cat_strided(const PfCatStridedParams p) {
+  const PfCatStridedEntry& e = p.in[blockIdx.y];
+  const scalar_t* in = reinterpret_cast<const scalar_t*>(e.ptr);
+  scalar_t* out = reinterpret_cast<scalar_t*>(p.out) + e.out_offset;
+  const unsigned int n = e.numel;
+  const unsigned int step = gridDim.x * blockDim.x;
+  for (unsigned int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+    unsigned int rem = i, in_off = 0, out_off = 0;
+#pragma unroll
+    for (int d = 0; d < PF_CAT_MAX_DIMS; ++d) {
+      if (d == p.dims - 1) {  // the outermost coordinate is what is left
+        in_off += rem * e.strides[d];
+        out_off += rem * p.out_strides[d];
+        break;
+      }
+      const PfDivider size = d == p.cat_dim ? e.cat_size : p.sizes[d];
+      const unsigned int q = pf_div(size, rem);
+      const unsigned int c = rem - q * size.divisor;
+      in_off += c * e.strides[d];
+      out_off += c * p.out_strides[d];
+      rem = q;
+    }
+    out[out_off] = in[in_off];
+  }
 }
 
 // The source coordinate of output coordinate i along one dim, or -1 (fill).

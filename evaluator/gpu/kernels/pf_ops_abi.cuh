@@ -33,6 +33,34 @@ struct PfCatParams {
   PfCatEntry in[PF_CAT_BATCH];
 };
 
+// Batched cat over inputs of any non-negative strides (PyTorch's strided
+// CatArrayBatchedCopy path), in elements, dims innermost first. Every input
+// has the output's sizes except along cat_dim, where cat_size is its own
+// length; its element i (row-major over those sizes) goes to
+// out + out_offset + sum(coordinate * out_strides) and comes from
+// ptr + sum(coordinate * strides). Offsets fit in 32 bits (host checks).
+#define PF_CAT_MAX_DIMS 4  // PyTorch: CAT_ARRAY_MAX_INPUT_DIMS
+
+struct PfCatStridedEntry {
+  unsigned long long ptr;
+  unsigned int numel;
+  unsigned int out_offset;
+  PfDivider cat_size;
+  unsigned int strides[PF_CAT_MAX_DIMS];
+  unsigned int pad_;
+};
+
+struct PfCatStridedParams {
+  unsigned long long out;
+  int count;    // entries used
+  int dims;     // 1 .. PF_CAT_MAX_DIMS
+  int cat_dim;  // innermost first
+  int pad_;
+  PfDivider sizes[PF_CAT_MAX_DIMS];  // the output's; cat_dim's unused
+  unsigned int out_strides[PF_CAT_MAX_DIMS];
+  PfCatStridedEntry in[PF_CAT_BATCH];
+};
+
 // Per-dim source index maps of pf_remap (output coordinate i, input size n).
 #define PF_REMAP_IDENTITY 0  // i
 #define PF_REMAP_FLIP 1      // n - 1 - i
@@ -176,6 +204,12 @@ struct PfInterpAaParams {
 // out[n, oc, od, oh, ow] over contiguous NCDHW input, [C_out, C_in / groups,
 // kd, kh, kw] weight (transposed: [C_in, C_out / groups, kd, kh, kw]); 2-d as
 // depth 1, 1-d as depth and height 1.
+// The row-blocked depthwise kernels (pf_conv_dw_*): outputs of one row per
+// thread, and threads per block. They take PfConvParams with ow_div dividing
+// by the column blocks per output row, ceil(OW / PF_CONV_DW_COLS).
+#define PF_CONV_DW_COLS 4
+#define PF_CONV_DW_THREADS 128
+
 struct PfConvParams {
   unsigned long long in;
   unsigned long long weight;

@@ -22,5 +22,22 @@ TEST(DirectConvKernel, OtherShapesRunTheGenericKernel) {
   EXPECT_EQ(direct_conv_kernel(3, 3, true), "pf_conv_transpose_direct");
 }
 
+TEST(DepthwiseRowKernel, WidthsThreeFiveSevenAtStrideAndDilationOneOrTwo) {
+  EXPECT_EQ(depthwise_row_kernel(3, 1, 1), "pf_conv_dw_k3_s1");
+  EXPECT_EQ(depthwise_row_kernel(5, 2, 1), "pf_conv_dw_k5_s2");
+  EXPECT_EQ(depthwise_row_kernel(7, 1, 1), "pf_conv_dw_k7_s1");
+  EXPECT_EQ(depthwise_row_kernel(7, 2, 1), "pf_conv_dw_k7_s2");
+  EXPECT_EQ(depthwise_row_kernel(3, 1, 2), "pf_conv_dw_k3_s1_d2");
+  EXPECT_EQ(depthwise_row_kernel(5, 2, 2), "pf_conv_dw_k5_s2_d2");
+}
+
+TEST(DepthwiseRowKernel, OtherWidthGeometriesHaveNone) {
+  EXPECT_EQ(depthwise_row_kernel(3, 1, 3), "") << "width dilation 3";
+  EXPECT_EQ(depthwise_row_kernel(3, 3, 1), "") << "width stride 3";
+  EXPECT_EQ(depthwise_row_kernel(4, 1, 1), "");
+  EXPECT_EQ(depthwise_row_kernel(1, 1, 1), "");
+  EXPECT_EQ(depthwise_row_kernel(9, 1, 1), "");
+}
+
 }  // namespace
 }  // namespace pf::gpu

@@ -63,6 +63,7 @@ const std::vector<ParamStruct>& param_structs() {
       {"pf_eye", "PfFillParams", sizeof(PfFillParams)},
       {"pf_triangle", "PfFillParams", sizeof(PfFillParams)},
       {"pf_cat", "PfCatParams", sizeof(PfCatParams)},
+      {"pf_cat_strided", "PfCatStridedParams", sizeof(PfCatStridedParams)},
       {"pf_remap", "PfRemapParams", sizeof(PfRemapParams)},
       {"pf_index", "PfIndexParams", sizeof(PfIndexParams)},
       {"pf_scatter", "PfScatterParams", sizeof(PfScatterParams)},

@@ -7,6 +7,7 @@
 namespace pf::gpu::test {
 namespace {
 
+// NOLINTNEXTLINE(readability-identifier-naming): reads as the cases' own `F.`
 const std::string F = "torch.nn.functional.";
 
 CaseInput unit(Shape shape) {
@@ -56,6 +57,71 @@ void add_conv_cases(std::vector<OpCase>& c) {
                "x, w",
                F + "conv2d(x, w, None, 2, 2, 2, 6)",
                {unit({1, 6, 15, 14}), unit({6, 1, 3, 3})},
+               kFloat});
+  // Depthwise with one row of outputs per thread blocked (pf_conv_dw_*):
+  // widths 3/5/7 at width stride 1/2 and dilation 1/2 (3: the direct
+  // kernel), any height geometry (stride, padding,
+  // dilation, rectangular kernels), widths not a multiple of the block,
+  // fewer outputs in a row than one block, batches, conv1d.
+  c.push_back({"conv2d",
+               "x, w, b",
+               F + "conv2d(x, w, b, 1, 3, 1, 12)",
+               {unit({2, 12, 15, 13}), unit({12, 1, 7, 7}), unit({12})},
+               kFloat});
+  c.push_back({"conv2d",
+               "x, w, b",
+               F + "conv2d(x, w, b, 1, 1, 1, 16)",
+               {unit({3, 16, 11, 17}), unit({16, 1, 3, 3}), unit({16})},
+               kFloat});
+  c.push_back({"conv2d",
+               "x, w",
+               F + "conv2d(x, w, None, 2, 2, 1, 10)",
+               {unit({2, 10, 13, 15}), unit({10, 1, 5, 5})},
+               kFloat});
+  c.push_back({"conv2d",
+               "x, w, b",
+               F + "conv2d(x, w, b, (1, 2), (0, 3), 1, 8)",
+               {unit({1, 8, 9, 23}), unit({8, 1, 7, 7}), unit({8})},
+               kFloat});
+  c.push_back({"conv2d",
+               "x, w, b",
+               F + "conv2d(x, w, b, (2, 1), (2, 1), (2, 1), 6)",
+               {unit({2, 6, 10, 9}), unit({6, 1, 3, 3}), unit({6})},
+               kFloat});
+  c.push_back({"conv2d",
+               "x, w, b",
+               F + "conv2d(x, w, b, 1, (1, 2), 1, 4)",
+               {unit({2, 4, 6, 11}), unit({8, 1, 3, 5}), unit({8})},
+               kFloat});
+  c.push_back({"conv2d",
+               "x, w",
+               F + "conv2d(x, w, None, 1, 1, 1, 4)",
+               {unit({1, 4, 5, 2}), unit({4, 1, 3, 3})},
+               kFloat});
+  c.push_back({"conv2d",
+               "x, w, b",
+               F + "conv2d(x, w, b, 2, 1, 1, 8)",
+               {unit({1, 8, 7, 37}), unit({8, 1, 3, 3}), unit({8})},
+               kFloat});
+  c.push_back({"conv2d",
+               "x, w, b",
+               F + "conv2d(x, w, b, 1, 3, 1, 48)",
+               {unit({1, 48, 14, 14}), unit({48, 1, 7, 7}), unit({48})},
+               kFloat});
+  c.push_back({"conv2d",
+               "x, w",
+               F + "conv2d(x, w, None, 1, 4, 2, 12)",
+               {unit({2, 12, 9, 19}), unit({12, 1, 5, 5})},
+               kFloat});
+  c.push_back({"conv2d",
+               "x, w, b",
+               F + "conv2d(x, w, b, 1, 3, 3, 5)",
+               {unit({1, 5, 11, 13}), unit({5, 1, 3, 3}), unit({5})},
+               kFloat});
+  c.push_back({"conv1d",
+               "x, w, b",
+               F + "conv1d(x, w, b, 1, 1, 1, 6)",
+               {unit({2, 6, 21}), unit({6, 1, 3}), unit({6})},
                kFloat});
   c.push_back({"conv1d",
                "x, w, b",

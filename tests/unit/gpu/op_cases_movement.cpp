@@ -31,6 +31,43 @@ void add_layout_cases(std::vector<OpCase>& c) {
   c.push_back({"stack", "x, y", "torch.stack([x, y], 1)", {in({5, 7}), in({5, 7})}, kAll});
   c.push_back(
       {"stack", "x, y", "torch.stack((x, y), dim=-1)", {in({3, 4, 9}), in({3, 4, 9})}, kNum});
+  // Non-contiguous inputs (views): the strided batched cat kernel, dims
+  // from 2 to 4, any mix with contiguous inputs, an empty input among them,
+  // more than one launch's worth of inputs; a 5-d output: per-input copies.
+  c.push_back(
+      {"cat", "x, y", "torch.cat((x.transpose(0, 1), y), 1)", {in({5, 7}), in({7, 3})}, kAll});
+  c.push_back({"cat",
+               "x",
+               "t = x.transpose(1, 2)\n    return (torch.cat((t, t), dim=-1),)",
+               {in({2, 8, 19})},
+               kAll});
+  c.push_back({"cat",
+               "x, y",
+               "torch.cat((y, x.permute(0, 2, 3, 1)), dim=-1)",
+               {in({2, 6, 5, 7}), in({2, 5, 7, 4})},
+               kAll});
+  c.push_back({"cat",
+               "x, y, z",
+               "torch.cat((x[:, 1:4], y[::2], z.t()), 0)",
+               {in({5, 9}), in({8, 3}), in({3, 6})},
+               kAll});
+  c.push_back({"cat",
+               "x, y, z",
+               "torch.cat((x.t(), y[:, :0], z[:, ::3]), 1)",
+               {in({4, 6}), in({6, 5}), in({6, 7})},
+               kAll});
+  c.push_back({"cat", "x", "torch.cat(torch.unbind(x, 1), 0)", {in({3, 70, 2})}, kAll});
+  c.push_back({"cat",
+               "x, y",
+               "torch.cat((x.transpose(0, 4), y), 2)",
+               {in({3, 2, 2, 2, 2}), in({2, 2, 1, 2, 3})},
+               kAll});
+  c.push_back({"stack", "x, y", "torch.stack((x.t(), y.t()), 1)", {in({5, 7}), in({5, 7})}, kAll});
+  c.push_back({"stack",
+               "x, y",
+               "torch.stack((x.permute(2, 0, 1), y[:, :, 1:]), 2)",
+               {in({3, 4, 5}), in({5, 3, 5})},
+               kAll});
   c.push_back({"pad", "x", F + "pad(x, (1, 2, 3, 0), value=1.5)", {in({4, 6, 7})}, kNum});
   c.push_back({"pad", "x", F + "pad(x, (-1, 2))", {in({5, 9})}, kAll});
   c.push_back({"pad", "x", F + "pad(x, (2, 3, 1, 1), mode='reflect')", {in({2, 5, 6})}, kFloat});
