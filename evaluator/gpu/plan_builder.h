@@ -28,6 +28,8 @@ namespace pf::gpu {
 struct PlanBuilderOptions {
   //! Poisons every allocation when it is made (candidate outputs and scratch:
   //! a kernel that leaves an element unwritten is caught by NaN / the byte).
+  //! The fills are queued on the runtime's stream: run the plan there (or
+  //! synchronise it first).
   bool poison_allocations = false;
   //! Byte fill for poisoned integer/bool buffers; floating buffers get NaN.
   uint8_t poison_byte = 0xA5;

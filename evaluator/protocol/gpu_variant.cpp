@@ -635,17 +635,13 @@ class VariantEvaluator {
     return s;
   }
 
-  // Poisons every output buffer of the candidate's plan, decided from the
-  // plan, never from names: all but an input's storage (a candidate may
-  // return a view of an input) and storages the plan builder set once while
-  // building (an `empty` op of the graph outside any replacement: no step
-  // writes it again). Replacement allocations are never set at build (their
-  // zeroing is a plan step), so whatever a pass is called, its outputs are
-  // re-poisoned.
-  Status poison_outputs(SetRun& set) {
-    PF_TRY(enqueue_poison(set, nullptr));
-    return rt_.synchronize_device();
-  }
+  // Poisons every output buffer of the candidate's plan (queued on the
+  // stream the plan runs on next), decided from the plan, never from names: all but an input's
+  // storage (a candidate may return a view of an input) and storages the plan builder set once
+  // while building (an `empty` op of the graph outside any replacement: no step writes it again).
+  // Replacement allocations are never set at build (their zeroing is a plan step), so whatever a
+  // pass is called, its outputs are re-poisoned.
+  Status poison_outputs(SetRun& set) { return enqueue_poison(set, rt_.stream()); }
 
   // The poison fill of every candidate output, enqueued on `stream`.
   Status enqueue_poison(SetRun& set, CUstream stream) {

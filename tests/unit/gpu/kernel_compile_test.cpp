@@ -82,6 +82,7 @@ const std::vector<ParamStruct>& param_structs() {
       {"pf_synth_", "PfSynthParams", sizeof(PfSynthParams)},
       {"pf_digest_", "PfDigestParams", sizeof(PfDigestParams)},
       {"pf_count_changed", "PfCountChangedParams", sizeof(PfCountChangedParams)},
+      {"pf_guard_damage", "PfGuardParams", sizeof(PfGuardParams)},
   };
   return structs;
 }
