@@ -28,7 +28,8 @@ Result<std::vector<gpu::DeviceTensor>> draw_device_inputs(gpu::GpuRuntime& rt,
                                                           const std::string& prefix);
 
 //! The same values written into existing buffers (same addresses, new
-//! contents); synchronises the device before returning.
+//! contents): drawn values queued on the runtime's stream (ordered before
+//! whatever runs there next), literal data uploaded before returning.
 Status refill_device_inputs(gpu::GpuRuntime& rt, const TaskVariant& variant,
                             const SynthesisOptions& options,
                             const std::vector<gpu::DeviceTensor>& buffers);
