@@ -148,17 +148,23 @@ int run(const Options& o) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Options o;
-  CLI::App app{"Times the full evaluation protocol and a cold NVRTC compile (JSON on stdout)"};
-  app.add_option("--task", o.task, "task file");
-  app.add_option("--pass", o.pass, "pass workspace for that task");
-  app.add_option("--variants", o.variants, "evaluate the first N variants");
-  app.add_option("--repeats", o.repeats, "warm evaluations and cold compiles");
-  app.add_option("--samples-out", o.samples_out,
-                 "write the warm evaluations' raw timing samples (JSON) to this file");
-  app.add_option("--trials", o.trials, "most timed trials per side (default: the protocol's)");
-  app.add_option("--precision", o.precision,
-                 "timing_precision (0: always --trials; default: the protocol's)");
-  CLI11_PARSE(app, argc, argv);
-  return run(o);
+  // JSON and CLI11 report misuse by exceptions: a message and exit code 2,
+  // never an abort.
+  try {
+    Options o;
+    CLI::App app{"Times the full evaluation protocol and a cold NVRTC compile (JSON on stdout)"};
+    app.add_option("--task", o.task, "task file");
+    app.add_option("--pass", o.pass, "pass workspace for that task");
+    app.add_option("--variants", o.variants, "evaluate the first N variants");
+    app.add_option("--repeats", o.repeats, "warm evaluations and cold compiles");
+    app.add_option("--samples-out", o.samples_out,
+                   "write the warm evaluations' raw timing samples (JSON) to this file");
+    app.add_option("--trials", o.trials, "most timed trials per side (default: the protocol's)");
+    app.add_option("--precision", o.precision,
+                   "timing_precision (0: always --trials; default: the protocol's)");
+    CLI11_PARSE(app, argc, argv);
+    return run(o);
+  } catch (const std::exception& e) {
+    return fail(e.what());
+  }
 }

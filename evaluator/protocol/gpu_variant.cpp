@@ -99,10 +99,12 @@ class VariantEvaluator {
       t0 = Clock::now();
       if (auto stop = run_set(s)) return stop;
       run_.phase_ms[s == 0 ? "run_set0" : "run_set1"] = ms_since(t0);
+      t0 = Clock::now();
       if (auto stop = compare_set(s)) return stop;
       if (s == 0) {
         if (auto stop = trivial_guard()) return stop;
       }
+      run_.phase_ms["compare"] += ms_since(t0);
     }
     t0 = Clock::now();
     remember_checked_outputs();

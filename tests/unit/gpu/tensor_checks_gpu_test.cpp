@@ -83,10 +83,11 @@ TEST(DeviceChecks, DigestSeesOneFlippedBitAndNanPayloads) {
   ASSERT_NE(rt, nullptr);
   Tensor host = values(DType::float32, 1001, 3);
   uint32_t nan_a = 0x7fc00000, nan_b = 0x7fc00001;
-  std::memcpy(host.mutable_data() + 4 * 500, &nan_a, 4);
+  constexpr std::ptrdiff_t kElement500 = 2000;  // byte offset of float element 500
+  std::memcpy(host.mutable_data() + kElement500, &nan_a, 4);
   const uint64_t before = protocol::tensor_digest(host, kKey);
   Tensor payload = host.contiguous_copy();
-  std::memcpy(payload.mutable_data() + 4 * 500, &nan_b, 4);
+  std::memcpy(payload.mutable_data() + kElement500, &nan_b, 4);
   Tensor flipped = host.contiguous_copy();
   flipped.mutable_data()[4 * 1000 + 3] ^= std::byte{0x01};
   auto got =
