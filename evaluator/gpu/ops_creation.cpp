@@ -121,9 +121,11 @@ Result<std::vector<DeviceTensor>> run_eye(const GpuArgs&, const std::vector<Tens
 // constant owned by the plan) and copied into the output on every run.
 Result<std::vector<DeviceTensor>> run_tensor(const GpuArgs& a, const std::vector<TensorType>& out,
                                              PlanBuilder& b) {
-  const OpInfo* op = OpRegistry::builtin().find("tensor");
+  // torch.tensor or x.new_tensor: the literal does not depend on x's values.
+  const std::string& name = a.node().op;
+  const OpInfo* op = OpRegistry::builtin().find(name);
   std::vector<std::vector<Tensor>> no_env;
-  BoundArgs<Tensor> hargs(a.node(), OpRegistry::builtin().param_names("tensor"), no_env);
+  BoundArgs<Tensor> hargs(a.node(), OpRegistry::builtin().param_names(name), no_env);
   PF_ASSIGN(std::vector<Tensor> host, op->cpu(hargs, out));
   PF_ASSIGN(DeviceTensor constant, b.allocate(out[0], "torch.tensor literal"));
   PF_TRY(b.runtime().upload_into(host[0], constant));
@@ -184,6 +186,7 @@ void register_gpu_creation_ops(GpuOpRegistry& r) {
   r.add(GpuOpInfo{"linspace", run_linspace, all_dtypes()});
   r.add(GpuOpInfo{"eye", run_eye, all_dtypes()});
   r.add(GpuOpInfo{"tensor", run_tensor, all_dtypes()});
+  r.add(GpuOpInfo{"new_tensor", run_tensor, all_dtypes()});
   r.add(GpuOpInfo{"triu", triangle_fn(true), all_dtypes()});
   r.add(GpuOpInfo{"tril", triangle_fn(false), all_dtypes()});
 }

@@ -5,7 +5,8 @@
 // indices (PyTorch's index kernel; lists are uploaded once while the plan is
 // built, where PyTorch copies them host-to-device per call). scatter and
 // scatter_add copy the input, then one scatter kernel (kernels/scatter.cu,
-// atomics for the additions). getitem without tensor indices is a view.
+// atomics for the additions). getitem without tensor indices is a view;
+// setitem (item assignment) copies the input and writes the indexed view.
 //
 // Index values are data: an out-of-range index reads zero (gathers) or is
 // skipped (scatters) instead of faulting, where PyTorch would raise a device
@@ -159,10 +160,10 @@ Result<DeviceTensor> upload_list(PlanBuilder& b, const Arg& list) {
   return d;
 }
 
-// The basic part of the index as a view, and where the advanced indices go
-// (the CPU op's plan_getitem; bounds and kinds were checked at inference).
-Result<IndexPlan> plan_index(const GpuArgs& a, PlanBuilder& b) {
-  const DeviceTensor& x = a.tensor(0);
+// The basic part of the index (argument 1) as a view of x, and where the
+// advanced indices go (the CPU op's plan_getitem; bounds and kinds were
+// checked at inference).
+Result<IndexPlan> plan_index(const GpuArgs& a, const DeviceTensor& x, PlanBuilder& b) {
   const Arg& index = a.arg(1);
   std::vector<const Arg*> items;
   if (index.kind == Arg::Kind::tuple) {
@@ -233,7 +234,7 @@ Result<IndexPlan> plan_index(const GpuArgs& a, PlanBuilder& b) {
 }
 
 Outputs run_advanced_getitem(const GpuArgs& a, const TensorType& out, PlanBuilder& b) {
-  PF_ASSIGN(IndexPlan plan, plan_index(a, b));
+  PF_ASSIGN(IndexPlan plan, plan_index(a, a.tensor(0), b));
   const DeviceTensor& v = plan.view;
   Shape bshape;
   bool adjacent = true;
@@ -276,6 +277,38 @@ Outputs run_getitem(const GpuArgs& a, const std::vector<TensorType>& out, PlanBu
   return run_view_probe(*OpRegistry::builtin().find("getitem"), a, out);
 }
 
+// setitem: a copy of the input, then one copy kernel writing the value
+// (broadcast, cast) into the indexed view of that copy. A number is uploaded
+// once as a 0-d tensor of the input's dtype, converted as the CPU reference
+// converts it.
+Outputs run_setitem(const GpuArgs& a, const std::vector<TensorType>&, PlanBuilder& b) {
+  const DeviceTensor& x = a.tensor(0);
+  PF_ASSIGN(DeviceTensor y, materialize(b, x, x.dtype()));
+  PF_ASSIGN(IndexPlan plan, plan_index(a, y, b));
+  const DeviceTensor& view = plan.view;
+  DeviceTensor value;
+  if (a.is_tensor(2)) {
+    value = a.tensor(2);
+  } else {
+    PF_ASSIGN(double v, a.real(2));
+    Tensor host = Tensor::zeros(x.dtype(), {});
+    layout::fill(host, v);
+    PF_ASSIGN(value, b.runtime().upload(host, "setitem value"));
+    b.use(value);
+  }
+  // Leading size-1 dims beyond the view's rank drop out (as PyTorch).
+  Shape vs = value.shape();
+  Strides vst = value.strides();
+  while (vs.size() > view.shape().size() && vs.front() == 1) {
+    vs.erase(vs.begin());
+    vst.erase(vst.begin());
+  }
+  const DeviceTensor src = DeviceTensor::view_of(
+      value, view.shape(), broadcast_strides(vs, vst, view.shape()), value.offset());
+  PF_TRY(copy_into(b, src, view));
+  return one(y);
+}
+
 }  // namespace
 
 // F.one_hot composed: unsqueeze(input, -1) == arange(num_classes), as int64.
@@ -301,6 +334,7 @@ void register_gpu_index_ops(GpuOpRegistry& r) {
   r.add(GpuOpInfo{"scatter_add", scatter_fn(true), all_dtypes()});
   // Replaces the view family's basic-only entry: tensor and list indices gather.
   r.add(GpuOpInfo{"getitem", run_getitem, all_dtypes()});
+  r.add(GpuOpInfo{"setitem", run_setitem, all_dtypes()});
 }
 
 }  // namespace pf::gpu

@@ -1,4 +1,5 @@
-// Subscripts: `x[...]` (getitem) and `t[i]` on a tensor list (tuple_get).
+// Subscripts: `x[...]` (getitem), `x[...] = v` (setitem) and `t[i]` on a
+// tensor list (tuple_get).
 //
 // getitem follows PyTorch (not NumPy): ints select, slices narrow with
 // clamping, None inserts a dim, one Ellipsis skips dims, all as a view. Integer
@@ -11,6 +12,7 @@
 #include "evaluator/ops/layout_util.h"
 #include "evaluator/ops/op_families.h"
 #include "evaluator/ops/op_registry.h"
+#include "evaluator/ops/op_util.h"
 
 namespace pf {
 namespace {
@@ -18,7 +20,7 @@ namespace {
 using namespace layout;
 
 struct AdvancedIndex {
-  int64_t dim = 0;        // position in the basic-indexed view
+  int64_t dim = 0;           // position in the basic-indexed view
   const Arg* arg = nullptr;  // a tensor value or a literal list of ints
   Shape shape;
 };
@@ -59,9 +61,14 @@ Result<IndexPlan> plan_getitem(const Geometry& in, const ArgReader& a, TypeOf ty
       case Arg::Kind::integer:
       case Arg::Kind::slice:
       case Arg::Kind::value:
-      case Arg::Kind::list: ++consumed; break;
-      case Arg::Kind::ellipsis: ++ellipses; break;
-      case Arg::Kind::none: break;
+      case Arg::Kind::list:
+        ++consumed;
+        break;
+      case Arg::Kind::ellipsis:
+        ++ellipses;
+        break;
+      case Arg::Kind::none:
+        break;
       default:
         return a.error(1, "unsupported index '" + arg_to_string(*item, {}) +
                               "' (use ints, slices, None, ..., or integer tensors)");
@@ -80,8 +87,8 @@ Result<IndexPlan> plan_getitem(const Geometry& in, const ArgReader& a, TypeOf ty
     if (item->kind == Arg::Kind::ellipsis) {
       dim += rank - consumed;
     } else if (item->kind == Arg::Kind::none) {
-      int64_t stride = dim >= static_cast<int64_t>(g.shape.size()) ? 1
-                                                                     : g.shape[dim] * g.strides[dim];
+      int64_t stride =
+          dim >= static_cast<int64_t>(g.shape.size()) ? 1 : g.shape[dim] * g.strides[dim];
       g.shape.insert(g.shape.begin() + dim, 1);
       g.strides.insert(g.strides.begin() + dim, stride);
       ++dim;
@@ -123,8 +130,9 @@ Result<IndexPlan> plan_getitem(const Geometry& in, const ArgReader& a, TypeOf ty
       } else {
         TensorType t = type_of(item->value);
         if (t.dtype == DType::boolean || t.dtype == DType::uint8) {
-          return a.error(1, "boolean mask indexing has a data-dependent output shape and is "
-                            "not supported; use torch.where or masked_fill");
+          return a.error(1,
+                         "boolean mask indexing has a data-dependent output shape and is "
+                         "not supported; use torch.where or masked_fill");
         }
         if (!is_integral(t.dtype)) {
           return a.error(1, std::string("tensors used as indices must be integer tensors, got ") +
@@ -181,7 +189,8 @@ Result<Tensor> gather_advanced(const Tensor& view, const IndexPlan& plan, const 
                      ? env[adv.arg->value][0]
                      : Tensor::from_doubles(DType::int64, adv.shape, [&] {
                          std::vector<double> v;
-                         for (const auto& item : adv.arg->items) v.push_back(static_cast<double>(item.i));
+                         for (const auto& item : adv.arg->items)
+                           v.push_back(static_cast<double>(item.i));
                          return v;
                        }());
     Geometry eg = geometry_of(idx);
@@ -272,6 +281,77 @@ OpInfo getitem_op() {
   return op;
 }
 
+// The shape a setitem value takes part with: PyTorch drops the value's
+// leading size-1 dims beyond the target's rank (`x[0] = t` with t of shape
+// [1, n]), then the value must broadcast to the target without growing it.
+Result<Shape> setitem_value_shape(const ArgReader& a, const Shape& target, Shape value) {
+  while (value.size() > target.size() && value.front() == 1) value.erase(value.begin());
+  auto b = broadcast_shapes(target, value);
+  if (!b.ok() || *b != target) {
+    return a.error(2, "shape mismatch: value tensor of shape " + shape_str(value) +
+                          " cannot be broadcast to indexing result of shape " + shape_str(target));
+  }
+  return value;
+}
+
+template <typename TypeOf>
+Result<IndexPlan> plan_setitem(const Geometry& in, const ArgReader& a, TypeOf type_of) {
+  PF_ASSIGN(IndexPlan plan, plan_getitem(in, a, type_of));
+  if (!plan.advanced.empty()) {
+    return a.error(1,
+                   "item assignment with tensor or list indices is not supported (use "
+                   "ints, slices, None and ...; masked_fill or scatter for the rest)");
+  }
+  return plan;
+}
+
+// The graph IR is pure: `x[index] = value` becomes a new tensor, x's copy
+// with the indexed view overwritten (value cast to x's dtype, broadcast), and
+// the builder rebinds x to it (graph_builder.h).
+OpInfo setitem_op() {
+  OpInfo op;
+  op.name = "setitem";
+  op.aliases = {"operator.setitem", "Tensor.__setitem__"};
+  op.params = {param_tensor("input"), ParamDef{"index", ParamKind::indices},
+               param("value", ParamKind::tensor_or_scalar)};
+  op.doc =
+      "x[index] = value as a new tensor (ints, slices, None, ...; value broadcast and cast "
+      "to x's dtype)";
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    const TensorType& t = a.tensor(0);
+    auto type_of = [&](ValueId v) { return a.env()[v][0]; };
+    PF_ASSIGN(IndexPlan plan, plan_setitem(contiguous_geometry(t.shape), a, type_of));
+    if (a.is_tensor(2)) {
+      PF_ASSIGN(Shape s, setitem_value_shape(a, plan.out_shape, a.tensor(2).shape));
+      (void)s;
+    } else {
+      PF_ASSIGN(double v, a.real(2));
+      PF_TRY(check_value_fits(a, 2, v, t.dtype));
+    }
+    return std::vector<TensorType>{t};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>&) -> Result<std::vector<Tensor>> {
+    Tensor out = a.tensor(0).contiguous_copy();
+    auto type_of = [&](ValueId v) {
+      const Tensor& x = a.env()[v][0];
+      return TensorType{x.dtype(), x.shape()};
+    };
+    PF_ASSIGN(IndexPlan plan, plan_setitem(geometry_of(out), a, type_of));
+    Tensor view = view_with(out, plan.view);
+    if (a.is_tensor(2)) {
+      const Tensor& v = a.tensor(2);
+      PF_ASSIGN(Shape vs, setitem_value_shape(a, view.shape(), v.shape()));
+      copy_strided(broadcast_view(reshape_tensor(v, vs), view.shape()), view);
+    } else {
+      PF_ASSIGN(double v, a.real(2));
+      fill(view, v);
+    }
+    return std::vector<Tensor>{out};
+  };
+  return op;
+}
+
 template <typename T>
 Result<size_t> list_index(const BoundArgs<T>& a, size_t count) {
   PF_ASSIGN(int64_t i, a.integer(1));
@@ -308,6 +388,7 @@ OpInfo tuple_get_op() {
 
 void register_getitem_ops(OpRegistry& r) {
   r.add(getitem_op());
+  r.add(setitem_op());
   r.add(tuple_get_op());
 }
 

@@ -277,6 +277,7 @@ void add_creation_cases(std::vector<OpCase>& c) {
                {in({5, 33})},
                kFloat});
   c.push_back({"tensor", "x", "torch.tensor(3) * x - torch.tensor(1.5)", {in({5, 33})}, kNum});
+  c.push_back({"new_tensor", "x", "x + x.new_tensor([[1, 2, 3]])", {in({5, 3})}, kAll});
   c.push_back({"triu", "x", "torch.triu(x, 1)", {in({3, 9, 11})}, kAll});
   c.push_back({"tril", "x", "torch.tril(x, -2)", {in({3, 9, 11})}, kAll});
 }
@@ -522,6 +523,29 @@ void add_matmul_cases(std::vector<OpCase>& c) {
   // Views (no kernels of their own) feeding kernels, and aliasing ops.
   c.push_back({"getitem", "x", "x[1:, ::2] + 1", {in({9, 20})}, kNum});
   c.push_back({"getitem", "x", "x[..., None, 3] * 2", {in({4, 5, 6})}, kNum});
+  // Item assignment: a copy of x with the indexed view overwritten.
+  c.push_back(
+      {"setitem", "x", "y = x * 1\n    y[:, 0] = 3\n    return (y,)", {in({37, 65})}, kAll});
+  c.push_back({"setitem",
+               "x, v",
+               "x[..., 1:40:3] = v\n    return (x,)",
+               {in({5, 7, 65}), typed('f', {7, 1}, 0, 2)},
+               kAll});
+  c.push_back({"setitem",
+               "x, v",
+               "x[1, None, ::2] = v\n    return (x,)",
+               {in({9, 20}), in({1, 10})},
+               kNum});
+  c.push_back({"setitem",
+               "x, v",
+               "x.copy_(v)\n    return (x,)",
+               {in({37, 65}), typed('f', {65}, 0, 2)},
+               kAll});
+  c.push_back({"diagonal", "x", "torch.diagonal(x, 1, -2, -1) * 2", {in({3, 17, 21})}, kNum});
+  // Shuffles: reshape, permute, one copy.
+  c.push_back({"pixel_shuffle", "x", F + "pixel_shuffle(x, 2)", {in({3, 8, 5, 7})}, kAll});
+  c.push_back({"pixel_unshuffle", "x", F + "pixel_unshuffle(x, 3)", {in({2, 3, 9, 12})}, kAll});
+  c.push_back({"channel_shuffle", "x", "torch.channel_shuffle(x, 3)", {in({2, 12, 5, 3})}, kAll});
   c.push_back({"positive", "x", "torch.positive(x) * 1", {in({40})}, kNum});
   c.push_back({"transpose", "x", "x.transpose(0, 1) * 2", {in({37, 65})}, kAll});
   c.push_back({"permute", "x", "x.permute(2, 0, 1).contiguous()", {in({3, 5, 7})}, kAll});
