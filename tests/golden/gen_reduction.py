@@ -265,4 +265,13 @@ for op in ("var_mean", "std_mean"):
     g.case(f"{op}/correction", f"torch.{op}", [x], {"dim": 0, "correction": 0, "keepdim": True}, tol=acc_tol(x, 4))
     g.case(f"{op}/transposed", f"torch.{op}", [transposed(sample([5, 3], F16))], {"dim": -1}, tol=acc_tol(x, 5))
     g.case(f"{op}/int", f"torch.{op}", [sample([2, 3], I64)], expect_error=True)
+# softmin (added last): softmax of -input
+SM = "torch.nn.functional.softmin"
+for dt in ALL_FLOATS:
+    red(f"softmin/{dtype_tag(dt)}", SM, sample([3, 7], dt, -4, 4), None, {"dim": -1})
+red("softmin/dim0", SM, sample([4, 3], F32), None, {"dim": 0})
+red("softmin/dtype_kw", SM, sample([2, 5], F16), None, {"dim": 1, "dtype": F32})
+red("softmin/transposed", SM, transposed(sample([5, 3], F32)), None, {"dim": -1})
+g.case("softmin/implicit_dim", SM, [sample([2, 3], F32)])
+g.case("softmin/int", SM, [sample([2, 3], I64)], {"dim": 0}, expect_error=True)
 g.write()

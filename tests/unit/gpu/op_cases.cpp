@@ -120,6 +120,26 @@ void add_math_cases(std::vector<OpCase>& c) {
                  {in({37, 65}, -3, 3), in({37, 1}, -3, 3)},
                  kFloat});
   }
+  c.push_back({"logit", "x", "torch.logit(x)", {in({37, 65}, 0.01, 0.99, 0, 1)}, kAll});
+  c.push_back({"logit", "x", "torch.logit(x, eps=0.05)", {in({37, 65}, -0.5, 1.5, -1, 2)}, kFloat});
+  c.push_back({"lerp",
+               "x, y, w",
+               "torch.lerp(x, y, w)",
+               {in({37, 65}), in({65}), in({37, 1}, -0.5, 1.5)},
+               kFloat});
+  c.push_back({"lerp", "x, y", "torch.lerp(x, y, 0.7)", {in({37, 65}), in({37, 65})}, kFloat});
+  c.push_back({"heaviside",
+               "x, y",
+               "torch.heaviside(torch.round(x), y)",
+               {in({37, 65}, -2, 2), in({65}, -1, 1)},
+               kFloat});
+  c.push_back({"heaviside", "x, y", "torch.heaviside(x, y)", {in({37, 65}), in({65})}, kInt});
+  c.push_back({"float_power",
+               "x, y",
+               "torch.float_power(x, y)",
+               {in({37, 65}, 0.1, 3, 0, 4), in({65}, -2, 2, 0, 3)},
+               kNum});
+  c.push_back({"float_power", "x", "torch.float_power(x, 3)", {in({1001}, -2, 2)}, kNum});
   // deg2rad / rad2deg / sinc / tanhshrink promote integers; frac is floating only.
   for (const char* name : {"deg2rad", "rad2deg", "sinc"}) {
     c.push_back({name, "x", std::string("torch.") + name + "(x)", {in({37, 65}, -4, 4)}, kNum});
@@ -182,6 +202,20 @@ void add_logic_cases(std::vector<OpCase>& c) {
                {in({37, 65}, 0, 0, -50, 50), in({65}, 0, 0, -50, 50)},
                kInt});
   c.push_back({"bitwise_not", "x", "~x", {in({37, 65}, 0, 0, -50, 50)}, kInt});
+  // Shifts: amounts up to past the narrowest width (PyTorch 2's out-of-range rule).
+  const std::vector<DType> integers = {DType::uint8, DType::int8, DType::int16, DType::int32,
+                                       DType::int64};
+  c.push_back({"bitwise_left_shift",
+               "x, y",
+               "x << y",
+               {in({37, 65}, 0, 0, -50, 50), in({65}, 0, 0, 0, 9)},
+               integers});
+  c.push_back({"bitwise_right_shift",
+               "x, y",
+               "torch.bitwise_right_shift(x, y)",
+               {in({37, 65}, 0, 0, -50, 50), in({37, 1}, 0, 0, 0, 9)},
+               integers});
+  c.push_back({"bitwise_right_shift", "x", "x >> 2", {in({1001}, 0, 0, -99, 99)}, integers});
   c.push_back({"isnan", "x", "torch.isnan(torch.log(x))", {in({37, 65}, -1, 1)}, kFloat});
   c.push_back({"isnan", "x", "torch.isnan(x)", {in({37, 65})}, kNum});
   c.push_back({"isinf", "x", "torch.isinf(x * 1e38)", {in({37, 65}, -4, 4)}, kFloat});
@@ -409,6 +443,8 @@ void add_reduction_cases(std::vector<OpCase>& c) {
 
   // Softmax: warp-per-row, block-per-row and strided-dim kernels.
   c.push_back({"softmax", "x", "torch.softmax(x, dim=-1)", {in({64, 100}, -5, 5)}, kFloat});
+  c.push_back(
+      {"softmin", "x", "torch.nn.functional.softmin(x, dim=1)", {in({4, 50, 6}, -5, 5)}, kFloat});
   c.push_back({"softmax", "x", "torch.softmax(x, dim=-1)", {in({8, 3000}, -5, 5)}, kFloat});
   c.push_back({"softmax", "x", "torch.softmax(x, dim=1)", {in({4, 50, 6}, -5, 5)}, kFloat});
   c.push_back({"softmax",
