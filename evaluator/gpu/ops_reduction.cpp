@@ -360,9 +360,44 @@ Result<std::vector<DeviceTensor>> run_matrix_norm(const GpuArgs& a,
   return std::vector<DeviceTensor>{y};
 }
 
+// count_nonzero as PyTorch's CUDA op: (input != 0).sum(dim).
+Result<std::vector<DeviceTensor>> run_count_nonzero(const GpuArgs& a,
+                                                    const std::vector<TensorType>&,
+                                                    PlanBuilder& b) {
+  PF_ASSIGN(DeviceTensor nonzero, call_gpu_op1(b, "ne", {a.tensor(0), Arg::make_int(0)}));
+  PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "sum", {nonzero, a.arg(1), a.arg(2)},
+                                         {{"dtype", Arg::make_dtype(DType::int64)}}));
+  return std::vector<DeviceTensor>{y};
+}
+
+// nanmean as PyTorch: nansum(input, dim, keepdim, dtype) / (!isnan(input)).sum(dim, keepdim).
+Result<std::vector<DeviceTensor>> run_nanmean(const GpuArgs& a, const std::vector<TensorType>&,
+                                              PlanBuilder& b) {
+  const DeviceTensor& x = a.tensor(0);
+  PF_ASSIGN(DeviceTensor sums,
+            call_gpu_op1(b, "nansum", {x, a.arg(1), a.arg(2)}, {{"dtype", a.arg(3)}}));
+  PF_ASSIGN(DeviceTensor nan, call_gpu_op1(b, "isnan", {x}));
+  PF_ASSIGN(DeviceTensor present, call_gpu_op1(b, "logical_not", {nan}));
+  PF_ASSIGN(DeviceTensor count, call_gpu_op1(b, "sum", {present, a.arg(1), a.arg(2)}));
+  PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "div", {sums, count}));
+  return std::vector<DeviceTensor>{y};
+}
+
+// aminmax: amin and amax (two reductions where PyTorch fuses them in one).
+Result<std::vector<DeviceTensor>> run_aminmax(const GpuArgs& a, const std::vector<TensorType>&,
+                                              PlanBuilder& b) {
+  const Arg dims = a.is_none(1) ? Arg::make_list({}) : Arg::make_list({a.arg(1)});
+  PF_ASSIGN(DeviceTensor lo, call_gpu_op1(b, "amin", {a.tensor(0), dims, a.arg(2)}));
+  PF_ASSIGN(DeviceTensor hi, call_gpu_op1(b, "amax", {a.tensor(0), dims, a.arg(2)}));
+  return std::vector<DeviceTensor>{lo, hi};
+}
+
 }  // namespace
 
 void register_gpu_reduction_ops(GpuOpRegistry& r) {
+  r.add(GpuOpInfo{"count_nonzero", run_count_nonzero, all_dtypes()});
+  r.add(GpuOpInfo{"nanmean", run_nanmean, float_dtypes()});
+  r.add(GpuOpInfo{"aminmax", run_aminmax, all_dtypes()});
   r.add(GpuOpInfo{"sum", simple_reduce("sum", 0), all_dtypes()});
   r.add(GpuOpInfo{"nansum", simple_reduce("sum", 1), all_dtypes()});
   r.add(GpuOpInfo{"prod", simple_reduce("prod", 0), all_dtypes()});

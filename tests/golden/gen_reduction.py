@@ -274,4 +274,28 @@ red("softmin/dtype_kw", SM, sample([2, 5], F16), None, {"dim": 1, "dtype": F32})
 red("softmin/transposed", SM, transposed(sample([5, 3], F32)), None, {"dim": -1})
 g.case("softmin/implicit_dim", SM, [sample([2, 3], F32)])
 g.case("softmin/int", SM, [sample([2, 3], I64)], {"dim": 0}, expect_error=True)
+# nanmean, count_nonzero, aminmax (added last)
+def with_nans(x):
+    x = x.clone()
+    x.view(-1)[::3] = float("nan")
+    return x
+
+
+for dt in ALL_FLOATS:
+    red(f"nanmean/{dtype_tag(dt)}", "torch.nanmean", with_nans(sample([3, 5], dt)), 1)
+red("nanmean/all", "torch.nanmean", with_nans(sample([4, 3], F32)))
+red("nanmean/all_nan_row", "Tensor.nanmean", torch.tensor([[float("nan")] * 3, [1.0, 2.0, 4.0]]), 1,
+    {"keepdim": True})
+red("nanmean/dtype", "torch.nanmean", with_nans(sample([2, 6], F16)), None, {"dim": (0, 1), "dtype": F32})
+g.case("nanmean/int", "torch.nanmean", [sample([3], I64)], expect_error=True)
+for dt in (F32, F16, I64, I32, BOOL):
+    g.case(f"count_nonzero/{dtype_tag(dt)}", "torch.count_nonzero", [sample([3, 5], dt, -1, 1)], {"dim": 1})
+g.case("count_nonzero/all", "torch.count_nonzero", [sample([4, 3], I64)])
+g.case("count_nonzero/dims_nan", "Tensor.count_nonzero", [with_nans(sample([2, 3, 4], F32)), (0, 2)])
+for dt in (F32, BF16, I64, U8):
+    g.case(f"aminmax/{dtype_tag(dt)}", "torch.aminmax", [sample([3, 5], dt)], {"dim": 1})
+g.case("aminmax/all", "torch.aminmax", [sample([4, 3], F32)])
+g.case("aminmax/keepdim", "Tensor.aminmax", [sample([4, 3], I32)], {"dim": 0, "keepdim": True})
+g.case("aminmax/nan", "torch.aminmax", [with_nans(sample([2, 4], F32))], {"dim": -1})
+g.case("aminmax/transposed", "torch.aminmax", [transposed(sample([3, 4], F32))], {"dim": 0})
 g.write()

@@ -440,6 +440,18 @@ void add_reduction_cases(std::vector<OpCase>& c) {
   c.push_back({"argsort", "x", "x.argsort(-1)", {in({6, 130})}, kNum});
   c.push_back({"normalize", "x", F + "normalize(x, dim=-1)", {in({33, 130})}, kFloat});
   c.push_back({"logsumexp", "x", "torch.logsumexp(x, dim=1)", {in({33, 130}, -5, 5)}, kFloat});
+  c.push_back(
+      {"count_nonzero", "x", "torch.count_nonzero(x, dim=1)", {in({33, 130}, -1, 1, -1, 1)}, kAll});
+  c.push_back({"nanmean",
+               "x",
+               "torch.nanmean(torch.where(x > 1.5, x * float('nan'), x), dim=-1)",
+               {in({33, 130})},
+               kFloat});
+  c.push_back({"aminmax",
+               "x",
+               "r = torch.aminmax(x, dim=0)\n    return (r[0], r[1])",
+               {in({33, 130})},
+               kAll});
 
   // Softmax: warp-per-row, block-per-row and strided-dim kernels.
   c.push_back({"softmax", "x", "torch.softmax(x, dim=-1)", {in({64, 100}, -5, 5)}, kFloat});
