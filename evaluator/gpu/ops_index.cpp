@@ -309,6 +309,75 @@ Outputs run_setitem(const GpuArgs& a, const std::vector<TensorType>&, PlanBuilde
   return one(y);
 }
 
+// take_along_dim as PyTorch: input and indices broadcast (stride 0) except
+// along dim, then one gather; dim=None gathers from the flattened input.
+Outputs run_take_along_dim(const GpuArgs& a, const std::vector<TensorType>& out, PlanBuilder& b) {
+  const DeviceTensor& x = a.tensor(0);
+  const DeviceTensor& idx = a.tensor(1);
+  if (a.is_none(2)) {
+    PF_ASSIGN(DeviceTensor flat, call_gpu_op1(b, "reshape", {x, int_list({-1})}));
+    PF_ASSIGN(DeviceTensor flat_idx, call_gpu_op1(b, "reshape", {idx, int_list({-1})}));
+    PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "gather", {flat, Arg::make_int(0), flat_idx}));
+    return one(y);
+  }
+  PF_ASSIGN(int64_t dim, layout::dim_arg(a, 2, x.dim()));
+  const Shape& shape = out[0].shape;
+  Shape src_shape = shape;
+  src_shape[dim] = x.shape()[dim];
+  const DeviceTensor xs = DeviceTensor::view_of(
+      x, src_shape, broadcast_strides(x.shape(), x.strides(), src_shape), x.offset());
+  const DeviceTensor is = DeviceTensor::view_of(
+      idx, shape, broadcast_strides(idx.shape(), idx.strides(), shape), idx.offset());
+  PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "gather", {xs, Arg::make_int(dim), is}));
+  return one(y);
+}
+
+// index_fill / index_add through the scatter kernels: the 1-d index viewed
+// along dim (stride 0 elsewhere) over the slices it names. index_fill wraps
+// negative indices first (remainder by the dim's size), as PyTorch accepts
+// them; index_add scales source by alpha first when alpha is not 1.
+DeviceTensor index_along(const DeviceTensor& index, const Shape& shape, int64_t dim) {
+  const DeviceTensor i1 = at_least_1d(index);
+  Strides st(shape.size(), 0);
+  st[dim] = i1.strides()[0];
+  return DeviceTensor::view_of(i1, shape, st, i1.offset());
+}
+
+Outputs run_index_fill(const GpuArgs& a, const std::vector<TensorType>&, PlanBuilder& b) {
+  const DeviceTensor x = at_least_1d(a.tensor(0));
+  PF_ASSIGN(int64_t dim, layout::dim_arg(a, 1, x.dim()));
+  PF_ASSIGN(DeviceTensor wrapped,
+            call_gpu_op1(b, "remainder", {a.tensor(2), Arg::make_int(x.shape()[dim])}));
+  Shape shape = x.shape();
+  shape[dim] = at_least_1d(wrapped).shape()[0];
+  const DeviceTensor idx = index_along(wrapped, shape, dim);
+  CallArg value = a.arg(3);
+  if (a.is_tensor(3)) {
+    PF_ASSIGN(DeviceTensor v, materialize(b, a.tensor(3), x.dtype()));
+    value = DeviceTensor::view_of(v, shape, Strides(shape.size(), 0), v.offset());
+  }
+  PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "scatter", {x, Arg::make_int(dim), idx, value}));
+  if (a.tensor(0).dim() == 0) y = DeviceTensor::view_of(y, {}, {}, y.offset());
+  return one(y);
+}
+
+Outputs run_index_add(const GpuArgs& a, const std::vector<TensorType>&, PlanBuilder& b) {
+  const DeviceTensor x = at_least_1d(a.tensor(0));
+  PF_ASSIGN(int64_t dim, layout::dim_arg(a, 1, x.dim()));
+  DeviceTensor src = at_least_1d(a.tensor(3));
+  const Arg& alpha = a.arg(4);
+  const bool unit = (alpha.kind == Arg::Kind::integer && alpha.i == 1) ||
+                    (alpha.kind == Arg::Kind::real && alpha.f == 1.0) ||
+                    (alpha.kind == Arg::Kind::boolean && alpha.b);
+  if (!unit) {
+    PF_ASSIGN(src, call_gpu_op1(b, "mul", {src, alpha}));
+  }
+  const DeviceTensor idx = index_along(a.tensor(2), src.shape(), dim);
+  PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "scatter_add", {x, Arg::make_int(dim), idx, src}));
+  if (a.tensor(0).dim() == 0) y = DeviceTensor::view_of(y, {}, {}, y.offset());
+  return one(y);
+}
+
 }  // namespace
 
 // F.one_hot composed: unsqueeze(input, -1) == arange(num_classes), as int64.
@@ -329,6 +398,9 @@ void register_gpu_index_ops(GpuOpRegistry& r) {
   r.add(GpuOpInfo{"one_hot", run_one_hot, {DType::int64}});
   r.add(GpuOpInfo{"index_select", run_index_select, all_dtypes()});
   r.add(GpuOpInfo{"gather", run_gather, all_dtypes()});
+  r.add(GpuOpInfo{"take_along_dim", run_take_along_dim, all_dtypes()});
+  r.add(GpuOpInfo{"index_fill", run_index_fill, all_dtypes()});
+  r.add(GpuOpInfo{"index_add", run_index_add, all_dtypes()});
   r.add(GpuOpInfo{"embedding", run_embedding, all_dtypes(), no_max_norm});
   r.add(GpuOpInfo{"scatter", scatter_fn(false), all_dtypes()});
   r.add(GpuOpInfo{"scatter_add", scatter_fn(true), all_dtypes()});

@@ -266,4 +266,34 @@ g.case("diagonal/empty", "torch.diagonal", [r([2, 3]), 5])
 g.case("diagonal/transposed", "torch.diagonal", [transposed(r([3, 4]))])
 g.case("diagonal/same_dims", "torch.diagonal", [r([3, 3]), 0, 1, 1], expect_error=True)
 g.case("diagonal/1d", "torch.diagonal", [r([3])], expect_error=True)
+# take_along_dim, index_fill, index_add (added last)
+TA = "torch.take_along_dim"
+for dt in (F32, F16, I64, BOOL):
+    g.case(f"take_along_dim/{dtype_tag(dt)}", TA, [r([3, 4], dt), torch.tensor([[0, 3], [1, 1], [2, 0]])], {"dim": 1})
+g.case("take_along_dim/broadcast", TA, [r([2, 1, 5]), torch.tensor([[[4], [0], [2]]])], {"dim": 2})
+g.case("take_along_dim/flat", TA, [r([3, 4]), torch.tensor([11, 0, 5])])
+g.case("take_along_dim/method_neg_dim", "Tensor.take_along_dim", [transposed(r([3, 4])), torch.tensor([[1], [0], [2]])], {"dim": -1})
+g.case("take_along_dim/out_of_range", TA, [r([2, 3]), torch.tensor([[3], [0]])], {"dim": 1}, expect_error=True)
+g.case("take_along_dim/rank_mismatch", TA, [r([2, 3]), torch.tensor([0])], {"dim": 1}, expect_error=True)
+for dt in (F32, BF16, I64, BOOL):
+    g.case(f"index_fill/{dtype_tag(dt)}", "Tensor.index_fill", [r([3, 4], dt), 1, torch.tensor([0, 2]), 1])
+g.case("index_fill/negative_index", "torch.index_fill", [r([3, 4]), 0, torch.tensor([-1]), -2.5])
+g.case("index_fill/tensor_value", "Tensor.index_fill", [r([2, 3, 4]), 2, torch.tensor(3), torch.tensor(7.0)])
+g.case("index_fill/float_into_int", "Tensor.index_fill", [r([3], I64), 0, torch.tensor([1]), 2.75])
+g.case("index_fill/in_place", "Tensor.index_fill_", [r([3, 4]), -1, torch.tensor([1, 1]), 0.0])
+g.case("index_fill/vector_value", "Tensor.index_fill", [r([3, 4]), 1, torch.tensor([1]), torch.tensor([5.0])],
+       expect_error=True)
+g.case("index_fill/int32_index", "Tensor.index_fill", [r([3, 4]), 1, torch.tensor([1], dtype=I32), 1.0],
+       expect_error=True)
+IA_TOL = {"ulps": 4}  # PyTorch adds in the dtype, the reference in double
+for dt in (F32, F16, I64, I32):
+    g.case(f"index_add/{dtype_tag(dt)}", "Tensor.index_add", [r([4, 3], dt), 0, torch.tensor([3, 0, 3]), r([3, 3], dt)],
+           tol=IA_TOL)
+g.case("index_add/alpha", "torch.index_add", [r([2, 5]), 1, torch.tensor([4, 1]), r([2, 2])], {"alpha": 2.5}, tol=IA_TOL)
+g.case("index_add/int_alpha", "Tensor.index_add", [r([2, 5], I64), 1, torch.tensor([4]), r([2, 1], I64)], {"alpha": -3})
+g.case("index_add/in_place_transposed", "Tensor.index_add_", [transposed(r([3, 4])), 1, torch.tensor([2, 2]), r([3, 2])],
+       tol=IA_TOL)
+g.case("index_add/negative_index", "Tensor.index_add", [r([3, 2]), 0, torch.tensor([-1]), r([1, 2])], expect_error=True)
+g.case("index_add/dtype_mismatch", "Tensor.index_add", [r([3, 2]), 0, torch.tensor([1]), r([1, 2], F64)],
+       expect_error=True)
 g.write()
