@@ -12,6 +12,7 @@
 #include "evaluator/gpu/gpu_op_registry.h"
 #include "evaluator/gpu/kernels/pf_abi.cuh"
 #include "evaluator/gpu/kernels/pf_ops_abi.cuh"
+#include "evaluator/gpu/offset_calc.h"
 #include "evaluator/gpu/op_support.h"
 #include "evaluator/gpu/reduce_plan.h"
 #include "evaluator/ops/reduce_util.h"
@@ -392,9 +393,51 @@ Result<std::vector<DeviceTensor>> run_aminmax(const GpuArgs& a, const std::vecto
   return std::vector<DeviceTensor>{lo, hi};
 }
 
+// F.cosine_similarity as PyTorch 1.13 runs it: both operands expanded to one
+// shape, each divided by its 2-norm over dim (clamped to eps), the products
+// summed over dim.
+Result<std::vector<DeviceTensor>> run_cosine_similarity(const GpuArgs& a,
+                                                        const std::vector<TensorType>& out,
+                                                        PlanBuilder& b) {
+  PF_ASSIGN(Shape shape, broadcast_shapes(a.tensor(0).shape(), a.tensor(1).shape()));
+  PF_ASSIGN(int64_t dim, a.integer(2));
+  const Arg dims = int_list({dim});
+  std::vector<DeviceTensor> unit;
+  for (size_t i : {0, 1}) {
+    const DeviceTensor& t = a.tensor(i);
+    DeviceTensor x = t;
+    if (t.dtype() != out[0].dtype) {
+      PF_ASSIGN(x, materialize(b, t, out[0].dtype));
+    }
+    x = DeviceTensor::view_of(x, shape, broadcast_strides(x.shape(), x.strides(), shape),
+                              x.offset());
+    PF_ASSIGN(DeviceTensor n,
+              call_gpu_op1(b, "vector_norm", {x, Arg::make_real(2.0), dims, Arg::make_bool(true)}));
+    PF_ASSIGN(DeviceTensor clamped, call_gpu_op1(b, "clamp", {n}, {{"min", a.arg(3)}}));
+    PF_ASSIGN(DeviceTensor u, call_gpu_op1(b, "div", {x, clamped}));
+    unit.push_back(u);
+  }
+  PF_ASSIGN(DeviceTensor prod, call_gpu_op1(b, "mul", {unit[0], unit[1]}));
+  PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "sum", {prod, dims}));
+  return std::vector<DeviceTensor>{y};
+}
+
+// F.pairwise_distance as PyTorch: vector_norm(x1 - x2 + eps, p, -1, keepdim).
+Result<std::vector<DeviceTensor>> run_pairwise_distance(const GpuArgs& a,
+                                                        const std::vector<TensorType>&,
+                                                        PlanBuilder& b) {
+  PF_ASSIGN(DeviceTensor d, call_gpu_op1(b, "sub", {a.tensor(0), a.tensor(1)}));
+  PF_ASSIGN(DeviceTensor shifted, call_gpu_op1(b, "add", {d, a.arg(3)}));
+  PF_ASSIGN(DeviceTensor y,
+            call_gpu_op1(b, "vector_norm", {shifted, a.arg(2), int_list({-1}), a.arg(4)}));
+  return std::vector<DeviceTensor>{y};
+}
+
 }  // namespace
 
 void register_gpu_reduction_ops(GpuOpRegistry& r) {
+  r.add(GpuOpInfo{"cosine_similarity", run_cosine_similarity, float_dtypes()});
+  r.add(GpuOpInfo{"pairwise_distance", run_pairwise_distance, all_dtypes()});
   r.add(GpuOpInfo{"count_nonzero", run_count_nonzero, all_dtypes()});
   r.add(GpuOpInfo{"nanmean", run_nanmean, float_dtypes()});
   r.add(GpuOpInfo{"aminmax", run_aminmax, all_dtypes()});

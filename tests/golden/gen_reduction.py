@@ -298,4 +298,23 @@ g.case("aminmax/all", "torch.aminmax", [sample([4, 3], F32)])
 g.case("aminmax/keepdim", "Tensor.aminmax", [sample([4, 3], I32)], {"dim": 0, "keepdim": True})
 g.case("aminmax/nan", "torch.aminmax", [with_nans(sample([2, 4], F32))], {"dim": -1})
 g.case("aminmax/transposed", "torch.aminmax", [transposed(sample([3, 4], F32))], {"dim": 0})
+# F.cosine_similarity, F.pairwise_distance (added last)
+CS, PD = "torch.nn.functional.cosine_similarity", "torch.nn.functional.pairwise_distance"
+for dt in ALL_FLOATS:
+    x = sample([3, 6], dt)
+    g.case(f"cosine_similarity/{dtype_tag(dt)}", CS, [x, sample([3, 6], dt)], tol=acc_tol(x, 18))
+    g.case(f"pairwise_distance/{dtype_tag(dt)}", PD, [x, sample([3, 6], dt)], tol=acc_tol(x, 18))
+x = sample([2, 5, 8], F32)
+g.case("cosine_similarity/broadcast_dim_last", CS, [sample([5, 8], F32), x], {"dim": -1}, tol=acc_tol(x, 16))
+g.case("cosine_similarity/broadcast_dim1", CS, [sample([5, 8], F32), x], {"dim": 1}, tol=acc_tol(x, 16))
+g.case("cosine_similarity/eps_clamps_each", CS, [torch.tensor([[1e-5, 0.0]]), torch.tensor([[1e-5, 0.0]])],
+       {"eps": 1e-3}, tol={"ulps": 4})  # PyTorch rounds each quotient to float32
+g.case("cosine_similarity/mixed_dtypes", CS, [sample([4, 3], F16), sample([4, 3], F32)], {"dim": 0},
+       tol=acc_tol(x, 8))
+g.case("cosine_similarity/int", CS, [sample([2, 3], I64), sample([2, 3], I64)], expect_error=True)
+g.case("pairwise_distance/p1_keepdim", PD, [x, sample([8], F32)], {"p": 1.0, "keepdim": True}, tol=acc_tol(x, 16))
+g.case("pairwise_distance/pinf", PD, [x, sample([5, 8], F32)], {"p": float("inf")})
+g.case("pairwise_distance/p3_eps", PD, [x, x.clone()], {"p": 3.0, "eps": 0.5}, tol=acc_tol(x, 16))
+g.case("pairwise_distance/1d", PD, [sample([6], F32), sample([6], F32)], tol=acc_tol(x, 16))
+g.case("pairwise_distance/int_promotes", PD, [sample([3, 4], I64), sample([3, 4], I64)], tol=acc_tol(x, 16))
 g.write()

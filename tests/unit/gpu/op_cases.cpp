@@ -440,6 +440,21 @@ void add_reduction_cases(std::vector<OpCase>& c) {
   c.push_back({"argsort", "x", "x.argsort(-1)", {in({6, 130})}, kNum});
   c.push_back({"normalize", "x", F + "normalize(x, dim=-1)", {in({33, 130})}, kFloat});
   c.push_back({"logsumexp", "x", "torch.logsumexp(x, dim=1)", {in({33, 130}, -5, 5)}, kFloat});
+  c.push_back({"cosine_similarity",
+               "x, y",
+               F + "cosine_similarity(x, y, dim=-1)",
+               {in({33, 130}), in({130})},
+               kFloat});
+  c.push_back({"pairwise_distance",
+               "x, y",
+               F + "pairwise_distance(x, y)",
+               {in({33, 130}), in({33, 130})},
+               kFloat});
+  c.push_back({"pairwise_distance",
+               "x, y",
+               F + "pairwise_distance(x, y, p=1.0, keepdim=True)",
+               {in({33, 130}), in({130})},
+               kNum});
   c.push_back(
       {"count_nonzero", "x", "torch.count_nonzero(x, dim=1)", {in({33, 130}, -1, 1, -1, 1)}, kAll});
   c.push_back({"nanmean",
