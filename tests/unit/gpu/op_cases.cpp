@@ -570,6 +570,14 @@ void add_matmul_cases(std::vector<OpCase>& c) {
                "torch.baddbmm(b, x, y)",
                {in({4, 17, 21}, -1, 1), in({4, 17, 33}, -1, 1), in({4, 33, 21}, -1, 1)},
                kFloat});
+  c.push_back({"tensordot",
+               "x, y",
+               "torch.tensordot(x, y, dims=([0, 2], [2, 0]))",
+               {in({6, 17, 21}, -1, 1), in({21, 9, 6}, -1, 1)},
+               kFloat});
+  c.push_back(
+      {"tensordot", "x, y", "torch.tensordot(x, y)", {in({5, 7, 9}), in({7, 9, 3})}, kFloat});
+  c.push_back({"kron", "x, y", "torch.kron(x, y)", {in({5, 7}), in({3, 1, 4})}, kAll});
   c.push_back({"linear",
                "x, w, b",
                F + "linear(x, w, b)",
