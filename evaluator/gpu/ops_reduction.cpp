@@ -433,9 +433,66 @@ Result<std::vector<DeviceTensor>> run_pairwise_distance(const GpuArgs& a,
   return std::vector<DeviceTensor>{y};
 }
 
+// torch.cdist as PyTorch dispatches it: for p = 2 with more than 25 rows on
+// either side (or compute_mode='use_mm_for_euclid_dist') the matrix-product
+// form [-2 x1, |x1|^2, 1] @ [x2, 1, |x2|^2]^T, clamped at 0 and square-rooted;
+// otherwise the differences of every row pair (one broadcast sub) and their
+// p-norm, where PyTorch runs one fused kernel.
+Result<std::vector<DeviceTensor>> run_cdist(const GpuArgs& a, const std::vector<TensorType>&,
+                                            PlanBuilder& b) {
+  const DeviceTensor& x1 = a.tensor(0);
+  const DeviceTensor& x2 = a.tensor(1);
+  PF_ASSIGN(double p, a.real(2));
+  PF_ASSIGN(std::string mode, a.string(3));
+  const int64_t rows1 = x1.shape()[x1.dim() - 2], rows2 = x2.shape()[x2.dim() - 2];
+  const bool mm =
+      p == 2 && (mode == "use_mm_for_euclid_dist" ||
+                 (mode == "use_mm_for_euclid_dist_if_necessary" && (rows1 > 25 || rows2 > 25)));
+  if (!mm) {
+    PF_ASSIGN(DeviceTensor u1, call_gpu_op1(b, "unsqueeze", {x1, Arg::make_int(-2)}));
+    PF_ASSIGN(DeviceTensor u2, call_gpu_op1(b, "unsqueeze", {x2, Arg::make_int(-3)}));
+    PF_ASSIGN(DeviceTensor d, call_gpu_op1(b, "sub", {u1, u2}));
+    PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "vector_norm", {d, a.arg(2), int_list({-1})}));
+    return std::vector<DeviceTensor>{y};
+  }
+  // [-2 x1, |x1|^2, 1] and [x2, 1, |x2|^2], written into one buffer each (PyTorch cats them).
+  std::vector<DeviceTensor> padded;
+  for (const DeviceTensor* x : {&x1, &x2}) {
+    const bool left = x == &x1;
+    const Shape& s = x->shape();
+    const int64_t m = s.back();
+    PF_ASSIGN(DeviceTensor sq, call_gpu_op1(b, "mul", {*x, *x}));
+    PF_ASSIGN(DeviceTensor norm,
+              call_gpu_op1(b, "sum", {sq, int_list({-1}), Arg::make_bool(true)}));
+    PF_ASSIGN(DeviceTensor ones, call_gpu_op1(b, "ones_like", {norm}));
+    DeviceTensor lead = *x;
+    if (left) {
+      PF_ASSIGN(lead, call_gpu_op1(b, "mul", {*x, Arg::make_real(-2.0)}));
+    }
+    Shape ps = s;
+    ps.back() = m + 2;
+    PF_ASSIGN(DeviceTensor buf, b.allocate(TensorType{x->dtype(), ps}));
+    const Strides st = contiguous_strides(ps);
+    Shape one = s;
+    one.back() = 1;
+    PF_TRY(copy_into(b, lead, DeviceTensor::view_of(buf, s, st, buf.offset())));
+    PF_TRY(copy_into(b, left ? norm : ones, DeviceTensor::view_of(buf, one, st, buf.offset() + m)));
+    PF_TRY(copy_into(b, left ? ones : norm,
+                     DeviceTensor::view_of(buf, one, st, buf.offset() + m + 1)));
+    padded.push_back(buf);
+  }
+  PF_ASSIGN(DeviceTensor rhs,
+            call_gpu_op1(b, "transpose", {padded[1], Arg::make_int(-2), Arg::make_int(-1)}));
+  PF_ASSIGN(DeviceTensor prod, call_gpu_op1(b, "matmul", {padded[0], rhs}));
+  PF_ASSIGN(DeviceTensor clamped, call_gpu_op1(b, "clamp", {prod}, {{"min", Arg::make_real(0.0)}}));
+  PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "sqrt", {clamped}));
+  return std::vector<DeviceTensor>{y};
+}
+
 }  // namespace
 
 void register_gpu_reduction_ops(GpuOpRegistry& r) {
+  r.add(GpuOpInfo{"cdist", run_cdist, float_dtypes()});
   r.add(GpuOpInfo{"cosine_similarity", run_cosine_similarity, float_dtypes()});
   r.add(GpuOpInfo{"pairwise_distance", run_pairwise_distance, all_dtypes()});
   r.add(GpuOpInfo{"count_nonzero", run_count_nonzero, all_dtypes()});

@@ -317,4 +317,21 @@ g.case("pairwise_distance/pinf", PD, [x, sample([5, 8], F32)], {"p": float("inf"
 g.case("pairwise_distance/p3_eps", PD, [x, x.clone()], {"p": 3.0, "eps": 0.5}, tol=acc_tol(x, 16))
 g.case("pairwise_distance/1d", PD, [sample([6], F32), sample([6], F32)], tol=acc_tol(x, 16))
 g.case("pairwise_distance/int_promotes", PD, [sample([3, 4], I64), sample([3, 4], I64)], tol=acc_tol(x, 16))
+# torch.cdist (added last); up to 25 rows PyTorch computes the differences, past that (p = 2)
+# its matrix-product form, whose cancellation needs an absolute allowance against the exact
+# reference
+CD = "torch.cdist"
+for dt in (F32, F64):
+    x = sample([2, 5, 6], dt)
+    g.case(f"cdist/{dtype_tag(dt)}", CD, [x, sample([2, 7, 6], dt)], tol=acc_tol(x, 6))
+g.case("cdist/p1_broadcast_batch", CD, [sample([1, 4, 3], F32), sample([3, 5, 3], F32)], {"p": 1.0},
+       tol={"ulps": 4})
+g.case("cdist/pinf_2d", CD, [sample([4, 3], F32), sample([6, 3], F32)], {"p": float("inf")})
+g.case("cdist/p0", CD, [sample([4, 3], F32), sample([6, 3], F32)], {"p": 0.0})
+g.case("cdist/mm_rows", CD, [sample([30, 8], F32), sample([27, 8], F32)], tol={"ulps": 8, "abs": 2e-5})
+g.case("cdist/donot_use_mm", CD, [sample([30, 8], F32), sample([27, 8], F32)],
+       {"compute_mode": "donot_use_mm_for_euclid_dist"}, tol={"ulps": 4})
+g.case("cdist/columns_differ", CD, [sample([3, 4], F32), sample([3, 5], F32)], expect_error=True)
+g.case("cdist/1d", CD, [sample([4], F32), sample([4], F32)], expect_error=True)
+g.case("cdist/int", CD, [sample([3, 4], I64), sample([3, 4], I64)], expect_error=True)
 g.write()

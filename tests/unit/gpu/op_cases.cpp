@@ -445,6 +445,10 @@ void add_reduction_cases(std::vector<OpCase>& c) {
                F + "cosine_similarity(x, y, dim=-1)",
                {in({33, 130}), in({130})},
                kFloat});
+  // cdist: differences and a norm up to 25 rows, the matrix-product form past that (p = 2).
+  c.push_back({"cdist", "x, y", "torch.cdist(x, y)", {in({2, 9, 33}), in({2, 17, 33})}, f32_f64});
+  c.push_back({"cdist", "x, y", "torch.cdist(x, y, p=1.0)", {in({9, 5}), in({3, 12, 5})}, f32_f64});
+  c.push_back({"cdist", "x, y", "torch.cdist(x, y)", {in({2, 70, 16}), in({1, 40, 16})}, f32_f64});
   c.push_back({"pairwise_distance",
                "x, y",
                F + "pairwise_distance(x, y)",
