@@ -254,7 +254,10 @@ Result<Arg> GraphBuilder::set_item(const Arg& target, Arg index, const Arg& valu
     clone.loc = loc;
     return target;
   }
-  return emit("operator.setitem", op, {target, std::move(index), value}, {}, loc, "", x);
+  // A value or index reading x itself: the printed copy cannot take x's name
+  // (its second line reads x), so the result gets a fresh one from the start.
+  const std::string hint = reads_value(index, x) || reads_value(value, x) ? fresh_name() : "";
+  return emit("operator.setitem", op, {target, std::move(index), value}, {}, loc, hint, x);
 }
 
 Result<Arg> GraphBuilder::tuple_get(const Arg& list, int64_t index, SourceLoc loc,

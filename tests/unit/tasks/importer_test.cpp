@@ -658,6 +658,18 @@ TEST(Importer, ItemAssignmentWritesACopy) {
   EXPECT_EQ(o[1].to_doubles(), (std::vector<double>{7, 8, 9, 7, 8, 9}));
   EXPECT_EQ(o[2].to_doubles(), (std::vector<double>{2, 8, 9, 8, 8, 9}));
   EXPECT_EQ(o[3].to_doubles(), (std::vector<double>{1, 2, 3, 4, 5, 6}));  // in_0 itself unchanged
+  // Masks and index tensors would make the written positions data: refused, not mis-imported.
+  for (const char* body :
+       {"        a = in_0 * 1\n        a[a > 2] = 0.0\n        return (a,)\n",
+        "        a = in_0 * 1\n        a[:, [0, 2]] = in_1[0]\n        return (a,)\n",
+        "        a = in_0 * 1\n        a[:, 0] = in_1\n        return (a,)\n"}) {
+    std::string bad = std::string(
+                          "import torch\nclass GraphModule(torch.nn.Module):\n"
+                          "    def forward(self, in_0, in_1):\n") +
+                      body;
+    auto r = import_variant("v", bad, "model.py", meta, "weight_meta.py", reg);
+    EXPECT_FALSE(r.ok()) << body;
+  }
 }
 
 // torch.empty's contents are whatever memory held in PyTorch: a graph whose
