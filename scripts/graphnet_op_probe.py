@@ -172,6 +172,8 @@ PROBES = [
      [X3, ([5, 2], "float32")]),
     ("setitem dynamo", "in_0[(0, None)] = in_1;  setitem = in_0\n        out = setitem",
      [X3, ([1, 5, 8], "float32")]),
+    ("setitem mask", "in_0[in_1] = -1e9\n        out = in_0", [X3, B3]),
+    ("setitem index tensor", "in_0[:, in_1[0]] = 0.0\n        out = in_0", [X3, L2]),
     # reductions and sorting
     ("torch.topk", "torch.topk(in_0, 3, dim=-1)", [X3], 2),
     ("torch.sort", "torch.sort(in_0, dim=-1, descending=True)", [X3], 2),

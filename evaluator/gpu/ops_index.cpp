@@ -23,6 +23,7 @@
 #include "evaluator/gpu/op_support.h"
 #include "evaluator/ops/layout_util.h"
 #include "evaluator/ops/op_registry.h"
+#include "evaluator/ops/setitem_form.h"
 
 namespace pf::gpu {
 namespace {
@@ -281,8 +282,68 @@ Outputs run_getitem(const GpuArgs& a, const std::vector<TensorType>& out, PlanBu
 // (broadcast, cast) into the indexed view of that copy. A number is uploaded
 // once as a 0-d tensor of the input's dtype, converted as the CPU reference
 // converts it.
+// A 1-d index viewed along dim of `shape` (stride 0 elsewhere): scatter's index.
+DeviceTensor index_along(const DeviceTensor& index, const Shape& shape, int64_t dim) {
+  const DeviceTensor i1 = at_least_1d(index);
+  Strides st(shape.size(), 0);
+  st[dim] = i1.strides()[0];
+  return DeviceTensor::view_of(i1, shape, st, i1.offset());
+}
+
+// x[mask] = v as masked_fill (the mask viewed over x's trailing dims);
+// x[:, idx] = v as one scatter, the index wrapped first (remainder by the
+// dim's size) as PyTorch accepts negative indices.
+Outputs run_setitem_tensor_index(const GpuArgs& a, const SetitemTensorIndex& form, PlanBuilder& b) {
+  const DeviceTensor& x = a.tensor(0);
+  const DeviceTensor& index = a.env()[form.tensor][0];
+  if (form.mask) {
+    Shape ms = index.shape();
+    Strides mst = index.strides();
+    ms.resize(x.shape().size(), 1);
+    mst.resize(x.shape().size(), 0);
+    const DeviceTensor m = DeviceTensor::view_of(index, ms, mst, index.offset());
+    CallArg value = a.arg(2);
+    if (a.is_tensor(2)) {
+      const DeviceTensor& v = a.tensor(2);
+      value = DeviceTensor::view_of(v, {}, {}, v.offset());
+    }
+    PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "masked_fill", {x, m, value}));
+    return one(y);
+  }
+  PF_ASSIGN(DeviceTensor wrapped,
+            call_gpu_op1(b, "remainder", {index, Arg::make_int(x.shape()[form.dim])}));
+  const DeviceTensor idx = index_along(wrapped, form.written, form.dim);
+  CallArg value = a.arg(2);
+  if (a.is_tensor(2)) {
+    DeviceTensor v = a.tensor(2);
+    if (v.dtype() != x.dtype()) {
+      PF_ASSIGN(v, materialize(b, v, x.dtype()));
+    }
+    Shape vs = v.shape();
+    Strides vst = v.strides();
+    while (vs.size() > form.written.size() && vs.front() == 1) {
+      vs.erase(vs.begin());
+      vst.erase(vst.begin());
+    }
+    value = DeviceTensor::view_of(v, form.written, broadcast_strides(vs, vst, form.written),
+                                  v.offset());
+  }
+  PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "scatter", {x, Arg::make_int(form.dim), idx, value}));
+  return one(y);
+}
+
 Outputs run_setitem(const GpuArgs& a, const std::vector<TensorType>&, PlanBuilder& b) {
   const DeviceTensor& x = a.tensor(0);
+  {
+    const auto type_of = [&](ValueId v) {
+      const DeviceTensor& t = a.env()[v][0];
+      return TensorType{t.dtype(), t.shape()};
+    };
+    std::optional<Shape> vshape;
+    if (a.is_tensor(2)) vshape = a.tensor(2).shape();
+    PF_ASSIGN(auto form, setitem_tensor_index(a, x.shape(), type_of, vshape));
+    if (form.tensor != kNoValue) return run_setitem_tensor_index(a, form, b);
+  }
   PF_ASSIGN(DeviceTensor y, materialize(b, x, x.dtype()));
   PF_ASSIGN(IndexPlan plan, plan_index(a, y, b));
   const DeviceTensor& view = plan.view;
@@ -336,12 +397,6 @@ Outputs run_take_along_dim(const GpuArgs& a, const std::vector<TensorType>& out,
 // along dim (stride 0 elsewhere) over the slices it names. index_fill wraps
 // negative indices first (remainder by the dim's size), as PyTorch accepts
 // them; index_add scales source by alpha first when alpha is not 1.
-DeviceTensor index_along(const DeviceTensor& index, const Shape& shape, int64_t dim) {
-  const DeviceTensor i1 = at_least_1d(index);
-  Strides st(shape.size(), 0);
-  st[dim] = i1.strides()[0];
-  return DeviceTensor::view_of(i1, shape, st, i1.offset());
-}
 
 Outputs run_index_fill(const GpuArgs& a, const std::vector<TensorType>&, PlanBuilder& b) {
   const DeviceTensor x = at_least_1d(a.tensor(0));

@@ -296,4 +296,18 @@ g.case("index_add/in_place_transposed", "Tensor.index_add_", [transposed(r([3, 4
 g.case("index_add/negative_index", "Tensor.index_add", [r([3, 2]), 0, torch.tensor([-1]), r([1, 2])], expect_error=True)
 g.case("index_add/dtype_mismatch", "Tensor.index_add", [r([3, 2]), 0, torch.tensor([1]), r([1, 2], F64)],
        expect_error=True)
+# item assignment with one tensor index (added last): a bool mask over the leading dims with a
+# number, or one 1-d integer index among full slices
+mask = torch.tensor([[True, False, True, False], [False, False, True, True], [True, True, False, False]])
+for dt in (F32, F16, I64, BOOL):
+    si(f"mask_scalar/{dtype_tag(dt)}", [r([3, 4], dt), mask, 1])
+si("mask_leading_dims", [r([3, 4, 2]), mask, float("-inf")])
+si("mask_0d_value", [r([3, 4]), mask, torch.tensor(2.5, dtype=F64)])
+for dt in (F32, BF16, I64):
+    si(f"index_scalar/{dtype_tag(dt)}", [r([5, 3], dt), torch.tensor([4, 0, -2]), 3])
+si("index_dim1_tensor_value", [r([2, 5, 3]), (S, torch.tensor([1, 3])), r([2, 2, 3])])
+si("index_broadcast_value", [r([4, 6]), (S, torch.tensor([5, 0, 2])), r([3])])
+si("index_value_dtype_differs", [r([4, 3], I64), torch.tensor([1]), r([1, 3], F32)], expect_error=True)
+si("index_out_of_range", [r([4, 3]), torch.tensor([4]), 0.0], expect_error=True)
+si("index_bad_value_shape", [r([4, 3]), torch.tensor([0, 1]), r([3, 3])], expect_error=True)
 g.write()

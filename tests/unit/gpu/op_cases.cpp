@@ -612,6 +612,17 @@ void add_matmul_cases(std::vector<OpCase>& c) {
                {in({9, 20}), in({1, 10})},
                kNum});
   c.push_back({"setitem",
+               "x, m",
+               "x[m] = 2\n    return (x,)",
+               {in({37, 65, 3}), typed('b', {37, 65})},
+               kNum});
+  // Distinct indices (duplicates leave the written value to the GPU's order), some negative.
+  c.push_back({"setitem",
+               "x, v",
+               "i = torch.arange(7) * 3 - 10\n    x[:, i] = v\n    return (x,)",
+               {in({9, 20, 3}), in({7, 1})},
+               kAll});
+  c.push_back({"setitem",
                "x, v",
                "x.copy_(v)\n    return (x,)",
                {in({37, 65}), typed('f', {65}, 0, 2)},
