@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "evaluator/gpu/copy.h"
+#include "evaluator/gpu/gpu_op_call.h"
 #include "evaluator/gpu/gpu_op_families.h"
 #include "evaluator/gpu/gpu_op_registry.h"
 #include "evaluator/gpu/kernels/pf_abi.cuh"
@@ -20,6 +21,7 @@
 #include "evaluator/gpu/offset_calc.h"
 #include "evaluator/gpu/op_support.h"
 #include "evaluator/gpu/ops_pool.h"
+#include "evaluator/ops/affine_grid.h"
 #include "evaluator/ops/interpolate_taps.h"
 
 namespace pf::gpu {
@@ -187,7 +189,30 @@ Result<std::vector<DeviceTensor>> run_interpolate(const GpuArgs& a,
 
 }  // namespace
 
+namespace {
+
+// F.affine_grid: the base grid [H * W, 3] uploaded once, times theta^T in one
+// batched GEMM ([H * W, 3] @ [N, 3, 2] -> [N, H * W, 2]).
+Result<std::vector<DeviceTensor>> run_affine_grid(const GpuArgs& a,
+                                                  const std::vector<TensorType>& out,
+                                                  PlanBuilder& b) {
+  const DeviceTensor& theta = a.tensor(0);
+  const Shape& s = out[0].shape;
+  const bool align = !a.is_none(2) && a.arg(2).b;
+  PF_ASSIGN(
+      DeviceTensor base,
+      b.runtime().upload(affine_base_grid(theta.dtype(), s[1], s[2], align), "affine_grid base"));
+  b.use(base);
+  PF_ASSIGN(DeviceTensor tt,
+            call_gpu_op1(b, "transpose", {theta, Arg::make_int(1), Arg::make_int(2)}));
+  PF_ASSIGN(DeviceTensor g, call_gpu_op1(b, "matmul", {base, tt}));
+  return std::vector<DeviceTensor>{DeviceTensor::view_of(g, s, contiguous_strides(s), g.offset())};
+}
+
+}  // namespace
+
 void register_gpu_interpolate_ops(GpuOpRegistry& r) {
+  r.add(GpuOpInfo{"affine_grid", run_affine_grid, float_dtypes()});
   r.add(GpuOpInfo{"interpolate", run_interpolate, float_dtypes()});
 }
 

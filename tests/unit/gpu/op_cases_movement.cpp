@@ -266,6 +266,16 @@ void add_pool_cases(std::vector<OpCase>& c) {
 }
 
 void add_interpolate_cases(std::vector<OpCase>& c) {
+  c.push_back({"affine_grid",
+               "t",
+               F + "affine_grid(t, [3, 2, 17, 29], align_corners=False)",
+               {in({3, 2, 3})},
+               kFloat});
+  c.push_back({"affine_grid",
+               "t",
+               F + "affine_grid(t, [1, 1, 8, 8], align_corners=True)",
+               {in({1, 2, 3})},
+               kFloat});
   c.push_back({"interpolate",
                "x",
                F + "interpolate(x, scale_factor=2.0, mode='nearest')",
