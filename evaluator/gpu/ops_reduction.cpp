@@ -489,9 +489,18 @@ Result<std::vector<DeviceTensor>> run_cdist(const GpuArgs& a, const std::vector<
   return std::vector<DeviceTensor>{y};
 }
 
+// torch.dist as PyTorch: vector_norm(input - other, p) over every element.
+Result<std::vector<DeviceTensor>> run_dist(const GpuArgs& a, const std::vector<TensorType>&,
+                                           PlanBuilder& b) {
+  PF_ASSIGN(DeviceTensor d, call_gpu_op1(b, "sub", {a.tensor(0), a.tensor(1)}));
+  PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "vector_norm", {d, a.arg(2)}));
+  return std::vector<DeviceTensor>{y};
+}
+
 }  // namespace
 
 void register_gpu_reduction_ops(GpuOpRegistry& r) {
+  r.add(GpuOpInfo{"dist", run_dist, float_dtypes()});
   r.add(GpuOpInfo{"cdist", run_cdist, float_dtypes()});
   r.add(GpuOpInfo{"cosine_similarity", run_cosine_similarity, float_dtypes()});
   r.add(GpuOpInfo{"pairwise_distance", run_pairwise_distance, all_dtypes()});

@@ -1,6 +1,6 @@
 // Views that rearrange, add, drop or restrict dimensions: transpose, permute,
 // t, movedim, expand, expand_as, unsqueeze, squeeze, narrow, select, unfold,
-// diagonal.
+// diagonal, atleast_1d/2d/3d.
 // Each is one geometry function (PyTorch's stride rules), shared by type
 // inference and the CPU reference.
 #include <algorithm>
@@ -161,6 +161,27 @@ Result<Geometry> narrow_geometry(const Geometry& in, const ArgReader& a) {
   return g;
 }
 
+// atleast_nd: size-1 dims added as PyTorch does (1-d x -> [1, n] for 2-d,
+// [1, n, 1] for 3-d; 2-d x -> [a, b, 1] for 3-d); inputs with enough dims are
+// returned as they are.
+GeometryFn atleast_geometry(size_t n) {
+  return [n](const Geometry& in, const ArgReader&) -> Result<Geometry> {
+    Geometry g = in;
+    const auto unit = [&](size_t at) {
+      const int64_t st = at < g.shape.size() ? g.shape[at] * g.strides[at] : 1;
+      g.shape.insert(g.shape.begin() + static_cast<int64_t>(at), 1);
+      g.strides.insert(g.strides.begin() + static_cast<int64_t>(at), st);
+    };
+    if (g.shape.empty()) {
+      while (g.shape.size() < n) unit(0);
+      return g;
+    }
+    if (n >= 2 && g.shape.size() == 1) unit(0);
+    if (n == 3 && g.shape.size() == 2) unit(2);
+    return g;
+  };
+}
+
 // diagonal(input, offset, dim1, dim2): dim1 and dim2 removed, the diagonal
 // appended as the last dim (stride the sum of theirs), as PyTorch.
 Result<Geometry> diagonal_geometry(const Geometry& in, const ArgReader& a) {
@@ -293,6 +314,12 @@ void register_dim_ops(OpRegistry& r) {
   r.add(view_op("narrow", {"torch.narrow", "Tensor.narrow"},
                 {param_tensor("input"), param_int("dim"), param_int("start"), param_int("length")},
                 narrow_geometry, "the slice [start, start + length) of one dim (a view)"));
+  for (size_t n : {1, 2, 3}) {
+    const std::string name = "atleast_" + std::to_string(n) + "d";
+    r.add(
+        view_op(name, {"torch." + name}, {param_tensor("input")}, atleast_geometry(n),
+                "the input with size-1 dims added up to " + std::to_string(n) + " dims (a view)"));
+  }
   r.add(view_op(
       "diagonal", {"torch.diagonal", "Tensor.diagonal"},
       {param_tensor("input"), param_int("offset", 0), param_int("dim1", 0), param_int("dim2", 1)},

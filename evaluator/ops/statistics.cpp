@@ -1,7 +1,7 @@
 // Statistics over dims: var/std and var_mean/std_mean (correction or unbiased), norm and
 // linalg.vector_norm (p = 0, 1, 2, inf, -inf, other; 'fro'), linalg.matrix_norm
 // ('fro', 'nuc', +-1, +-2, +-inf), F.normalize, F.cosine_similarity and
-// F.pairwise_distance, torch.cdist. Accumulation in float64, one rounding to the
+// F.pairwise_distance, torch.cdist, torch.dist. Accumulation in float64, one rounding to the
 // output dtype.
 #include <algorithm>
 #include <cmath>
@@ -551,6 +551,39 @@ OpInfo cdist_op() {
   return op;
 }
 
+// torch.dist(input, other, p=2): the p-norm of input - other (broadcast) over
+// every element, floating only as in PyTorch.
+OpInfo dist_op() {
+  OpInfo op;
+  op.name = "dist";
+  op.aliases = {"torch.dist", "Tensor.dist"};
+  op.params = {tensor_param("input"), tensor_param("other"),
+               param("p", ParamKind::real, Arg::make_real(2.0))};
+  op.doc = "the p-norm of input - other over all elements (0-d)";
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    const DType t = result_type({{a.tensor(0).dtype}, {a.tensor(1).dtype}});
+    PF_TRY(expect_floating(a, t));
+    PF_TRY(a.real(2));
+    auto b = broadcast_shapes(a.tensor(0).shape, a.tensor(1).shape);
+    if (!b.ok()) return a.error(1, "the inputs do not broadcast: " + b.error().message);
+    return std::vector<TensorType>{{t, {}}};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    PF_ASSIGN(double p, a.real(2));
+    auto b = broadcast_shapes(a.tensor(0).shape(), a.tensor(1).shape());
+    if (!b.ok()) return a.error(1, "the inputs do not broadcast: " + b.error().message);
+    const std::vector<double> v1 = layout::broadcast_view(a.tensor(0), *b).to_doubles();
+    const std::vector<double> v2 = layout::broadcast_view(a.tensor(1), *b).to_doubles();
+    std::vector<double> d(v1.size());
+    for (size_t k = 0; k < d.size(); ++k) d[k] = v1[k] - v2[k];
+    Tensor y = Tensor::zeros(out[0].dtype, {});
+    y.set(0, norm_of(d.data(), static_cast<int64_t>(d.size()), p));
+    return std::vector<Tensor>{y};
+  };
+  return op;
+}
+
 // torch.linalg.norm is vector_norm when ord is None (2-norm of the flattened
 // input or over `dim`; over two dims that is Frobenius) or when `dim` names one
 // dim. A given ord over a whole matrix or two dims is matrix_norm.
@@ -615,6 +648,7 @@ void register_statistics_ops(OpRegistry& r) {
   r.add(cosine_similarity_op());
   r.add(pairwise_distance_op());
   r.add(cdist_op());
+  r.add(dist_op());
 }
 
 }  // namespace pf

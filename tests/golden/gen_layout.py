@@ -310,4 +310,9 @@ si("index_broadcast_value", [r([4, 6]), (S, torch.tensor([5, 0, 2])), r([3])])
 si("index_value_dtype_differs", [r([4, 3], I64), torch.tensor([1]), r([1, 3], F32)], expect_error=True)
 si("index_out_of_range", [r([4, 3]), torch.tensor([4]), 0.0], expect_error=True)
 si("index_bad_value_shape", [r([4, 3]), torch.tensor([0, 1]), r([3, 3])], expect_error=True)
+# atleast_1d/2d/3d (added last): views
+for n in (1, 2, 3):
+    for shape in ([], [4], [2, 3], [2, 1, 3, 1]):
+        g.case(f"atleast_{n}d/rank{len(shape)}", f"torch.atleast_{n}d", [r(shape)])
+g.case("atleast_3d/transposed", "torch.atleast_3d", [transposed(r([3, 4]))])
 g.write()

@@ -334,4 +334,13 @@ g.case("cdist/donot_use_mm", CD, [sample([30, 8], F32), sample([27, 8], F32)],
 g.case("cdist/columns_differ", CD, [sample([3, 4], F32), sample([3, 5], F32)], expect_error=True)
 g.case("cdist/1d", CD, [sample([4], F32), sample([4], F32)], expect_error=True)
 g.case("cdist/int", CD, [sample([3, 4], I64), sample([3, 4], I64)], expect_error=True)
+# torch.dist (added last)
+for dt in ALL_FLOATS:
+    x = sample([3, 4], dt)
+    g.case(f"dist/{dtype_tag(dt)}", "torch.dist", [x, sample([3, 4], dt)], tol=acc_tol(x, 12))
+g.case("dist/p3_broadcast", "Tensor.dist", [sample([3, 4], F32), sample([4], F32), 3], tol={"ulps": 4})
+g.case("dist/p0", "torch.dist", [sample([3, 4], F32), sample([3, 4], F32), 0])
+g.case("dist/pinf", "torch.dist", [sample([3, 4], F32), sample([3, 1], F32), float("inf")])
+g.case("dist/mixed", "torch.dist", [sample([5], F16), sample([5], F32)], tol={"ulps": 4})
+g.case("dist/int", "torch.dist", [sample([3], I64), sample([3], I64)], expect_error=True)
 g.write()

@@ -446,6 +446,7 @@ void add_reduction_cases(std::vector<OpCase>& c) {
                {in({33, 130}), in({130})},
                kFloat});
   // cdist: differences and a norm up to 25 rows, the matrix-product form past that (p = 2).
+  c.push_back({"dist", "x, y", "torch.dist(x, y, 3)", {in({33, 130}), in({130})}, kFloat});
   c.push_back({"cdist", "x, y", "torch.cdist(x, y)", {in({2, 9, 33}), in({2, 17, 33})}, f32_f64});
   c.push_back({"cdist", "x, y", "torch.cdist(x, y, p=1.0)", {in({9, 5}), in({3, 12, 5})}, f32_f64});
   c.push_back({"cdist", "x, y", "torch.cdist(x, y)", {in({2, 70, 16}), in({1, 40, 16})}, f32_f64});
@@ -627,6 +628,9 @@ void add_matmul_cases(std::vector<OpCase>& c) {
                "x.copy_(v)\n    return (x,)",
                {in({37, 65}), typed('f', {65}, 0, 2)},
                kAll});
+  c.push_back({"atleast_1d", "x", "torch.atleast_1d(x) * 2", {in({})}, kNum});
+  c.push_back({"atleast_2d", "x", "torch.atleast_2d(x) * 2", {in({37})}, kNum});
+  c.push_back({"atleast_3d", "x", "torch.atleast_3d(x) * 2", {in({37, 65})}, kNum});
   c.push_back({"diagonal", "x", "torch.diagonal(x, 1, -2, -1) * 2", {in({3, 17, 21})}, kNum});
   // Shuffles: reshape, permute, one copy.
   c.push_back({"pixel_shuffle", "x", F + "pixel_shuffle(x, 2)", {in({3, 8, 5, 7})}, kAll});
