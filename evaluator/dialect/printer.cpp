@@ -16,18 +16,18 @@ namespace {
 enum class Context { plain, subscript_top, subscript_item };
 
 const std::map<std::string, std::string, std::less<>>& binary_symbols() {
-  static const std::map<std::string, std::string, std::less<>> kSymbols = {
+  static const std::map<std::string, std::string, std::less<>> symbols = {
       {"add", "+"},  {"sub", "-"},  {"mul", "*"},    {"truediv", "/"}, {"floordiv", "//"},
       {"mod", "%"},  {"pow", "**"}, {"matmul", "@"}, {"lshift", "<<"}, {"rshift", ">>"},
       {"and_", "&"}, {"or_", "|"},  {"xor", "^"},    {"lt", "<"},      {"le", "<="},
       {"gt", ">"},   {"ge", ">="},  {"eq", "=="},    {"ne", "!="}};
-  return kSymbols;
+  return symbols;
 }
 
 const std::map<std::string, std::string, std::less<>>& unary_symbols() {
-  static const std::map<std::string, std::string, std::less<>> kSymbols = {
+  static const std::map<std::string, std::string, std::less<>> symbols = {
       {"neg", "-"}, {"pos", "+"}, {"invert", "~"}};
-  return kSymbols;
+  return symbols;
 }
 
 std::string quote(const std::string& s) {
@@ -188,8 +188,8 @@ class GraphPrinter {
   // Keeps every value's own name unless it is invalid or would shadow a value
   // that is still needed (or a module the printed code refers to).
   void assign_names() {
-    static const std::set<std::string> kReserved = {"torch", "operator", "Tensor", "math", "float",
-                                                    "slice", "device",   "F",      "nn",   "self"};
+    static const std::set<std::string> reserved = {"torch", "operator", "Tensor", "math", "float",
+                                                   "slice", "device",   "F",      "nn",   "self"};
     size_t n = g_.values.size();
     names_.assign(n, "");
     std::vector<int> last_use(n, -1);
@@ -212,7 +212,7 @@ class GraphPrinter {
         const Node& node = g_.nodes[at];
         clash = clash || arg_reads(node.args[1], it->second) || arg_reads(node.args[2], it->second);
       }
-      if (!valid_identifier(want) || kReserved.count(want) != 0 || clash) {
+      if (!valid_identifier(want) || reserved.count(want) != 0 || clash) {
         std::string base = valid_identifier(want) ? want : "v";
         int k = 1;
         do {
@@ -244,6 +244,7 @@ class GraphPrinter {
     const auto& types = g_.values[v].types;
     if (!g_.values[v].is_list) return "  # " + tensor_type_str(types[0]);
     std::vector<std::string> parts;
+    parts.reserve(types.size());
     for (const auto& t : types) parts.push_back(tensor_type_str(t));
     return "  # [" + join(parts, ", ") + "]";
   }

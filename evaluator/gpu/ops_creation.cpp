@@ -14,7 +14,7 @@
 namespace pf::gpu {
 namespace {
 
-const char* kCopy = "copy.cu";
+constexpr const char* kCopy = "copy.cu";
 
 Status add_fill(PlanBuilder& b, const DeviceTensor& out, double v, int64_t vi) {
   PfFillParams p{};
@@ -153,8 +153,9 @@ GpuOpFn triangle_fn(bool upper) {
     if (p.n == 0) return std::vector<DeviceTensor>{y};
     Layout layout{s, {y.strides(), x.strides()}};
     PF_ASSIGN(p.oc, make_offset_calc(layout, {y.element_size(), x.element_size()}));
-    PF_TRY(b.add_kernel(kCopy, y.dtype(), "pf_triangle",
-                        linear_launch(p.n, PF_EW_THREADS * PF_EW_STRIDED_WORK, PF_EW_THREADS), p));
+    PF_TRY(b.add_kernel(
+        kCopy, y.dtype(), "pf_triangle",
+        linear_launch(p.n, int64_t{PF_EW_THREADS} * PF_EW_STRIDED_WORK, PF_EW_THREADS), p));
     return std::vector<DeviceTensor>{y};
   };
 }

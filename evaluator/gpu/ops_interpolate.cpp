@@ -27,23 +27,23 @@
 namespace pf::gpu {
 namespace {
 
-enum Param : size_t { kInput, kSize, kScale, kMode, kAlign, kRecompute, kAntialias };
+enum Param : size_t { p_input, p_size, p_scale, p_mode, p_align, p_recompute, p_antialias };
 
 // The user's scale factors (nullopt: derive from the sizes).
 Result<std::vector<std::optional<double>>> user_scales(const GpuArgs& a, size_t nd) {
   std::vector<std::optional<double>> out(nd);
-  if (a.is_none(kScale)) return out;
-  if (!a.is_none(kRecompute)) {
-    PF_ASSIGN(bool recompute, a.boolean(kRecompute));
+  if (a.is_none(p_scale)) return out;
+  if (!a.is_none(p_recompute)) {
+    PF_ASSIGN(bool recompute, a.boolean(p_recompute));
     if (recompute) return out;
   }
-  const Arg& arg = a.arg(kScale);
+  const Arg& arg = a.arg(p_scale);
   for (size_t d = 0; d < nd; ++d) {
     if (arg.is_sequence()) {
       const Arg& item = arg.items[d];
       out[d] = item.kind == Arg::Kind::real ? item.f : static_cast<double>(item.i);
     } else {
-      PF_ASSIGN(double s, a.real(kScale));
+      PF_ASSIGN(double s, a.real(p_scale));
       out[d] = s;
     }
   }
@@ -116,8 +116,8 @@ Status add_antialias(PlanBuilder& b, const DeviceTensor& x, const DeviceTensor& 
 Result<std::vector<DeviceTensor>> run_interpolate(const GpuArgs& a,
                                                   const std::vector<TensorType>& out,
                                                   PlanBuilder& b) {
-  PF_ASSIGN(std::string mode, a.string(kMode));
-  const DeviceTensor& input = a.tensor(kInput);
+  PF_ASSIGN(std::string mode, a.string(p_mode));
+  const DeviceTensor& input = a.tensor(p_input);
   const int nd = static_cast<int>(input.dim()) - 2;
   if (mode == "area") {
     PF_ASSIGN(DeviceTensor y, add_adaptive_pool(b, input, out[0], nd, false));
@@ -134,8 +134,8 @@ Result<std::vector<DeviceTensor>> run_interpolate(const GpuArgs& a,
     p.mode = PF_INTERP_LINEAR;
   }
   bool align = false;
-  if (!a.is_none(kAlign)) {
-    PF_ASSIGN(align, a.boolean(kAlign));
+  if (!a.is_none(p_align)) {
+    PF_ASSIGN(align, a.boolean(p_align));
   }
   p.align_corners = align ? 1 : 0;
   PF_ASSIGN(auto scales, user_scales(a, static_cast<size_t>(nd)));
@@ -164,7 +164,7 @@ Result<std::vector<DeviceTensor>> run_interpolate(const GpuArgs& a,
     return make_error(ErrorCode::unsupported,
                       "interpolating tensors of 2^31 or more elements is not supported");
   }
-  PF_ASSIGN(bool antialias, a.boolean(kAntialias));
+  PF_ASSIGN(bool antialias, a.boolean(p_antialias));
   if (antialias) {
     PF_TRY(add_antialias(b, x, y, p.mode == PF_INTERP_CUBIC, align, scales));
     return std::vector<DeviceTensor>{y};

@@ -280,8 +280,8 @@ Status check_inplace_types(const Graph& graph, const std::vector<dialect::Inplac
 // ...) and item assignments over the whole tensor (`x[...] = v`, fill_ and
 // copy_ forms) end it; anything else reading a tainted value is tainted.
 Status check_no_uninitialised_outputs(const Graph& graph, const std::string& file) {
-  static const std::set<std::string, std::less<>> kSources = {"empty", "empty_like", "new_empty"};
-  static const std::set<std::string, std::less<>> kTypeOnly = {
+  static const std::set<std::string, std::less<>> sources = {"empty", "empty_like", "new_empty"};
+  static const std::set<std::string, std::less<>> type_only = {
       "zeros_like", "ones_like", "full_like", "new_zeros", "new_ones", "new_full", "new_tensor"};
   const auto whole = [](const Arg& index) {
     const auto full = [](const Arg& item) {
@@ -300,12 +300,12 @@ Status check_no_uninitialised_outputs(const Graph& graph, const std::string& fil
   std::vector<const Node*> source(graph.values.size(), nullptr);
   for (const Node& node : graph.nodes) {
     const auto out = static_cast<size_t>(node.output);
-    if (kSources.count(node.op) != 0) {
+    if (sources.count(node.op) != 0) {
       tainted[out] = true;
       source[out] = &node;
       continue;
     }
-    if (kTypeOnly.count(node.op) != 0) continue;
+    if (type_only.count(node.op) != 0) continue;
     std::vector<ValueId> read = Graph::node_operands(node);
     if (node.op == "setitem" && node.args.size() == 3 && whole(node.args[1])) {
       read.clear();
