@@ -141,7 +141,7 @@ Status GraphBuilder::bind_target(const Expr& t, const Arg& value) {
       return error(t.loc, "assignment to attribute '" + t.text +
                               "' is not supported: graphs do not mutate state");
     case Expr::Kind::subscript:
-      return error(t.loc, "item assignment ('x[...] = ...') is not supported in graph functions");
+      return assign_item(t, value);
     case Expr::Kind::tuple:
     case Expr::Kind::list:
       break;
@@ -174,6 +174,21 @@ Status GraphBuilder::bind_target(const Expr& t, const Arg& value) {
           ? "cannot unpack a tensor into " + std::to_string(t.children.size()) +
                 " names: only ops returning tensor lists (split, unbind, ...) can be unpacked"
           : "cannot unpack a literal that is not a tuple or list");
+}
+
+Status GraphBuilder::assign_item(const Expr& t, const Arg& value) {
+  const Expr& object = t.children[0];
+  if (object.kind != Expr::Kind::name) {
+    return error(t.loc, "item assignment needs a plain name before '[': 'x[...] = value'");
+  }
+  PF_ASSIGN(Arg current, lookup(object));
+  if (!current.is_value() || g_.values[current.value].is_list) {
+    return error(t.loc, "item assignment needs a tensor ('" + object.text + "' is not one)");
+  }
+  PF_ASSIGN(Arg index, eval_index(t.children[1]));
+  PF_ASSIGN(Arg ignored, set_item(current, std::move(index), value, t.loc));
+  (void)ignored;
+  return ok_status();
 }
 
 Status GraphBuilder::aug_assign(const Stmt& s) {

@@ -11,6 +11,14 @@
 namespace pf::dialect {
 namespace {
 
+bool reads_value(const Arg& a, ValueId v) {
+  if (a.is_value() && a.value == v) return true;
+  for (const auto& item : a.items) {
+    if (reads_value(item, v)) return true;
+  }
+  return false;
+}
+
 std::string root_of(const std::string& path) {
   return path.substr(0, path.find('.'));
 }
@@ -222,6 +230,36 @@ Result<Arg> GraphBuilder::eval_index(const Expr& e) {
   return eval(e, "");
 }
 
+Result<Arg> GraphBuilder::set_item(const Arg& target, Arg index, const Arg& value, SourceLoc loc) {
+  if (!value.is_value() && !value.is_number() && value.kind != Arg::Kind::boolean) {
+    return error(loc, "item assignment takes a tensor or a number as its value");
+  }
+  Status st;
+  const OpInfo* op = resolve("operator.setitem", loc, st);
+  PF_TRY(st);
+  const ValueId x = target.value;
+  const int producer = g_.values[x].producer;
+  // The printed form of a setitem node, `y = x.clone()` then `y[i] = v`,
+  // builds that one node again: a clone that is the last node, whose result
+  // nothing has read, becomes the setitem (print_graph's contract).
+  bool fuse = op != nullptr && producer >= 0 && producer + 1 == static_cast<int>(g_.nodes.size()) &&
+              g_.nodes[producer].op == "clone";
+  fuse = fuse && !reads_value(index, x) && !reads_value(value, x);
+  if (fuse) {
+    Node& clone = g_.nodes[producer];
+    auto args = registry_.normalize(*op, {clone.args[0], std::move(index), value}, {});
+    if (!args.ok()) return error(loc, "item assignment: " + args.error().message);
+    clone.op = op->name;
+    clone.args = std::move(args).value();
+    clone.loc = loc;
+    return target;
+  }
+  // A value or index reading x itself: the printed copy cannot take x's name
+  // (its second line reads x), so the result gets a fresh one from the start.
+  const std::string hint = reads_value(index, x) || reads_value(value, x) ? fresh_name() : "";
+  return emit("operator.setitem", op, {target, std::move(index), value}, {}, loc, hint, x);
+}
+
 Result<Arg> GraphBuilder::tuple_get(const Arg& list, int64_t index, SourceLoc loc,
                                     const std::string& hint) {
   const OpInfo* op = registry_.find("tuple_get");
@@ -286,6 +324,9 @@ Result<Arg> GraphBuilder::eval_call(const Expr& e, const std::string& hint) {
     PF_ASSIGN(Arg arg, eval(kw.value, ""));
     keywords.emplace_back(kw.name, std::move(arg));
   }
+  bool handled_write = false;
+  PF_ASSIGN(Arg written, item_write_call(spelling, positional, keywords, e.loc, handled_write));
+  if (handled_write) return written;
   // `x.__rsub__(y)` is `y - x`: the operator with its operands swapped.
   if (auto op_spelling = reflected_operator(registry_, spelling);
       op_spelling && positional.size() == 2 && keywords.empty()) {
@@ -312,6 +353,43 @@ Result<Arg> GraphBuilder::eval_call(const Expr& e, const std::string& hint) {
     target = positional[0].value;
   }
   return emit(spelling, op, std::move(positional), std::move(keywords), e.loc, hint, target);
+}
+
+Result<Arg> GraphBuilder::item_write_call(const std::string& spelling,
+                                          const std::vector<Arg>& positional,
+                                          const std::vector<std::pair<std::string, Arg>>& keywords,
+                                          SourceLoc loc, bool& handled) {
+  handled = spelling == "Tensor.copy_" || spelling == "Tensor.requires_grad_" ||
+            spelling == "operator.setitem" || spelling == "Tensor.__setitem__";
+  if (!handled) return Arg::make_none();
+  if (positional.empty() || !positional[0].is_value() || g_.values[positional[0].value].is_list) {
+    return error(loc, "'" + spelling + "' needs a tensor to modify as its first argument");
+  }
+  const Arg& self = positional[0];
+  // Autograd state has no effect on values.
+  if (spelling == "Tensor.requires_grad_") return self;
+  if (spelling == "Tensor.copy_") {
+    // copy_(src, non_blocking=False): non_blocking only changes when a
+    // host-device copy may return.
+    const Arg* src = positional.size() >= 2 ? &positional[1] : nullptr;
+    for (const auto& [name, v] : keywords) {
+      if (name == "src") {
+        src = &v;
+      } else if (name != "non_blocking") {
+        return error(loc, "copy_() has no argument '" + name + "'");
+      }
+    }
+    if (src == nullptr || !src->is_value() || positional.size() > 3) {
+      return error(loc, "copy_() takes a source tensor: 'x.copy_(src)'");
+    }
+    return set_item(self, Arg::make_ellipsis(), *src, loc);
+  }
+  if (positional.size() != 3 || !keywords.empty()) {
+    return error(loc, "'" + spelling + "' takes a tensor, an index and a value");
+  }
+  PF_ASSIGN(Arg out, set_item(self, positional[1], positional[2], loc));
+  (void)out;
+  return Arg::make_none();  // as Python's setitem
 }
 
 Result<Arg> GraphBuilder::special_call(const std::string& spelling, const Expr& e, bool& handled) {

@@ -25,6 +25,8 @@ class GraphBuilder {
   Status assign(const Stmt& s);
   Status aug_assign(const Stmt& s);
   Status bind_target(const Expr& target, const Arg& value);
+  //! `x[index] = value`: a setitem node replacing x (graph_builder.h).
+  Status assign_item(const Expr& target, const Arg& value);
   Status set_outputs(const Stmt& ret);
   //! Binds `name`, keeping each reachable value's name one that refers to it.
   void bind(const std::string& name, const Arg& value);
@@ -49,7 +51,15 @@ class GraphBuilder {
   Result<Arg> eval_subscript(const Expr& e, const std::string& hint);
   Result<Arg> eval_index(const Expr& e);
   Result<Arg> eval_call(const Expr& e, const std::string& hint);
+  //! `x.copy_(src)`, `x.requires_grad_()`, `operator.setitem(x, i, v)`,
+  //! `x.__setitem__(i, v)`; `handled` says whether spelling was one.
+  Result<Arg> item_write_call(const std::string& spelling, const std::vector<Arg>& positional,
+                              const std::vector<std::pair<std::string, Arg>>& keywords,
+                              SourceLoc loc, bool& handled);
   Result<Arg> special_call(const std::string& spelling, const Expr& e, bool& handled);
+  //! setitem(x, index, value), x's names rebound to it; `x.copy_(src)` is
+  //! `x[...] = src`.
+  Result<Arg> set_item(const Arg& target, Arg index, const Arg& value, SourceLoc loc);
   Result<Arg> tuple_get(const Arg& list, int64_t index, SourceLoc loc, const std::string& hint);
   //! Adds the node for `spelling` (already canonical). `inplace_target` is
   //! the mutated value for in-place forms, kNoValue otherwise.

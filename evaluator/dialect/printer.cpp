@@ -16,18 +16,18 @@ namespace {
 enum class Context { plain, subscript_top, subscript_item };
 
 const std::map<std::string, std::string, std::less<>>& binary_symbols() {
-  static const std::map<std::string, std::string, std::less<>> kSymbols = {
+  static const std::map<std::string, std::string, std::less<>> symbols = {
       {"add", "+"},  {"sub", "-"},  {"mul", "*"},    {"truediv", "/"}, {"floordiv", "//"},
       {"mod", "%"},  {"pow", "**"}, {"matmul", "@"}, {"lshift", "<<"}, {"rshift", ">>"},
       {"and_", "&"}, {"or_", "|"},  {"xor", "^"},    {"lt", "<"},      {"le", "<="},
       {"gt", ">"},   {"ge", ">="},  {"eq", "=="},    {"ne", "!="}};
-  return kSymbols;
+  return symbols;
 }
 
 const std::map<std::string, std::string, std::less<>>& unary_symbols() {
-  static const std::map<std::string, std::string, std::less<>> kSymbols = {
+  static const std::map<std::string, std::string, std::less<>> symbols = {
       {"neg", "-"}, {"pos", "+"}, {"invert", "~"}};
-  return kSymbols;
+  return symbols;
 }
 
 std::string quote(const std::string& s) {
@@ -165,6 +165,16 @@ class GraphPrinter {
     for (ValueId v : g_.inputs) params.push_back(names_[v]);
     out += "def " + fname + "(" + join(params, ", ") + "):\n";
     for (const auto& node : g_.nodes) {
+      if (is_setitem(node)) {
+        // Item assignment on a copy: PyTorch's own spelling of the pure op,
+        // and the builder makes these two lines one setitem node again.
+        const std::string& y = names_[node.output];
+        out += o_.indent + y + " = " + arg(node.args[0]) + ".clone()" + type_comment(node.output) +
+               "\n";
+        out += o_.indent + y + "[" + arg(node.args[1], Context::subscript_top) +
+               "] = " + arg(node.args[2]) + "\n";
+        continue;
+      }
       std::string line = o_.indent + names_[node.output] + " = " + expression(node);
       out += line + type_comment(node.output) + "\n";
     }
@@ -178,8 +188,8 @@ class GraphPrinter {
   // Keeps every value's own name unless it is invalid or would shadow a value
   // that is still needed (or a module the printed code refers to).
   void assign_names() {
-    static const std::set<std::string> kReserved = {"torch", "operator", "Tensor", "math", "float",
-                                                    "slice", "device",   "F",      "nn",   "self"};
+    static const std::set<std::string> reserved = {"torch", "operator", "Tensor", "math", "float",
+                                                   "slice", "device",   "F",      "nn",   "self"};
     size_t n = g_.values.size();
     names_.assign(n, "");
     std::vector<int> last_use(n, -1);
@@ -196,7 +206,13 @@ class GraphPrinter {
       std::string want = g_.values[v].name;
       auto it = current.find(want);
       bool clash = it != current.end() && it->second != v && last_use[it->second] > at;
-      if (!valid_identifier(want) || kReserved.count(want) != 0 || clash) {
+      // A setitem's second line reads its index and value after its first
+      // line bound the output's name.
+      if (at >= 0 && is_setitem(g_.nodes[at]) && it != current.end()) {
+        const Node& node = g_.nodes[at];
+        clash = clash || arg_reads(node.args[1], it->second) || arg_reads(node.args[2], it->second);
+      }
+      if (!valid_identifier(want) || reserved.count(want) != 0 || clash) {
         std::string base = valid_identifier(want) ? want : "v";
         int k = 1;
         do {
@@ -211,11 +227,24 @@ class GraphPrinter {
     for (size_t k = 0; k < g_.nodes.size(); ++k) define(g_.nodes[k].output, static_cast<int>(k));
   }
 
+  static bool is_setitem(const Node& node) {
+    return node.op == "setitem" && node.args.size() == 3 && node.args[0].is_value();
+  }
+
+  static bool arg_reads(const Arg& a, ValueId r) {
+    if (a.is_value() && a.value == r) return true;
+    for (const auto& item : a.items) {
+      if (arg_reads(item, r)) return true;
+    }
+    return false;
+  }
+
   std::string type_comment(ValueId v) const {
     if (!o_.type_comments || g_.values[v].types.empty()) return "";
     const auto& types = g_.values[v].types;
     if (!g_.values[v].is_list) return "  # " + tensor_type_str(types[0]);
     std::vector<std::string> parts;
+    parts.reserve(types.size());
     for (const auto& t : types) parts.push_back(tensor_type_str(t));
     return "  # [" + join(parts, ", ") + "]";
   }

@@ -14,7 +14,7 @@
 namespace pf::gpu {
 namespace {
 
-const char* kCopy = "copy.cu";
+constexpr const char* kCopy = "copy.cu";
 
 Status add_fill(PlanBuilder& b, const DeviceTensor& out, double v, int64_t vi) {
   PfFillParams p{};
@@ -121,9 +121,11 @@ Result<std::vector<DeviceTensor>> run_eye(const GpuArgs&, const std::vector<Tens
 // constant owned by the plan) and copied into the output on every run.
 Result<std::vector<DeviceTensor>> run_tensor(const GpuArgs& a, const std::vector<TensorType>& out,
                                              PlanBuilder& b) {
-  const OpInfo* op = OpRegistry::builtin().find("tensor");
+  // torch.tensor or x.new_tensor: the literal does not depend on x's values.
+  const std::string& name = a.node().op;
+  const OpInfo* op = OpRegistry::builtin().find(name);
   std::vector<std::vector<Tensor>> no_env;
-  BoundArgs<Tensor> hargs(a.node(), OpRegistry::builtin().param_names("tensor"), no_env);
+  BoundArgs<Tensor> hargs(a.node(), OpRegistry::builtin().param_names(name), no_env);
   PF_ASSIGN(std::vector<Tensor> host, op->cpu(hargs, out));
   PF_ASSIGN(DeviceTensor constant, b.allocate(out[0], "torch.tensor literal"));
   PF_TRY(b.runtime().upload_into(host[0], constant));
@@ -151,8 +153,9 @@ GpuOpFn triangle_fn(bool upper) {
     if (p.n == 0) return std::vector<DeviceTensor>{y};
     Layout layout{s, {y.strides(), x.strides()}};
     PF_ASSIGN(p.oc, make_offset_calc(layout, {y.element_size(), x.element_size()}));
-    PF_TRY(b.add_kernel(kCopy, y.dtype(), "pf_triangle",
-                        linear_launch(p.n, PF_EW_THREADS * PF_EW_STRIDED_WORK, PF_EW_THREADS), p));
+    PF_TRY(b.add_kernel(
+        kCopy, y.dtype(), "pf_triangle",
+        linear_launch(p.n, int64_t{PF_EW_THREADS} * PF_EW_STRIDED_WORK, PF_EW_THREADS), p));
     return std::vector<DeviceTensor>{y};
   };
 }
@@ -184,6 +187,7 @@ void register_gpu_creation_ops(GpuOpRegistry& r) {
   r.add(GpuOpInfo{"linspace", run_linspace, all_dtypes()});
   r.add(GpuOpInfo{"eye", run_eye, all_dtypes()});
   r.add(GpuOpInfo{"tensor", run_tensor, all_dtypes()});
+  r.add(GpuOpInfo{"new_tensor", run_tensor, all_dtypes()});
   r.add(GpuOpInfo{"triu", triangle_fn(true), all_dtypes()});
   r.add(GpuOpInfo{"tril", triangle_fn(false), all_dtypes()});
 }

@@ -164,6 +164,21 @@ void add_math(GpuOpRegistry& r) {
   for (const char* name : {"atan2", "hypot", "copysign", "logaddexp", "xlogy"}) {
     add(r, {name, kMath, fixed(name), {0, 1}, Compute::output, no_params(), all_dtypes()});
   }
+  // logit: si[0] = eps given (>= 0), s[0] = eps.
+  add(r, {"logit",
+          kMath,
+          fixed("logit"),
+          {0},
+          Compute::output,
+          [](const GpuArgs& a, DType, EwLaunch& l) -> Status {
+            if (a.is_none(1)) return ok_status();
+            PF_ASSIGN(double eps, a.real(1));
+            l.si[0] = eps >= 0 ? 1 : 0;
+            l.s[0] = eps;
+            return ok_status();
+          },
+          all_dtypes()});
+  add(r, {"lerp", kMath, fixed("lerp"), {0, 1, 2}, Compute::output, no_params(), float_dtypes()});
   // Floating-only activations.
   for (const char* name :
        {"silu", "hardswish", "hardsigmoid", "mish", "logsigmoid", "softsign", "selu", "frac"}) {
@@ -208,6 +223,16 @@ void add_arith(GpuOpRegistry& r) {
   add(r, {"sub", kArith, fixed("add"), {0, 1}, Compute::output, alpha(-1), all_dtypes()});
   add(r, {"rsub", kArith, fixed("add"), {1, 0}, Compute::output, alpha(-1), all_dtypes()});
   add(r, {"mul", kArith, fixed("mul"), {0, 1}, Compute::output, no_params(), all_dtypes()});
+  add(r, {"heaviside",
+          kArith,
+          fixed("heaviside"),
+          {0, 1},
+          Compute::output,
+          no_params(),
+          all_dtypes()});
+  // float_power: both operands convert to float64 on load, then pow (PyTorch
+  // casts them in two extra kernels first).
+  add(r, {"float_power", kArith, fixed("pow"), {0, 1}, Compute::output, no_params(), all_dtypes()});
   add(r,
       {"addcmul", kArith, fixed("addcmul"), {0, 1, 2}, Compute::output, alpha(1, 3), all_dtypes()});
   add(r, {"addcdiv",
@@ -333,6 +358,20 @@ void add_logic(GpuOpRegistry& r) {
   for (int i = 0; i < 3; ++i) {
     add(r, {bitwise[i], kLogic, fixed("bitwise"), {0, 1}, Compute::output, mode(i), all_dtypes()});
   }
+  add(r, {"bitwise_left_shift",
+          kLogic,
+          fixed("shift"),
+          {0, 1},
+          Compute::output,
+          mode(0),
+          all_dtypes()});
+  add(r, {"bitwise_right_shift",
+          kLogic,
+          fixed("shift"),
+          {0, 1},
+          Compute::output,
+          mode(1),
+          all_dtypes()});
   add(r, {"bitwise_not",
           kLogic,
           fixed("bitwise_not"),

@@ -5,7 +5,8 @@
 // indices (PyTorch's index kernel; lists are uploaded once while the plan is
 // built, where PyTorch copies them host-to-device per call). scatter and
 // scatter_add copy the input, then one scatter kernel (kernels/scatter.cu,
-// atomics for the additions). getitem without tensor indices is a view.
+// atomics for the additions). getitem without tensor indices is a view;
+// setitem (item assignment) copies the input and writes the indexed view.
 //
 // Index values are data: an out-of-range index reads zero (gathers) or is
 // skipped (scatters) instead of faulting, where PyTorch would raise a device
@@ -22,6 +23,7 @@
 #include "evaluator/gpu/op_support.h"
 #include "evaluator/ops/layout_util.h"
 #include "evaluator/ops/op_registry.h"
+#include "evaluator/ops/setitem_form.h"
 
 namespace pf::gpu {
 namespace {
@@ -159,10 +161,10 @@ Result<DeviceTensor> upload_list(PlanBuilder& b, const Arg& list) {
   return d;
 }
 
-// The basic part of the index as a view, and where the advanced indices go
-// (the CPU op's plan_getitem; bounds and kinds were checked at inference).
-Result<IndexPlan> plan_index(const GpuArgs& a, PlanBuilder& b) {
-  const DeviceTensor& x = a.tensor(0);
+// The basic part of the index (argument 1) as a view of x, and where the
+// advanced indices go (the CPU op's plan_getitem; bounds and kinds were
+// checked at inference).
+Result<IndexPlan> plan_index(const GpuArgs& a, const DeviceTensor& x, PlanBuilder& b) {
   const Arg& index = a.arg(1);
   std::vector<const Arg*> items;
   if (index.kind == Arg::Kind::tuple) {
@@ -233,7 +235,7 @@ Result<IndexPlan> plan_index(const GpuArgs& a, PlanBuilder& b) {
 }
 
 Outputs run_advanced_getitem(const GpuArgs& a, const TensorType& out, PlanBuilder& b) {
-  PF_ASSIGN(IndexPlan plan, plan_index(a, b));
+  PF_ASSIGN(IndexPlan plan, plan_index(a, a.tensor(0), b));
   const DeviceTensor& v = plan.view;
   Shape bshape;
   bool adjacent = true;
@@ -276,6 +278,161 @@ Outputs run_getitem(const GpuArgs& a, const std::vector<TensorType>& out, PlanBu
   return run_view_probe(*OpRegistry::builtin().find("getitem"), a, out);
 }
 
+// setitem: a copy of the input, then one copy kernel writing the value
+// (broadcast, cast) into the indexed view of that copy. A number is uploaded
+// once as a 0-d tensor of the input's dtype, converted as the CPU reference
+// converts it.
+// A 1-d index viewed along dim of `shape` (stride 0 elsewhere): scatter's index.
+DeviceTensor index_along(const DeviceTensor& index, const Shape& shape, int64_t dim) {
+  const DeviceTensor i1 = at_least_1d(index);
+  Strides st(shape.size(), 0);
+  st[dim] = i1.strides()[0];
+  return DeviceTensor::view_of(i1, shape, st, i1.offset());
+}
+
+// x[mask] = v as masked_fill (the mask viewed over x's trailing dims);
+// x[:, idx] = v as one scatter, the index wrapped first (remainder by the
+// dim's size) as PyTorch accepts negative indices.
+Outputs run_setitem_tensor_index(const GpuArgs& a, const SetitemTensorIndex& form, PlanBuilder& b) {
+  const DeviceTensor& x = a.tensor(0);
+  const DeviceTensor& index = a.env()[form.tensor][0];
+  if (form.mask) {
+    Shape ms = index.shape();
+    Strides mst = index.strides();
+    ms.resize(x.shape().size(), 1);
+    mst.resize(x.shape().size(), 0);
+    const DeviceTensor m = DeviceTensor::view_of(index, ms, mst, index.offset());
+    CallArg value = a.arg(2);
+    if (a.is_tensor(2)) {
+      const DeviceTensor& v = a.tensor(2);
+      value = DeviceTensor::view_of(v, {}, {}, v.offset());
+    }
+    PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "masked_fill", {x, m, value}));
+    return one(y);
+  }
+  PF_ASSIGN(DeviceTensor wrapped,
+            call_gpu_op1(b, "remainder", {index, Arg::make_int(x.shape()[form.dim])}));
+  const DeviceTensor idx = index_along(wrapped, form.written, form.dim);
+  CallArg value = a.arg(2);
+  if (a.is_tensor(2)) {
+    DeviceTensor v = a.tensor(2);
+    if (v.dtype() != x.dtype()) {
+      PF_ASSIGN(v, materialize(b, v, x.dtype()));
+    }
+    Shape vs = v.shape();
+    Strides vst = v.strides();
+    while (vs.size() > form.written.size() && vs.front() == 1) {
+      vs.erase(vs.begin());
+      vst.erase(vst.begin());
+    }
+    value = DeviceTensor::view_of(v, form.written, broadcast_strides(vs, vst, form.written),
+                                  v.offset());
+  }
+  PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "scatter", {x, Arg::make_int(form.dim), idx, value}));
+  return one(y);
+}
+
+Outputs run_setitem(const GpuArgs& a, const std::vector<TensorType>&, PlanBuilder& b) {
+  const DeviceTensor& x = a.tensor(0);
+  {
+    const auto type_of = [&](ValueId v) {
+      const DeviceTensor& t = a.env()[v][0];
+      return TensorType{t.dtype(), t.shape()};
+    };
+    std::optional<Shape> vshape;
+    if (a.is_tensor(2)) vshape = a.tensor(2).shape();
+    PF_ASSIGN(auto form, setitem_tensor_index(a, x.shape(), type_of, vshape));
+    if (form.tensor != kNoValue) return run_setitem_tensor_index(a, form, b);
+  }
+  PF_ASSIGN(DeviceTensor y, materialize(b, x, x.dtype()));
+  PF_ASSIGN(IndexPlan plan, plan_index(a, y, b));
+  const DeviceTensor& view = plan.view;
+  DeviceTensor value;
+  if (a.is_tensor(2)) {
+    value = a.tensor(2);
+  } else {
+    PF_ASSIGN(double v, a.real(2));
+    Tensor host = Tensor::zeros(x.dtype(), {});
+    layout::fill(host, v);
+    PF_ASSIGN(value, b.runtime().upload(host, "setitem value"));
+    b.use(value);
+  }
+  // Leading size-1 dims beyond the view's rank drop out (as PyTorch).
+  Shape vs = value.shape();
+  Strides vst = value.strides();
+  while (vs.size() > view.shape().size() && vs.front() == 1) {
+    vs.erase(vs.begin());
+    vst.erase(vst.begin());
+  }
+  const DeviceTensor src = DeviceTensor::view_of(
+      value, view.shape(), broadcast_strides(vs, vst, view.shape()), value.offset());
+  PF_TRY(copy_into(b, src, view));
+  return one(y);
+}
+
+// take_along_dim as PyTorch: input and indices broadcast (stride 0) except
+// along dim, then one gather; dim=None gathers from the flattened input.
+Outputs run_take_along_dim(const GpuArgs& a, const std::vector<TensorType>& out, PlanBuilder& b) {
+  const DeviceTensor& x = a.tensor(0);
+  const DeviceTensor& idx = a.tensor(1);
+  if (a.is_none(2)) {
+    PF_ASSIGN(DeviceTensor flat, call_gpu_op1(b, "reshape", {x, int_list({-1})}));
+    PF_ASSIGN(DeviceTensor flat_idx, call_gpu_op1(b, "reshape", {idx, int_list({-1})}));
+    PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "gather", {flat, Arg::make_int(0), flat_idx}));
+    return one(y);
+  }
+  PF_ASSIGN(int64_t dim, layout::dim_arg(a, 2, x.dim()));
+  const Shape& shape = out[0].shape;
+  Shape src_shape = shape;
+  src_shape[dim] = x.shape()[dim];
+  const DeviceTensor xs = DeviceTensor::view_of(
+      x, src_shape, broadcast_strides(x.shape(), x.strides(), src_shape), x.offset());
+  const DeviceTensor is = DeviceTensor::view_of(
+      idx, shape, broadcast_strides(idx.shape(), idx.strides(), shape), idx.offset());
+  PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "gather", {xs, Arg::make_int(dim), is}));
+  return one(y);
+}
+
+// index_fill / index_add through the scatter kernels: the 1-d index viewed
+// along dim (stride 0 elsewhere) over the slices it names. index_fill wraps
+// negative indices first (remainder by the dim's size), as PyTorch accepts
+// them; index_add scales source by alpha first when alpha is not 1.
+
+Outputs run_index_fill(const GpuArgs& a, const std::vector<TensorType>&, PlanBuilder& b) {
+  const DeviceTensor x = at_least_1d(a.tensor(0));
+  PF_ASSIGN(int64_t dim, layout::dim_arg(a, 1, x.dim()));
+  PF_ASSIGN(DeviceTensor wrapped,
+            call_gpu_op1(b, "remainder", {a.tensor(2), Arg::make_int(x.shape()[dim])}));
+  Shape shape = x.shape();
+  shape[dim] = at_least_1d(wrapped).shape()[0];
+  const DeviceTensor idx = index_along(wrapped, shape, dim);
+  CallArg value = a.arg(3);
+  if (a.is_tensor(3)) {
+    PF_ASSIGN(DeviceTensor v, materialize(b, a.tensor(3), x.dtype()));
+    value = DeviceTensor::view_of(v, shape, Strides(shape.size(), 0), v.offset());
+  }
+  PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "scatter", {x, Arg::make_int(dim), idx, value}));
+  if (a.tensor(0).dim() == 0) y = DeviceTensor::view_of(y, {}, {}, y.offset());
+  return one(y);
+}
+
+Outputs run_index_add(const GpuArgs& a, const std::vector<TensorType>&, PlanBuilder& b) {
+  const DeviceTensor x = at_least_1d(a.tensor(0));
+  PF_ASSIGN(int64_t dim, layout::dim_arg(a, 1, x.dim()));
+  DeviceTensor src = at_least_1d(a.tensor(3));
+  const Arg& alpha = a.arg(4);
+  const bool unit = (alpha.kind == Arg::Kind::integer && alpha.i == 1) ||
+                    (alpha.kind == Arg::Kind::real && alpha.f == 1.0) ||
+                    (alpha.kind == Arg::Kind::boolean && alpha.b);
+  if (!unit) {
+    PF_ASSIGN(src, call_gpu_op1(b, "mul", {src, alpha}));
+  }
+  const DeviceTensor idx = index_along(a.tensor(2), src.shape(), dim);
+  PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "scatter_add", {x, Arg::make_int(dim), idx, src}));
+  if (a.tensor(0).dim() == 0) y = DeviceTensor::view_of(y, {}, {}, y.offset());
+  return one(y);
+}
+
 }  // namespace
 
 // F.one_hot composed: unsqueeze(input, -1) == arange(num_classes), as int64.
@@ -296,11 +453,15 @@ void register_gpu_index_ops(GpuOpRegistry& r) {
   r.add(GpuOpInfo{"one_hot", run_one_hot, {DType::int64}});
   r.add(GpuOpInfo{"index_select", run_index_select, all_dtypes()});
   r.add(GpuOpInfo{"gather", run_gather, all_dtypes()});
+  r.add(GpuOpInfo{"take_along_dim", run_take_along_dim, all_dtypes()});
+  r.add(GpuOpInfo{"index_fill", run_index_fill, all_dtypes()});
+  r.add(GpuOpInfo{"index_add", run_index_add, all_dtypes()});
   r.add(GpuOpInfo{"embedding", run_embedding, all_dtypes(), no_max_norm});
   r.add(GpuOpInfo{"scatter", scatter_fn(false), all_dtypes()});
   r.add(GpuOpInfo{"scatter_add", scatter_fn(true), all_dtypes()});
   // Replaces the view family's basic-only entry: tensor and list indices gather.
   r.add(GpuOpInfo{"getitem", run_getitem, all_dtypes()});
+  r.add(GpuOpInfo{"setitem", run_setitem, all_dtypes()});
 }
 
 }  // namespace pf::gpu

@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "evaluator/gpu/copy.h"
+#include "evaluator/gpu/gpu_op_call.h"
 #include "evaluator/gpu/gpu_op_families.h"
 #include "evaluator/gpu/gpu_op_registry.h"
 #include "evaluator/gpu/kernels/pf_abi.cuh"
@@ -20,28 +21,29 @@
 #include "evaluator/gpu/offset_calc.h"
 #include "evaluator/gpu/op_support.h"
 #include "evaluator/gpu/ops_pool.h"
+#include "evaluator/ops/affine_grid.h"
 #include "evaluator/ops/interpolate_taps.h"
 
 namespace pf::gpu {
 namespace {
 
-enum Param : size_t { kInput, kSize, kScale, kMode, kAlign, kRecompute, kAntialias };
+enum Param : size_t { p_input, p_size, p_scale, p_mode, p_align, p_recompute, p_antialias };
 
 // The user's scale factors (nullopt: derive from the sizes).
 Result<std::vector<std::optional<double>>> user_scales(const GpuArgs& a, size_t nd) {
   std::vector<std::optional<double>> out(nd);
-  if (a.is_none(kScale)) return out;
-  if (!a.is_none(kRecompute)) {
-    PF_ASSIGN(bool recompute, a.boolean(kRecompute));
+  if (a.is_none(p_scale)) return out;
+  if (!a.is_none(p_recompute)) {
+    PF_ASSIGN(bool recompute, a.boolean(p_recompute));
     if (recompute) return out;
   }
-  const Arg& arg = a.arg(kScale);
+  const Arg& arg = a.arg(p_scale);
   for (size_t d = 0; d < nd; ++d) {
     if (arg.is_sequence()) {
       const Arg& item = arg.items[d];
       out[d] = item.kind == Arg::Kind::real ? item.f : static_cast<double>(item.i);
     } else {
-      PF_ASSIGN(double s, a.real(kScale));
+      PF_ASSIGN(double s, a.real(p_scale));
       out[d] = s;
     }
   }
@@ -114,8 +116,8 @@ Status add_antialias(PlanBuilder& b, const DeviceTensor& x, const DeviceTensor& 
 Result<std::vector<DeviceTensor>> run_interpolate(const GpuArgs& a,
                                                   const std::vector<TensorType>& out,
                                                   PlanBuilder& b) {
-  PF_ASSIGN(std::string mode, a.string(kMode));
-  const DeviceTensor& input = a.tensor(kInput);
+  PF_ASSIGN(std::string mode, a.string(p_mode));
+  const DeviceTensor& input = a.tensor(p_input);
   const int nd = static_cast<int>(input.dim()) - 2;
   if (mode == "area") {
     PF_ASSIGN(DeviceTensor y, add_adaptive_pool(b, input, out[0], nd, false));
@@ -132,8 +134,8 @@ Result<std::vector<DeviceTensor>> run_interpolate(const GpuArgs& a,
     p.mode = PF_INTERP_LINEAR;
   }
   bool align = false;
-  if (!a.is_none(kAlign)) {
-    PF_ASSIGN(align, a.boolean(kAlign));
+  if (!a.is_none(p_align)) {
+    PF_ASSIGN(align, a.boolean(p_align));
   }
   p.align_corners = align ? 1 : 0;
   PF_ASSIGN(auto scales, user_scales(a, static_cast<size_t>(nd)));
@@ -162,7 +164,7 @@ Result<std::vector<DeviceTensor>> run_interpolate(const GpuArgs& a,
     return make_error(ErrorCode::unsupported,
                       "interpolating tensors of 2^31 or more elements is not supported");
   }
-  PF_ASSIGN(bool antialias, a.boolean(kAntialias));
+  PF_ASSIGN(bool antialias, a.boolean(p_antialias));
   if (antialias) {
     PF_TRY(add_antialias(b, x, y, p.mode == PF_INTERP_CUBIC, align, scales));
     return std::vector<DeviceTensor>{y};
@@ -187,7 +189,30 @@ Result<std::vector<DeviceTensor>> run_interpolate(const GpuArgs& a,
 
 }  // namespace
 
+namespace {
+
+// F.affine_grid: the base grid [H * W, 3] uploaded once, times theta^T in one
+// batched GEMM ([H * W, 3] @ [N, 3, 2] -> [N, H * W, 2]).
+Result<std::vector<DeviceTensor>> run_affine_grid(const GpuArgs& a,
+                                                  const std::vector<TensorType>& out,
+                                                  PlanBuilder& b) {
+  const DeviceTensor& theta = a.tensor(0);
+  const Shape& s = out[0].shape;
+  const bool align = !a.is_none(2) && a.arg(2).b;
+  PF_ASSIGN(
+      DeviceTensor base,
+      b.runtime().upload(affine_base_grid(theta.dtype(), s[1], s[2], align), "affine_grid base"));
+  b.use(base);
+  PF_ASSIGN(DeviceTensor tt,
+            call_gpu_op1(b, "transpose", {theta, Arg::make_int(1), Arg::make_int(2)}));
+  PF_ASSIGN(DeviceTensor g, call_gpu_op1(b, "matmul", {base, tt}));
+  return std::vector<DeviceTensor>{DeviceTensor::view_of(g, s, contiguous_strides(s), g.offset())};
+}
+
+}  // namespace
+
 void register_gpu_interpolate_ops(GpuOpRegistry& r) {
+  r.add(GpuOpInfo{"affine_grid", run_affine_grid, float_dtypes()});
   r.add(GpuOpInfo{"interpolate", run_interpolate, float_dtypes()});
 }
 

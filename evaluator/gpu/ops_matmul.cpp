@@ -4,13 +4,16 @@
 // other layouts are made contiguous first; a batched left operand times a
 // matrix folds into one GEMM when its rows are evenly strided; linear and
 // addmm with a 1-d bias use cuBLASLt's bias epilogue, other biases are
-// copied into the output and accumulated with beta.
+// copied into the output and accumulated with beta. tensordot is permutes,
+// reshapes and one mm; kron one broadcast mul, as PyTorch computes them.
 #include "evaluator/gpu/blas_gemm.h"
 #include "evaluator/gpu/copy.h"
+#include "evaluator/gpu/gpu_op_call.h"
 #include "evaluator/gpu/gpu_op_families.h"
 #include "evaluator/gpu/gpu_op_registry.h"
 #include "evaluator/gpu/offset_calc.h"
 #include "evaluator/gpu/op_support.h"
+#include "evaluator/ops/tensordot_plan.h"
 
 namespace pf::gpu {
 namespace {
@@ -182,9 +185,56 @@ Result<std::vector<DeviceTensor>> run_linear(const GpuArgs& a, const std::vector
   return std::vector<DeviceTensor>{reshaped(p.c, out[0].shape)};
 }
 
+Result<std::vector<DeviceTensor>> run_tensordot(const GpuArgs& a,
+                                                const std::vector<TensorType>& out,
+                                                PlanBuilder& b) {
+  const DeviceTensor& x = a.tensor(0);
+  const DeviceTensor& y = a.tensor(1);
+  PF_ASSIGN(TensordotPlan p, tensordot_plan(a, x.shape(), y.shape()));
+  PF_ASSIGN(DeviceTensor xp, call_gpu_op1(b, "permute", {x, int_list(p.perm_a)}));
+  PF_ASSIGN(DeviceTensor lhs, call_gpu_op1(b, "reshape", {xp, int_list({p.m, p.k})}));
+  PF_ASSIGN(DeviceTensor yp, call_gpu_op1(b, "permute", {y, int_list(p.perm_bt)}));
+  PF_ASSIGN(DeviceTensor yt, call_gpu_op1(b, "reshape", {yp, int_list({p.n, p.k})}));
+  PF_ASSIGN(DeviceTensor rhs, call_gpu_op1(b, "t", {yt}));
+  PF_ASSIGN(DeviceTensor c, call_gpu_op1(b, "mm", {lhs, rhs}));
+  return std::vector<DeviceTensor>{reshaped(c, out[0].shape)};
+}
+
+// kron: a viewed as [a0, 1, a1, 1, ...] times b as [1, b0, 1, b1, ...], one mul.
+Result<std::vector<DeviceTensor>> run_kron(const GpuArgs& a, const std::vector<TensorType>& out,
+                                           PlanBuilder& b) {
+  const DeviceTensor& x = a.tensor(0);
+  const DeviceTensor& y = a.tensor(1);
+  const size_t rank = out[0].shape.size();
+  Shape product;
+  Strides sx, sy;
+  for (size_t d = 0; d < rank; ++d) {
+    const auto lead_x = static_cast<int64_t>(rank - x.shape().size());
+    const auto lead_y = static_cast<int64_t>(rank - y.shape().size());
+    const auto dx = static_cast<int64_t>(d) - lead_x, dy = static_cast<int64_t>(d) - lead_y;
+    product.push_back(dx >= 0 ? x.shape()[dx] : 1);
+    product.push_back(dy >= 0 ? y.shape()[dy] : 1);
+    sx.push_back(dx >= 0 && x.shape()[dx] != 1 ? x.strides()[dx] : 0);
+    sx.push_back(0);
+    sy.push_back(0);
+    sy.push_back(dy >= 0 && y.shape()[dy] != 1 ? y.strides()[dy] : 0);
+  }
+  Shape xs = product, ys = product;
+  for (size_t d = 0; d < rank; ++d) {
+    xs[2 * d + 1] = 1;
+    ys[2 * d] = 1;
+  }
+  const DeviceTensor xv = DeviceTensor::view_of(x, xs, sx, x.offset());
+  const DeviceTensor yv = DeviceTensor::view_of(y, ys, sy, y.offset());
+  PF_ASSIGN(DeviceTensor c, call_gpu_op1(b, "mul", {xv, yv}));
+  return std::vector<DeviceTensor>{reshaped(c, out[0].shape)};
+}
+
 }  // namespace
 
 void register_gpu_matmul_ops(GpuOpRegistry& r) {
+  r.add(GpuOpInfo{"tensordot", run_tensordot, float_dtypes()});
+  r.add(GpuOpInfo{"kron", run_kron, all_dtypes()});
   for (const char* name : {"matmul", "mm", "bmm"})
     r.add(GpuOpInfo{name, run_matmul, float_dtypes()});
   for (const char* name : {"addmm", "baddbmm"})

@@ -12,6 +12,7 @@
 #include "evaluator/gpu/gpu_op_registry.h"
 #include "evaluator/gpu/kernels/pf_abi.cuh"
 #include "evaluator/gpu/kernels/pf_ops_abi.cuh"
+#include "evaluator/gpu/offset_calc.h"
 #include "evaluator/gpu/op_support.h"
 #include "evaluator/gpu/reduce_plan.h"
 #include "evaluator/ops/reduce_util.h"
@@ -360,9 +361,152 @@ Result<std::vector<DeviceTensor>> run_matrix_norm(const GpuArgs& a,
   return std::vector<DeviceTensor>{y};
 }
 
+// count_nonzero as PyTorch's CUDA op: (input != 0).sum(dim).
+Result<std::vector<DeviceTensor>> run_count_nonzero(const GpuArgs& a,
+                                                    const std::vector<TensorType>&,
+                                                    PlanBuilder& b) {
+  PF_ASSIGN(DeviceTensor nonzero, call_gpu_op1(b, "ne", {a.tensor(0), Arg::make_int(0)}));
+  PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "sum", {nonzero, a.arg(1), a.arg(2)},
+                                         {{"dtype", Arg::make_dtype(DType::int64)}}));
+  return std::vector<DeviceTensor>{y};
+}
+
+// nanmean as PyTorch: nansum(input, dim, keepdim, dtype) / (!isnan(input)).sum(dim, keepdim).
+Result<std::vector<DeviceTensor>> run_nanmean(const GpuArgs& a, const std::vector<TensorType>&,
+                                              PlanBuilder& b) {
+  const DeviceTensor& x = a.tensor(0);
+  PF_ASSIGN(DeviceTensor sums,
+            call_gpu_op1(b, "nansum", {x, a.arg(1), a.arg(2)}, {{"dtype", a.arg(3)}}));
+  PF_ASSIGN(DeviceTensor nan, call_gpu_op1(b, "isnan", {x}));
+  PF_ASSIGN(DeviceTensor present, call_gpu_op1(b, "logical_not", {nan}));
+  PF_ASSIGN(DeviceTensor count, call_gpu_op1(b, "sum", {present, a.arg(1), a.arg(2)}));
+  PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "div", {sums, count}));
+  return std::vector<DeviceTensor>{y};
+}
+
+// aminmax: amin and amax (two reductions where PyTorch fuses them in one).
+Result<std::vector<DeviceTensor>> run_aminmax(const GpuArgs& a, const std::vector<TensorType>&,
+                                              PlanBuilder& b) {
+  const Arg dims = a.is_none(1) ? Arg::make_list({}) : Arg::make_list({a.arg(1)});
+  PF_ASSIGN(DeviceTensor lo, call_gpu_op1(b, "amin", {a.tensor(0), dims, a.arg(2)}));
+  PF_ASSIGN(DeviceTensor hi, call_gpu_op1(b, "amax", {a.tensor(0), dims, a.arg(2)}));
+  return std::vector<DeviceTensor>{lo, hi};
+}
+
+// F.cosine_similarity as PyTorch 1.13 runs it: both operands expanded to one
+// shape, each divided by its 2-norm over dim (clamped to eps), the products
+// summed over dim.
+Result<std::vector<DeviceTensor>> run_cosine_similarity(const GpuArgs& a,
+                                                        const std::vector<TensorType>& out,
+                                                        PlanBuilder& b) {
+  PF_ASSIGN(Shape shape, broadcast_shapes(a.tensor(0).shape(), a.tensor(1).shape()));
+  PF_ASSIGN(int64_t dim, a.integer(2));
+  const Arg dims = int_list({dim});
+  std::vector<DeviceTensor> unit;
+  for (size_t i : {0, 1}) {
+    const DeviceTensor& t = a.tensor(i);
+    DeviceTensor x = t;
+    if (t.dtype() != out[0].dtype) {
+      PF_ASSIGN(x, materialize(b, t, out[0].dtype));
+    }
+    x = DeviceTensor::view_of(x, shape, broadcast_strides(x.shape(), x.strides(), shape),
+                              x.offset());
+    PF_ASSIGN(DeviceTensor n,
+              call_gpu_op1(b, "vector_norm", {x, Arg::make_real(2.0), dims, Arg::make_bool(true)}));
+    PF_ASSIGN(DeviceTensor clamped, call_gpu_op1(b, "clamp", {n}, {{"min", a.arg(3)}}));
+    PF_ASSIGN(DeviceTensor u, call_gpu_op1(b, "div", {x, clamped}));
+    unit.push_back(u);
+  }
+  PF_ASSIGN(DeviceTensor prod, call_gpu_op1(b, "mul", {unit[0], unit[1]}));
+  PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "sum", {prod, dims}));
+  return std::vector<DeviceTensor>{y};
+}
+
+// F.pairwise_distance as PyTorch: vector_norm(x1 - x2 + eps, p, -1, keepdim).
+Result<std::vector<DeviceTensor>> run_pairwise_distance(const GpuArgs& a,
+                                                        const std::vector<TensorType>&,
+                                                        PlanBuilder& b) {
+  PF_ASSIGN(DeviceTensor d, call_gpu_op1(b, "sub", {a.tensor(0), a.tensor(1)}));
+  PF_ASSIGN(DeviceTensor shifted, call_gpu_op1(b, "add", {d, a.arg(3)}));
+  PF_ASSIGN(DeviceTensor y,
+            call_gpu_op1(b, "vector_norm", {shifted, a.arg(2), int_list({-1}), a.arg(4)}));
+  return std::vector<DeviceTensor>{y};
+}
+
+// torch.cdist as PyTorch dispatches it: for p = 2 with more than 25 rows on
+// either side (or compute_mode='use_mm_for_euclid_dist') the matrix-product
+// form [-2 x1, |x1|^2, 1] @ [x2, 1, |x2|^2]^T, clamped at 0 and square-rooted;
+// otherwise the differences of every row pair (one broadcast sub) and their
+// p-norm, where PyTorch runs one fused kernel.
+Result<std::vector<DeviceTensor>> run_cdist(const GpuArgs& a, const std::vector<TensorType>&,
+                                            PlanBuilder& b) {
+  const DeviceTensor& x1 = a.tensor(0);
+  const DeviceTensor& x2 = a.tensor(1);
+  PF_ASSIGN(double p, a.real(2));
+  PF_ASSIGN(std::string mode, a.string(3));
+  const int64_t rows1 = x1.shape()[x1.dim() - 2], rows2 = x2.shape()[x2.dim() - 2];
+  const bool mm =
+      p == 2 && (mode == "use_mm_for_euclid_dist" ||
+                 (mode == "use_mm_for_euclid_dist_if_necessary" && (rows1 > 25 || rows2 > 25)));
+  if (!mm) {
+    PF_ASSIGN(DeviceTensor u1, call_gpu_op1(b, "unsqueeze", {x1, Arg::make_int(-2)}));
+    PF_ASSIGN(DeviceTensor u2, call_gpu_op1(b, "unsqueeze", {x2, Arg::make_int(-3)}));
+    PF_ASSIGN(DeviceTensor d, call_gpu_op1(b, "sub", {u1, u2}));
+    PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "vector_norm", {d, a.arg(2), int_list({-1})}));
+    return std::vector<DeviceTensor>{y};
+  }
+  // [-2 x1, |x1|^2, 1] and [x2, 1, |x2|^2], written into one buffer each (PyTorch cats them).
+  std::vector<DeviceTensor> padded;
+  for (const DeviceTensor* x : {&x1, &x2}) {
+    const bool left = x == &x1;
+    const Shape& s = x->shape();
+    const int64_t m = s.back();
+    PF_ASSIGN(DeviceTensor sq, call_gpu_op1(b, "mul", {*x, *x}));
+    PF_ASSIGN(DeviceTensor norm,
+              call_gpu_op1(b, "sum", {sq, int_list({-1}), Arg::make_bool(true)}));
+    PF_ASSIGN(DeviceTensor ones, call_gpu_op1(b, "ones_like", {norm}));
+    DeviceTensor lead = *x;
+    if (left) {
+      PF_ASSIGN(lead, call_gpu_op1(b, "mul", {*x, Arg::make_real(-2.0)}));
+    }
+    Shape ps = s;
+    ps.back() = m + 2;
+    PF_ASSIGN(DeviceTensor buf, b.allocate(TensorType{x->dtype(), ps}));
+    const Strides st = contiguous_strides(ps);
+    Shape one = s;
+    one.back() = 1;
+    PF_TRY(copy_into(b, lead, DeviceTensor::view_of(buf, s, st, buf.offset())));
+    PF_TRY(copy_into(b, left ? norm : ones, DeviceTensor::view_of(buf, one, st, buf.offset() + m)));
+    PF_TRY(copy_into(b, left ? ones : norm,
+                     DeviceTensor::view_of(buf, one, st, buf.offset() + m + 1)));
+    padded.push_back(buf);
+  }
+  PF_ASSIGN(DeviceTensor rhs,
+            call_gpu_op1(b, "transpose", {padded[1], Arg::make_int(-2), Arg::make_int(-1)}));
+  PF_ASSIGN(DeviceTensor prod, call_gpu_op1(b, "matmul", {padded[0], rhs}));
+  PF_ASSIGN(DeviceTensor clamped, call_gpu_op1(b, "clamp", {prod}, {{"min", Arg::make_real(0.0)}}));
+  PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "sqrt", {clamped}));
+  return std::vector<DeviceTensor>{y};
+}
+
+// torch.dist as PyTorch: vector_norm(input - other, p) over every element.
+Result<std::vector<DeviceTensor>> run_dist(const GpuArgs& a, const std::vector<TensorType>&,
+                                           PlanBuilder& b) {
+  PF_ASSIGN(DeviceTensor d, call_gpu_op1(b, "sub", {a.tensor(0), a.tensor(1)}));
+  PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "vector_norm", {d, a.arg(2)}));
+  return std::vector<DeviceTensor>{y};
+}
+
 }  // namespace
 
 void register_gpu_reduction_ops(GpuOpRegistry& r) {
+  r.add(GpuOpInfo{"dist", run_dist, float_dtypes()});
+  r.add(GpuOpInfo{"cdist", run_cdist, float_dtypes()});
+  r.add(GpuOpInfo{"cosine_similarity", run_cosine_similarity, float_dtypes()});
+  r.add(GpuOpInfo{"pairwise_distance", run_pairwise_distance, all_dtypes()});
+  r.add(GpuOpInfo{"count_nonzero", run_count_nonzero, all_dtypes()});
+  r.add(GpuOpInfo{"nanmean", run_nanmean, float_dtypes()});
+  r.add(GpuOpInfo{"aminmax", run_aminmax, all_dtypes()});
   r.add(GpuOpInfo{"sum", simple_reduce("sum", 0), all_dtypes()});
   r.add(GpuOpInfo{"nansum", simple_reduce("sum", 1), all_dtypes()});
   r.add(GpuOpInfo{"prod", simple_reduce("prod", 0), all_dtypes()});

@@ -6,6 +6,7 @@
 // the store; any other dtype change converts the input first, as the
 // reference does.
 #include "evaluator/gpu/copy.h"
+#include "evaluator/gpu/gpu_op_call.h"
 #include "evaluator/gpu/gpu_op_families.h"
 #include "evaluator/gpu/gpu_op_registry.h"
 #include "evaluator/gpu/kernels/pf_abi.cuh"
@@ -93,11 +94,21 @@ GpuOpFn softmax_fn(bool log) {
   };
 }
 
+// F.softmin as PyTorch runs it: (-input).softmax(dim, dtype).
+Result<std::vector<DeviceTensor>> run_softmin(const GpuArgs& a, const std::vector<TensorType>&,
+                                              PlanBuilder& b) {
+  PF_ASSIGN(DeviceTensor negated, call_gpu_op1(b, "neg", {a.tensor(0)}));
+  PF_ASSIGN(DeviceTensor y,
+            call_gpu_op1(b, "softmax", {negated}, {{"dim", a.arg(1)}, {"dtype", a.arg(3)}}));
+  return std::vector<DeviceTensor>{y};
+}
+
 }  // namespace
 
 void register_gpu_softmax_ops(GpuOpRegistry& r) {
   r.add(GpuOpInfo{"softmax", softmax_fn(false), all_dtypes()});
   r.add(GpuOpInfo{"log_softmax", softmax_fn(true), all_dtypes()});
+  r.add(GpuOpInfo{"softmin", run_softmin, all_dtypes()});
 }
 
 }  // namespace pf::gpu

@@ -397,9 +397,102 @@ double xlogy(double x, double y) {
   return x == 0 ? 0.0 : x * std::log(y);
 }
 
+// lerp(input, end, weight): floating only, one dtype for every tensor (as
+// PyTorch), PyTorch's two-sided formula in opmath.
+OpInfo lerp_op() {
+  OpInfo op;
+  op.name = "lerp";
+  op.aliases = {"torch.lerp", "Tensor.lerp", "Tensor.lerp_"};
+  op.params = {tensor_param("input"), tensor_param("end"),
+               param("weight", ParamKind::tensor_or_scalar), ignored_param("out")};
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    const DType t = a.tensor(0).dtype;
+    if (!is_floating(t)) {
+      return a.error(0, std::string("lerp is not implemented for ") + dtype_name(t) +
+                            " tensors (floating only, as in PyTorch)");
+    }
+    for (size_t i : {1, 2}) {
+      if (a.is_tensor(i) && a.tensor(i).dtype != t) {
+        return a.error(i, std::string("expected dtype ") + dtype_name(t) + " but got dtype " +
+                              dtype_name(a.tensor(i).dtype));
+      }
+    }
+    PF_ASSIGN(Shape shape, broadcast_params(a, {0, 1, 2}));
+    return std::vector<TensorType>{{t, shape}};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    const Shape& shape = out[0].shape;
+    const DType t = out[0].dtype;
+    Operand x(a, 0, shape), e(a, 1, shape), w(a, 2, shape);
+    Tensor result = Tensor::zeros(t, shape);
+    for (int64_t i = 0, n = result.numel(); i < n; ++i) {
+      const double s = x.real(i, t), d = e.real(i, t) - s, wi = w.real(i, t);
+      result.set(i, std::fabs(wi) < 0.5 ? s + wi * d : e.real(i, t) - d * (1 - wi));
+    }
+    return std::vector<Tensor>{result};
+  };
+  op.doc = "input + weight * (end - input)";
+  return op;
+}
+
+// heaviside(input, values): values where input == 0, else input > 0; both
+// tensors of one dtype (PyTorch refuses mixed dtypes).
+OpInfo heaviside_op() {
+  BinaryOpDef d;
+  d.name = "heaviside";
+  d.aliases = {"torch.heaviside", "Tensor.heaviside", "Tensor.heaviside_"};
+  d.rhs = "values";
+  d.check = [](const ArgReader& a, const std::vector<OperandType>& operands) -> Status {
+    if (!a.arg(0).is_value() || !a.arg(1).is_value()) {
+      return a.error(1, "heaviside takes two tensors");
+    }
+    if (operands[0].dtype != operands[1].dtype) {
+      return a.error(1, "heaviside is not yet implemented for tensors with different dtypes");
+    }
+    return ok_status();
+  };
+  d.bind = plain_binary(
+      [](double x, double v) { return x == 0 ? v : (x > 0 ? 1.0 : 0.0); },
+      [](int64_t x, int64_t v) -> Result<int64_t> { return x == 0 ? v : (x > 0 ? 1 : 0); });
+  d.doc = "values where input == 0, else 1 where input > 0 and 0 elsewhere";
+  return binary_op(std::move(d));
+}
+
+// float_power(input, exponent): both in float64, a float64 result.
+OpInfo float_power_op() {
+  OpInfo op;
+  op.name = "float_power";
+  op.aliases = {"torch.float_power", "Tensor.float_power"};
+  op.params = {param("input", ParamKind::tensor_or_scalar),
+               param("exponent", ParamKind::tensor_or_scalar), ignored_param("out")};
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    if (!a.is_tensor(0) && !a.is_tensor(1)) {
+      return a.error(0, "float_power needs at least one tensor operand");
+    }
+    PF_ASSIGN(Shape shape, broadcast_params(a, {0, 1}));
+    return std::vector<TensorType>{{DType::float64, shape}};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    const Shape& shape = out[0].shape;
+    Operand x(a, 0, shape), y(a, 1, shape);
+    Tensor result = Tensor::zeros(DType::float64, shape);
+    for (int64_t i = 0, n = result.numel(); i < n; ++i) {
+      result.set(i, std::pow(x.real(i, DType::float64), y.real(i, DType::float64)));
+    }
+    return std::vector<Tensor>{result};
+  };
+  op.doc = "input ** exponent computed in float64 (float64 result)";
+  return op;
+}
+
 }  // namespace
 
 void register_arithmetic_ops(OpRegistry& r) {
+  r.add(lerp_op());
+  r.add(heaviside_op());
+  r.add(float_power_op());
   r.add(float_binary_op("atan2", {"torch.arctan2", "Tensor.arctan2"},
                         [](double a, double b) { return std::atan2(a, b); }));
   r.add(float_binary_op(

@@ -79,6 +79,29 @@ OpInfo bitwise(const std::string& name, std::vector<std::string> aliases,
   return binary_op(std::move(d));
 }
 
+// x << n and x >> n on integers, computed in the promoted dtype of `bits`
+// bits. PyTorch 1.13's CPU kernel leaves shift amounts outside [0, bits) to the
+// C++ shift (undefined); this follows PyTorch 2's rule: a left shift out of
+// range gives 0, a right shift the sign (0 or -1).
+OpInfo shift_op(const std::string& name, std::vector<std::string> aliases, bool left) {
+  BinaryOpDef d;
+  d.name = name;
+  d.aliases = std::move(aliases);
+  d.bind = [left](const ArgReader& a, DType compute) -> Result<BinaryKernels> {
+    if (is_floating(compute) || compute == DType::boolean) {
+      return dtype_error(a, compute, "shifts take integer tensors");
+    }
+    const auto bits = static_cast<int64_t>(dtype_size(compute) * 8);
+    return BinaryKernels{nullptr, [left, bits](int64_t x, int64_t n) -> Result<int64_t> {
+                           if (n < 0 || n >= bits) return left ? 0 : (x < 0 ? -1 : 0);
+                           if (left) return static_cast<int64_t>(static_cast<uint64_t>(x) << n);
+                           return x >> n;
+                         }};
+  };
+  d.doc = std::string("elementwise ") + (left ? "x << n" : "x >> n") + " of integer tensors";
+  return binary_op(std::move(d));
+}
+
 // ~x: two's complement not for integers, logical not for bool.
 OpInfo bitwise_not_op() {
   OpInfo op;
@@ -142,6 +165,15 @@ void register_comparison_ops(OpRegistry& r) {
   r.add(bitwise("bitwise_xor",
                 spell("bitwise_xor", {"Tensor.bitwise_xor_", "operator.xor", "operator.ixor"}),
                 [](int64_t x, int64_t y) { return x ^ y; }));
+
+  r.add(shift_op("bitwise_left_shift",
+                 spell("bitwise_left_shift",
+                       {"Tensor.bitwise_left_shift_", "operator.lshift", "operator.ilshift"}),
+                 true));
+  r.add(shift_op("bitwise_right_shift",
+                 spell("bitwise_right_shift",
+                       {"Tensor.bitwise_right_shift_", "operator.rshift", "operator.irshift"}),
+                 false));
 
   UnaryOpDef lnot;
   lnot.name = "logical_not";

@@ -1,5 +1,6 @@
 // Views that rearrange, add, drop or restrict dimensions: transpose, permute,
-// t, movedim, expand, expand_as, unsqueeze, squeeze, narrow, select, unfold.
+// t, movedim, expand, expand_as, unsqueeze, squeeze, narrow, select, unfold,
+// diagonal, atleast_1d/2d/3d.
 // Each is one geometry function (PyTorch's stride rules), shared by type
 // inference and the CPU reference.
 #include <algorithm>
@@ -14,7 +15,9 @@ namespace {
 
 using namespace layout;
 
-int64_t rank_of(const Geometry& g) { return static_cast<int64_t>(g.shape.size()); }
+int64_t rank_of(const Geometry& g) {
+  return static_cast<int64_t>(g.shape.size());
+}
 
 Geometry permuted(const Geometry& in, const std::vector<int64_t>& order) {
   Geometry g{{}, {}, in.offset};
@@ -96,9 +99,8 @@ Result<Geometry> expand_to(const Geometry& in, const std::vector<int64_t>& sizes
         std::vector<int64_t> s(sizes.begin(), sizes.end());
         return a.error(param, "the expanded size " + std::to_string(target) +
                                   " must match the existing size " + std::to_string(size) +
-                                  " at non-singleton dimension " + std::to_string(i) +
-                                  " (target " + shape_str(s) + ", input " + shape_str(in.shape) +
-                                  ")");
+                                  " at non-singleton dimension " + std::to_string(i) + " (target " +
+                                  shape_str(s) + ", input " + shape_str(in.shape) + ")");
       }
       size = target;
       stride = 0;
@@ -159,6 +161,56 @@ Result<Geometry> narrow_geometry(const Geometry& in, const ArgReader& a) {
   return g;
 }
 
+// atleast_nd: size-1 dims added as PyTorch does (1-d x -> [1, n] for 2-d,
+// [1, n, 1] for 3-d; 2-d x -> [a, b, 1] for 3-d); inputs with enough dims are
+// returned as they are.
+GeometryFn atleast_geometry(size_t n) {
+  return [n](const Geometry& in, const ArgReader&) -> Result<Geometry> {
+    Geometry g = in;
+    const auto unit = [&](size_t at) {
+      const int64_t st = at < g.shape.size() ? g.shape[at] * g.strides[at] : 1;
+      g.shape.insert(g.shape.begin() + static_cast<int64_t>(at), 1);
+      g.strides.insert(g.strides.begin() + static_cast<int64_t>(at), st);
+    };
+    if (g.shape.empty()) {
+      while (g.shape.size() < n) unit(0);
+      return g;
+    }
+    if (n >= 2 && g.shape.size() == 1) unit(0);
+    if (n == 3 && g.shape.size() == 2) unit(2);
+    return g;
+  };
+}
+
+// diagonal(input, offset, dim1, dim2): dim1 and dim2 removed, the diagonal
+// appended as the last dim (stride the sum of theirs), as PyTorch.
+Result<Geometry> diagonal_geometry(const Geometry& in, const ArgReader& a) {
+  PF_ASSIGN(int64_t offset, a.integer(1));
+  PF_ASSIGN(int64_t d1, dim_arg(a, 2, rank_of(in)));
+  PF_ASSIGN(int64_t d2, dim_arg(a, 3, rank_of(in)));
+  if (d1 == d2) {
+    return a.error(3, "diagonal dimensions cannot be identical " + std::to_string(d1) + ", " +
+                          std::to_string(d2));
+  }
+  int64_t size = 0;
+  Geometry g = in;
+  if (offset >= 0) {
+    size = std::max<int64_t>(std::min(in.shape[d1], in.shape[d2] - offset), 0);
+    if (size > 0) g.offset += offset * in.strides[d2];
+  } else {
+    size = std::max<int64_t>(std::min(in.shape[d1] + offset, in.shape[d2]), 0);
+    if (size > 0) g.offset -= offset * in.strides[d1];
+  }
+  const int64_t stride = in.strides[d1] + in.strides[d2];
+  for (int64_t d : {std::max(d1, d2), std::min(d1, d2)}) {
+    g.shape.erase(g.shape.begin() + d);
+    g.strides.erase(g.strides.begin() + d);
+  }
+  g.shape.push_back(size);
+  g.strides.push_back(stride);
+  return g;
+}
+
 Result<Geometry> select_geometry(const Geometry& in, const ArgReader& a) {
   if (in.shape.empty()) return a.error(0, "cannot select from a 0-d tensor");
   PF_ASSIGN(int64_t dim, dim_arg(a, 1, rank_of(in)));
@@ -183,8 +235,8 @@ Result<Geometry> unfold_geometry(const Geometry& in, const ArgReader& a) {
   if (step <= 0) return a.error(3, "step must be > 0");
   int64_t extent = in.shape.empty() ? 1 : in.shape[dim];
   if (size < 0 || size > extent) {
-    return a.error(2, "size " + std::to_string(size) + " exceeds the dim size " +
-                          std::to_string(extent));
+    return a.error(
+        2, "size " + std::to_string(size) + " exceeds the dim size " + std::to_string(extent));
   }
   Geometry g = in;
   int64_t stride = in.shape.empty() ? 1 : in.strides[dim];
@@ -220,8 +272,7 @@ void register_dim_ops(OpRegistry& r) {
         return g;
       },
       "transposes a matrix (0-d and 1-d tensors unchanged)"));
-  r.add(view_op("movedim",
-                {"torch.movedim", "Tensor.movedim", "torch.moveaxis", "Tensor.moveaxis"},
+  r.add(view_op("movedim", {"torch.movedim", "Tensor.movedim", "torch.moveaxis", "Tensor.moveaxis"},
                 {param_tensor("input"), param_ints("source"), param_ints("destination")},
                 movedim_geometry, "moves dims to new positions (a view)"));
   r.add(view_op(
@@ -263,13 +314,24 @@ void register_dim_ops(OpRegistry& r) {
   r.add(view_op("narrow", {"torch.narrow", "Tensor.narrow"},
                 {param_tensor("input"), param_int("dim"), param_int("start"), param_int("length")},
                 narrow_geometry, "the slice [start, start + length) of one dim (a view)"));
+  for (size_t n : {1, 2, 3}) {
+    const std::string name = "atleast_" + std::to_string(n) + "d";
+    r.add(
+        view_op(name, {"torch." + name}, {param_tensor("input")}, atleast_geometry(n),
+                "the input with size-1 dims added up to " + std::to_string(n) + " dims (a view)"));
+  }
+  r.add(view_op(
+      "diagonal", {"torch.diagonal", "Tensor.diagonal"},
+      {param_tensor("input"), param_int("offset", 0), param_int("dim1", 0), param_int("dim2", 1)},
+      diagonal_geometry,
+      "the diagonal of dims dim1 and dim2 (offset above it), as a last dim (a view)"));
   r.add(view_op("select", {"torch.select", "Tensor.select"},
                 {param_tensor("input"), param_int("dim"), param_int("index")}, select_geometry,
                 "one index of one dim, dropping the dim (a view)"));
-  r.add(view_op("unfold", {"Tensor.unfold"},
-                {param_tensor("input"), param_int("dimension"), param_int("size"),
-                 param_int("step")},
-                unfold_geometry, "sliding windows of `size` every `step` as a new last dim"));
+  r.add(
+      view_op("unfold", {"Tensor.unfold"},
+              {param_tensor("input"), param_int("dimension"), param_int("size"), param_int("step")},
+              unfold_geometry, "sliding windows of `size` every `step` as a new last dim"));
 }
 
 }  // namespace pf

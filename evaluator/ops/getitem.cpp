@@ -1,4 +1,5 @@
-// Subscripts: `x[...]` (getitem) and `t[i]` on a tensor list (tuple_get).
+// Subscripts: `x[...]` (getitem), `x[...] = v` (setitem) and `t[i]` on a
+// tensor list (tuple_get).
 //
 // getitem follows PyTorch (not NumPy): ints select, slices narrow with
 // clamping, None inserts a dim, one Ellipsis skips dims, all as a view. Integer
@@ -7,18 +8,91 @@
 // Boolean masks are rejected: their output shape depends on the data.
 #include <algorithm>
 #include <cstring>
+#include <optional>
 
 #include "evaluator/ops/layout_util.h"
 #include "evaluator/ops/op_families.h"
 #include "evaluator/ops/op_registry.h"
+#include "evaluator/ops/op_util.h"
+#include "evaluator/ops/setitem_form.h"
 
 namespace pf {
+
+Result<SetitemTensorIndex> setitem_tensor_index(const ArgReader& a, const Shape& shape,
+                                                const std::function<TensorType(ValueId)>& type_of,
+                                                const std::optional<Shape>& value) {
+  const Arg& index = a.arg(1);
+  if (!index.references_values()) return SetitemTensorIndex{};
+  std::vector<const Arg*> items;
+  if (index.kind == Arg::Kind::tuple) {
+    for (const auto& item : index.items) items.push_back(&item);
+  } else {
+    items.push_back(&index);
+  }
+  const auto full_slice = [](const Arg& item) {
+    return item.kind == Arg::Kind::slice && item.items.size() == 3 && item.items[0].is_none() &&
+           item.items[1].is_none() && item.items[2].is_none();
+  };
+  SetitemTensorIndex form;
+  int tensors = 0;
+  for (size_t k = 0; k < items.size(); ++k) {
+    if (items[k]->kind == Arg::Kind::value) {
+      ++tensors;
+      form.tensor = items[k]->value;
+      form.dim = static_cast<int64_t>(k);
+    } else if (!full_slice(*items[k])) {
+      form.tensor = kNoValue;
+      break;
+    }
+  }
+  const auto rank = static_cast<int64_t>(shape.size());
+  const std::string unsupported =
+      "item assignment with tensor indices takes one bool mask over x's leading dims with a "
+      "number value (x[mask] = v), or one 0-d or 1-d integer index among full slices "
+      "(x[:, idx] = v)";
+  if (tensors != 1 || form.tensor == kNoValue) return a.error(1, unsupported);
+  const TensorType t = type_of(form.tensor);
+  if (t.dtype == DType::boolean) {
+    if (items.size() != 1 || t.shape.size() > shape.size() ||
+        !std::equal(t.shape.begin(), t.shape.end(), shape.begin())) {
+      return a.error(1, "a mask must have the shape of x's leading dims, got " +
+                            shape_str(t.shape) + " for x of shape " + shape_str(shape));
+    }
+    if (value && shape_numel(*value) != 1) {
+      return a.error(2,
+                     "a masked item assignment takes a number or a one-element value (the "
+                     "number of masked positions depends on the data)");
+    }
+    form.mask = true;
+    form.dim = static_cast<int64_t>(t.shape.size());
+    return form;
+  }
+  if (t.dtype != DType::int64 && t.dtype != DType::int32) {
+    return a.error(1, std::string("tensors used as indices must be integer or bool tensors, got ") +
+                          dtype_name(t.dtype));
+  }
+  if (t.shape.size() != 1 || form.dim >= rank) return a.error(1, unsupported);
+  form.written = shape;
+  form.written[form.dim] = t.shape[0];
+  if (value) {
+    Shape v = *value;
+    while (v.size() > form.written.size() && v.front() == 1) v.erase(v.begin());
+    auto b = broadcast_shapes(form.written, v);
+    if (!b.ok() || *b != form.written) {
+      return a.error(2, "shape mismatch: value tensor of shape " + shape_str(*value) +
+                            " cannot be broadcast to indexing result of shape " +
+                            shape_str(form.written));
+    }
+  }
+  return form;
+}
+
 namespace {
 
 using namespace layout;
 
 struct AdvancedIndex {
-  int64_t dim = 0;        // position in the basic-indexed view
+  int64_t dim = 0;           // position in the basic-indexed view
   const Arg* arg = nullptr;  // a tensor value or a literal list of ints
   Shape shape;
 };
@@ -59,9 +133,14 @@ Result<IndexPlan> plan_getitem(const Geometry& in, const ArgReader& a, TypeOf ty
       case Arg::Kind::integer:
       case Arg::Kind::slice:
       case Arg::Kind::value:
-      case Arg::Kind::list: ++consumed; break;
-      case Arg::Kind::ellipsis: ++ellipses; break;
-      case Arg::Kind::none: break;
+      case Arg::Kind::list:
+        ++consumed;
+        break;
+      case Arg::Kind::ellipsis:
+        ++ellipses;
+        break;
+      case Arg::Kind::none:
+        break;
       default:
         return a.error(1, "unsupported index '" + arg_to_string(*item, {}) +
                               "' (use ints, slices, None, ..., or integer tensors)");
@@ -80,8 +159,8 @@ Result<IndexPlan> plan_getitem(const Geometry& in, const ArgReader& a, TypeOf ty
     if (item->kind == Arg::Kind::ellipsis) {
       dim += rank - consumed;
     } else if (item->kind == Arg::Kind::none) {
-      int64_t stride = dim >= static_cast<int64_t>(g.shape.size()) ? 1
-                                                                     : g.shape[dim] * g.strides[dim];
+      int64_t stride =
+          dim >= static_cast<int64_t>(g.shape.size()) ? 1 : g.shape[dim] * g.strides[dim];
       g.shape.insert(g.shape.begin() + dim, 1);
       g.strides.insert(g.strides.begin() + dim, stride);
       ++dim;
@@ -123,8 +202,9 @@ Result<IndexPlan> plan_getitem(const Geometry& in, const ArgReader& a, TypeOf ty
       } else {
         TensorType t = type_of(item->value);
         if (t.dtype == DType::boolean || t.dtype == DType::uint8) {
-          return a.error(1, "boolean mask indexing has a data-dependent output shape and is "
-                            "not supported; use torch.where or masked_fill");
+          return a.error(1,
+                         "boolean mask indexing has a data-dependent output shape and is "
+                         "not supported; use torch.where or masked_fill");
         }
         if (!is_integral(t.dtype)) {
           return a.error(1, std::string("tensors used as indices must be integer tensors, got ") +
@@ -181,7 +261,8 @@ Result<Tensor> gather_advanced(const Tensor& view, const IndexPlan& plan, const 
                      ? env[adv.arg->value][0]
                      : Tensor::from_doubles(DType::int64, adv.shape, [&] {
                          std::vector<double> v;
-                         for (const auto& item : adv.arg->items) v.push_back(static_cast<double>(item.i));
+                         for (const auto& item : adv.arg->items)
+                           v.push_back(static_cast<double>(item.i));
                          return v;
                        }());
     Geometry eg = geometry_of(idx);
@@ -272,6 +353,153 @@ OpInfo getitem_op() {
   return op;
 }
 
+// The shape a setitem value takes part with: PyTorch drops the value's
+// leading size-1 dims beyond the target's rank (`x[0] = t` with t of shape
+// [1, n]), then the value must broadcast to the target without growing it.
+Result<Shape> setitem_value_shape(const ArgReader& a, const Shape& target, Shape value) {
+  while (value.size() > target.size() && value.front() == 1) value.erase(value.begin());
+  auto b = broadcast_shapes(target, value);
+  if (!b.ok() || *b != target) {
+    return a.error(2, "shape mismatch: value tensor of shape " + shape_str(value) +
+                          " cannot be broadcast to indexing result of shape " + shape_str(target));
+  }
+  return value;
+}
+
+template <typename TypeOf>
+Result<IndexPlan> plan_setitem(const Geometry& in, const ArgReader& a, TypeOf type_of) {
+  PF_ASSIGN(IndexPlan plan, plan_getitem(in, a, type_of));
+  if (!plan.advanced.empty()) {
+    return a.error(1,
+                   "item assignment with list indices is not supported (use ints, slices, "
+                   "None, ..., or one index tensor)");
+  }
+  return plan;
+}
+
+// x[mask] = v and x[:, idx] = v (setitem_form.h) on out, a contiguous copy of x:
+// masked elements take v; the index form writes the value's slice j at
+// position idx[j] (negative indices count from the end; the last duplicate wins).
+Status write_tensor_index(const BoundArgs<Tensor>& a, const SetitemTensorIndex& form, Tensor& out) {
+  const Tensor& index = a.env()[form.tensor][0];
+  Tensor value = Tensor::zeros(out.dtype(), {});
+  if (a.is_tensor(2)) {
+    value = a.tensor(2).to_dtype(out.dtype());
+  } else {
+    PF_ASSIGN(double v, a.real(2));
+    fill(value, v);
+  }
+  const Shape& shape = out.shape();
+  if (form.mask) {
+    Shape ms = index.shape();
+    ms.resize(shape.size(), 1);
+    const Tensor m = broadcast_view(reshape_tensor(index, ms), shape);
+    const Tensor v = reshape_tensor(value, {});
+    for (int64_t e = 0, n = out.numel(); e < n; ++e) {
+      if (m.get_int(e) == 0) continue;
+      if (out.dtype() == DType::int64) {
+        out.set_int(e, v.get_int(0));
+      } else {
+        out.set(e, v.get(0));
+      }
+    }
+    return ok_status();
+  }
+  Shape vs = value.shape();
+  while (vs.size() > form.written.size() && vs.front() == 1) vs.erase(vs.begin());
+  const Tensor src = broadcast_view(reshape_tensor(value, vs), form.written);
+  const std::vector<int64_t> at = read_indices(index);
+  const int64_t size = shape[form.dim];
+  Geometry g = geometry_of(out);
+  Geometry sg = geometry_of(src);
+  for (size_t j = 0; j < at.size(); ++j) {
+    int64_t i = at[j];
+    if (i < -size || i >= size) {
+      return a.error(1, "index " + std::to_string(i) + " is out of bounds for dimension " +
+                            std::to_string(form.dim) + " with size " + std::to_string(size));
+    }
+    if (i < 0) i += size;
+    Geometry dst = g, from = sg;
+    dst.offset += i * g.strides[form.dim];
+    from.offset += static_cast<int64_t>(j) * sg.strides[form.dim];
+    for (Geometry* x : {&dst, &from}) {
+      x->shape.erase(x->shape.begin() + form.dim);
+      x->strides.erase(x->strides.begin() + form.dim);
+    }
+    Tensor part = view_with(out, dst);
+    copy_strided(view_with(src, from), part);
+  }
+  return ok_status();
+}
+
+// The graph IR is pure: `x[index] = value` becomes a new tensor, x's copy
+// with the indexed view overwritten (value cast to x's dtype, broadcast), and
+// the builder rebinds x to it (graph_builder.h).
+OpInfo setitem_op() {
+  OpInfo op;
+  op.name = "setitem";
+  op.aliases = {"operator.setitem", "Tensor.__setitem__"};
+  op.params = {param_tensor("input"), ParamDef{"index", ParamKind::indices},
+               param("value", ParamKind::tensor_or_scalar)};
+  op.doc =
+      "x[index] = value as a new tensor (ints, slices, None, ...; value broadcast and cast "
+      "to x's dtype)";
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    const TensorType& t = a.tensor(0);
+    auto type_of = [&](ValueId v) { return a.env()[v][0]; };
+    std::optional<Shape> vshape;
+    if (a.is_tensor(2)) vshape = a.tensor(2).shape;
+    PF_ASSIGN(auto form, setitem_tensor_index(a, t.shape, type_of, vshape));
+    if (form.tensor != kNoValue) {
+      if (!form.mask && a.is_tensor(2) && a.tensor(2).dtype != t.dtype) {
+        return a.error(2, std::string("index put requires the value's dtype to be x's (") +
+                              dtype_name(t.dtype) + "), got " + dtype_name(a.tensor(2).dtype));
+      }
+      if (!a.is_tensor(2)) {
+        PF_ASSIGN(double v, a.real(2));
+        PF_TRY(check_value_fits(a, 2, v, t.dtype));
+      }
+      return std::vector<TensorType>{t};
+    }
+    PF_ASSIGN(IndexPlan plan, plan_setitem(contiguous_geometry(t.shape), a, type_of));
+    if (a.is_tensor(2)) {
+      PF_ASSIGN(Shape s, setitem_value_shape(a, plan.out_shape, a.tensor(2).shape));
+      (void)s;
+    } else {
+      PF_ASSIGN(double v, a.real(2));
+      PF_TRY(check_value_fits(a, 2, v, t.dtype));
+    }
+    return std::vector<TensorType>{t};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>&) -> Result<std::vector<Tensor>> {
+    Tensor out = a.tensor(0).contiguous_copy();
+    auto type_of = [&](ValueId v) {
+      const Tensor& x = a.env()[v][0];
+      return TensorType{x.dtype(), x.shape()};
+    };
+    std::optional<Shape> vshape;
+    if (a.is_tensor(2)) vshape = a.tensor(2).shape();
+    PF_ASSIGN(auto form, setitem_tensor_index(a, out.shape(), type_of, vshape));
+    if (form.tensor != kNoValue) {
+      PF_TRY(write_tensor_index(a, form, out));
+      return std::vector<Tensor>{out};
+    }
+    PF_ASSIGN(IndexPlan plan, plan_setitem(geometry_of(out), a, type_of));
+    Tensor view = view_with(out, plan.view);
+    if (a.is_tensor(2)) {
+      const Tensor& v = a.tensor(2);
+      PF_ASSIGN(Shape vs, setitem_value_shape(a, view.shape(), v.shape()));
+      copy_strided(broadcast_view(reshape_tensor(v, vs), view.shape()), view);
+    } else {
+      PF_ASSIGN(double v, a.real(2));
+      fill(view, v);
+    }
+    return std::vector<Tensor>{out};
+  };
+  return op;
+}
+
 template <typename T>
 Result<size_t> list_index(const BoundArgs<T>& a, size_t count) {
   PF_ASSIGN(int64_t i, a.integer(1));
@@ -308,6 +536,7 @@ OpInfo tuple_get_op() {
 
 void register_getitem_ops(OpRegistry& r) {
   r.add(getitem_op());
+  r.add(setitem_op());
   r.add(tuple_get_op());
 }
 

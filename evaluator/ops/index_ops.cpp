@@ -1,6 +1,7 @@
-// Indexing by integer tensors: index_select, gather, scatter, scatter_add,
-// embedding, one_hot. Index values are data, so their range is checked on the CPU and
-// reported as an error naming the offending value (never a crash).
+// Indexing by integer tensors: index_select, gather, take_along_dim, scatter,
+// scatter_add, index_fill, index_add, embedding, one_hot. Index values are data, so their range is
+// checked on the CPU and reported as an error naming the offending value (never a crash).
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <type_traits>
@@ -8,6 +9,8 @@
 #include "evaluator/ops/layout_util.h"
 #include "evaluator/ops/op_families.h"
 #include "evaluator/ops/op_registry.h"
+#include "evaluator/ops/op_util.h"
+#include "evaluator/ops/type_promotion.h"
 
 namespace pf {
 namespace {
@@ -274,6 +277,215 @@ OpInfo scatter_like_op(bool add) {
   return op;
 }
 
+// --- take_along_dim --------------------------------------------------------------------
+
+// The shapes take_along_dim gathers over: input and indices broadcast except
+// along dim, where each keeps its own size (PyTorch's rule).
+template <typename T>
+Result<std::pair<Shape, Shape>> take_shapes(const BoundArgs<T>& a, const Shape& in,
+                                            const Shape& idx, int64_t dim) {
+  if (in.size() != idx.size()) {
+    return a.error(1, "input and indices should have the same number of dimensions, got " +
+                          shape_str(in) + " and " + shape_str(idx));
+  }
+  Shape self = in;
+  self[dim] = idx[dim];
+  auto b = broadcast_shapes(self, idx);
+  if (!b.ok()) return a.error(1, "indices do not broadcast with input: " + b.error().message);
+  Shape src = *b;
+  src[dim] = in[dim];
+  return std::make_pair(*b, src);
+}
+
+OpInfo take_along_dim_op() {
+  OpInfo op;
+  op.name = "take_along_dim";
+  op.aliases = {"torch.take_along_dim", "Tensor.take_along_dim"};
+  op.params = {param_tensor("input"), param_tensor("indices"), param_opt_int("dim")};
+  op.doc = "gather along dim with input and indices broadcast (flattened when dim is None)";
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    const TensorType& t = a.tensor(0);
+    const TensorType& idx = a.tensor(1);
+    PF_TRY(require_index_dtype(a, 1, idx.dtype, true));
+    if (a.is_none(2)) return std::vector<TensorType>{{t.dtype, {shape_numel(idx.shape)}}};
+    PF_ASSIGN(int64_t dim, dim_arg(a, 2, static_cast<int64_t>(t.shape.size())));
+    PF_ASSIGN(auto shapes, take_shapes(a, t.shape, idx.shape, dim));
+    return std::vector<TensorType>{{t.dtype, shapes.first}};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>& out_types) -> Result<std::vector<Tensor>> {
+    const Tensor& t = a.tensor(0);
+    const Shape& shape = out_types[0].shape;
+    Tensor src;
+    Tensor idx;
+    int64_t dim = 0;
+    if (a.is_none(2)) {
+      src = reshape_tensor(t, {t.numel()});
+      idx = reshape_tensor(a.tensor(1), shape);
+    } else {
+      PF_ASSIGN(dim, dim_arg(a, 2, t.dim()));
+      PF_ASSIGN(auto shapes, take_shapes(a, t.shape(), a.tensor(1).shape(), dim));
+      src = broadcast_view(t, shapes.second);
+      idx = broadcast_view(a.tensor(1), shape);
+    }
+    std::vector<int64_t> index = read_indices(idx);
+    const int64_t size = src.shape()[dim];
+    Tensor out = Tensor::zeros(t.dtype(), shape);
+    const auto es = static_cast<int64_t>(dtype_size(t.dtype()));
+    for (int64_t e = 0; e < static_cast<int64_t>(index.size()); ++e) {
+      const int64_t v = index[e];
+      if (v < 0 || v >= size) return index_out_of_range(a, 1, v, dim, size);
+      std::memcpy(out.mutable_data() + e * es,
+                  src.data() + offset_with(shape, src.strides(), e, dim, v) * es, es);
+    }
+    return std::vector<Tensor>{out};
+  };
+  return op;
+}
+
+// --- index_fill / index_add -----------------------------------------------------------
+
+// The positions along dim a 0-d or 1-d int64 index names; index_fill wraps
+// negative ones (as PyTorch), index_add does not.
+template <typename T>
+Result<std::vector<int64_t>> dim_positions(const BoundArgs<T>& a, const Tensor& index, int64_t dim,
+                                           int64_t size, bool wrap) {
+  std::vector<int64_t> out = read_indices(index);
+  for (int64_t& v : out) {
+    if (wrap && v < 0 && v >= -size) v += size;
+    if (v < 0 || v >= size) return index_out_of_range(a, 2, v, dim, size);
+  }
+  return out;
+}
+
+Status check_dim_index(const ArgReader& a, const TensorType& idx) {
+  PF_TRY(require_index_dtype(a, 2, idx.dtype, true));
+  if (idx.shape.size() > 1)
+    return a.error(2, "index must be 0-d or 1-d, got " + shape_str(idx.shape));
+  return ok_status();
+}
+
+OpInfo index_fill_op() {
+  OpInfo op;
+  op.name = "index_fill";
+  op.aliases = {"torch.index_fill", "Tensor.index_fill", "Tensor.index_fill_"};
+  op.params = {param_tensor("input"), param_int("dim"), param_tensor("index"),
+               ParamDef{"value", ParamKind::tensor_or_scalar}};
+  op.doc = "a copy of input with the entries index names along dim set to value";
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    const TensorType& t = a.tensor(0);
+    PF_TRY(check_dim_index(a, a.tensor(2)));
+    PF_TRY(dim_arg(a, 1, std::max<int64_t>(1, static_cast<int64_t>(t.shape.size()))));
+    if (a.is_tensor(3) && !a.tensor(3).shape.empty()) {
+      return a.error(3, "index_fill only supports a 0-dimensional value tensor, got shape " +
+                            shape_str(a.tensor(3).shape));
+    }
+    if (!a.is_tensor(3)) {
+      PF_ASSIGN(double v, a.real(3));
+      PF_TRY(check_value_fits(a, 3, v, t.dtype));
+    }
+    return std::vector<TensorType>{t};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>&) -> Result<std::vector<Tensor>> {
+    Tensor out = a.tensor(0).contiguous_copy();
+    Tensor y = out.dim() == 0 ? reshape_tensor(out, {1}) : out;
+    PF_ASSIGN(int64_t dim, dim_arg(a, 1, y.dim()));
+    PF_ASSIGN(std::vector<int64_t> at, dim_positions(a, a.tensor(2), dim, y.shape()[dim], true));
+    Tensor value = a.is_tensor(3) ? a.tensor(3).to_dtype(y.dtype()) : Tensor();
+    if (!a.is_tensor(3)) {
+      PF_ASSIGN(double v, a.real(3));
+      value = Tensor::zeros(y.dtype(), {});
+      fill(value, v);
+    }
+    Geometry g = geometry_of(y);
+    for (int64_t k : at) {
+      Geometry slice = g;
+      slice.offset += k * g.strides[dim];
+      slice.shape.erase(slice.shape.begin() + dim);
+      slice.strides.erase(slice.strides.begin() + dim);
+      Tensor part = view_with(y, slice);
+      copy_strided(broadcast_view(value, part.shape()), part);
+    }
+    return std::vector<Tensor>{out};
+  };
+  return op;
+}
+
+OpInfo index_add_op() {
+  OpInfo op;
+  op.name = "index_add";
+  op.aliases = {"torch.index_add", "Tensor.index_add", "Tensor.index_add_"};
+  op.params = {param_tensor("input"), param_int("dim"), param_tensor("index"),
+               param_tensor("source"), kwarg("alpha", ParamKind::scalar, Arg::make_int(1))};
+  op.doc =
+      "a copy of input with alpha * source's slices added at the entries index names along dim";
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    const TensorType& t = a.tensor(0);
+    const TensorType& src = a.tensor(3);
+    PF_TRY(check_dim_index(a, a.tensor(2)));
+    const auto rank = std::max<int64_t>(1, static_cast<int64_t>(t.shape.size()));
+    PF_ASSIGN(int64_t dim, dim_arg(a, 1, rank));
+    if (src.dtype != t.dtype) {
+      return a.error(3, std::string("source must have input's dtype ") + dtype_name(t.dtype) +
+                            ", got " + dtype_name(src.dtype));
+    }
+    Shape expect = t.shape.empty() ? Shape{1} : t.shape;
+    expect[dim] = shape_numel(a.tensor(2).shape);
+    Shape got = src.shape.empty() ? Shape{1} : src.shape;
+    if (got != expect) {
+      return a.error(3, "source shape " + shape_str(src.shape) + " does not match " +
+                            shape_str(expect) + " (input's shape with dim the index's length)");
+    }
+    PF_ASSIGN(double alpha, a.real(4));
+    if (!is_floating(t.dtype) && a.arg(4).kind == Arg::Kind::real) {
+      return a.error(4,
+                     std::string("a float alpha cannot scale ") + dtype_name(t.dtype) + " tensors");
+    }
+    (void)alpha;
+    return std::vector<TensorType>{t};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>&) -> Result<std::vector<Tensor>> {
+    const Tensor& t = a.tensor(0);
+    Shape shape = t.dim() == 0 ? Shape{1} : t.shape();
+    PF_ASSIGN(int64_t dim, dim_arg(a, 1, static_cast<int64_t>(shape.size())));
+    PF_ASSIGN(std::vector<int64_t> at, dim_positions(a, a.tensor(2), dim, shape[dim], false));
+    Shape src_shape = shape;
+    src_shape[dim] = static_cast<int64_t>(at.size());
+    const Tensor src = reshape_tensor(a.tensor(3), src_shape);
+    const Strides out_strides = contiguous_strides(shape);
+    const Strides src_strides = contiguous_strides(src_shape);
+    const int64_t n = shape_numel(src_shape);
+    Tensor out = t.contiguous_copy();
+    if (is_floating(t.dtype()) || t.dtype() == DType::boolean) {
+      PF_ASSIGN(double alpha, a.real(4));
+      std::vector<double> acc = out.to_doubles();
+      std::vector<double> sv = src.to_doubles();
+      for (int64_t e = 0; e < n; ++e) {
+        const int64_t row = (e / src_strides[dim]) % src_shape[dim];
+        acc[offset_with(src_shape, out_strides, e, dim, at[row])] += alpha * sv[e];
+      }
+      return std::vector<Tensor>{Tensor::from_doubles(t.dtype(), t.shape(), acc)};
+    }
+    const Arg& al = a.arg(4);
+    const int64_t alpha = al.kind == Arg::Kind::boolean ? (al.b ? 1 : 0) : al.i;
+    std::vector<int64_t> acc = read_indices(out);
+    std::vector<int64_t> sv = read_indices(src);
+    for (int64_t e = 0; e < n; ++e) {
+      const int64_t row = (e / src_strides[dim]) % src_shape[dim];
+      int64_t& dst = acc[offset_with(src_shape, out_strides, e, dim, at[row])];
+      dst = static_cast<int64_t>(static_cast<uint64_t>(dst) +
+                                 static_cast<uint64_t>(alpha) * static_cast<uint64_t>(sv[e]));
+    }
+    Tensor result = Tensor::zeros(t.dtype(), t.shape());
+    for (int64_t i = 0; i < result.numel(); ++i)
+      result.set_int(i, wrap_to_dtype(acc[i], t.dtype()));
+    return std::vector<Tensor>{result};
+  };
+  return op;
+}
+
 // --- embedding -------------------------------------------------------------------------
 
 OpInfo embedding_op() {
@@ -384,6 +596,9 @@ void register_index_ops(OpRegistry& r) {
   r.add(one_hot_op());
   r.add(index_select_op());
   r.add(gather_op());
+  r.add(take_along_dim_op());
+  r.add(index_fill_op());
+  r.add(index_add_op());
   r.add(scatter_like_op(false));
   r.add(scatter_like_op(true));
   r.add(embedding_op());

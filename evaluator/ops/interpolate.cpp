@@ -1,6 +1,7 @@
 // interpolate (alias upsample): nearest, nearest-exact, (bi/tri)linear,
 // bicubic and area over 1-3 spatial dims of an [N, C, *spatial] input;
-// antialiased bilinear and bicubic (antialias=True) over 2.
+// antialiased bilinear and bicubic (antialias=True) over 2. Also
+// F.affine_grid (2-d), the sampling grid of an affine map.
 //
 // Every mode is separable, so the reference resamples one spatial dim at a
 // time with per-output taps (input index, weight), accumulating in float64.
@@ -12,10 +13,12 @@
 #include <cmath>
 #include <optional>
 
+#include "evaluator/ops/affine_grid.h"
 #include "evaluator/ops/interpolate_taps.h"
 #include "evaluator/ops/layout_util.h"
 #include "evaluator/ops/op_families.h"
 #include "evaluator/ops/op_registry.h"
+#include "evaluator/ops/type_promotion.h"
 
 namespace pf {
 namespace {
@@ -306,7 +309,92 @@ InterpTaps antialias_taps(bool bicubic, bool float64, int64_t in, int64_t out, b
                  : make_aa_taps<float>(mode, in, out, align_corners, scale);
 }
 
+namespace {
+
+// linspace(-1, 1, n) as PyTorch's linspace_from_neg_one: 0 for n <= 1, else
+// rounded to dtype, times (n - 1) / n without align_corners.
+double neg_one_to_one(int64_t i, int64_t n, bool align_corners, DType dtype) {
+  if (n <= 1) return 0;
+  const double step = 2.0 / static_cast<double>(n - 1);
+  double v = i < n / 2 ? -1.0 + step * static_cast<double>(i)
+                       : 1.0 - step * static_cast<double>(n - 1 - i);
+  v = round_to_dtype(v, dtype);
+  if (align_corners) return v;
+  return round_to_dtype(
+      round_to_dtype(v * static_cast<double>(n - 1), dtype) / static_cast<double>(n), dtype);
+}
+
+// theta [N, 2, 3] and size [N, C, H, W]: the grid [N, H, W, 2].
+template <typename T>
+Result<Shape> affine_grid_shape(const BoundArgs<T>& a, const Shape& theta) {
+  PF_ASSIGN(std::vector<int64_t> size, a.ints(1));
+  if (size.size() != 4) {
+    return a.error(1, "only 2-d grids (size [N, C, H, W]) are supported, got " +
+                          std::to_string(size.size()) + " sizes");
+  }
+  if (theta.size() != 3 || theta[0] != size[0] || theta[1] != 2 || theta[2] != 3) {
+    return a.error(0, "expected a batch of 2-d affine matrices of shape [" +
+                          std::to_string(size[0]) + ", 2, 3] for size " + shape_str(size) +
+                          ", got " + shape_str(theta));
+  }
+  for (int64_t d : size) {
+    if (d < 0) return a.error(1, "negative size " + std::to_string(d));
+  }
+  return Shape{size[0], size[2], size[3], 2};
+}
+
+OpInfo affine_grid_op() {
+  OpInfo op;
+  op.name = "affine_grid";
+  op.aliases = {"torch.nn.functional.affine_grid", "torch.affine_grid_generator"};
+  op.params = {param_tensor("theta"), param_ints("size"),
+               ParamDef{"align_corners", ParamKind::boolean, Arg::make_none()}};
+  op.doc = "the [N, H, W, 2] sampling grid of affine maps theta [N, 2, 3] (for grid_sample)";
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    PF_TRY(require_floating(a, 0, a.tensor(0).dtype));
+    PF_ASSIGN(Shape out, affine_grid_shape(a, a.tensor(0).shape));
+    return std::vector<TensorType>{{a.tensor(0).dtype, out}};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    const Tensor& theta = a.tensor(0);
+    const Shape& s = out[0].shape;
+    const bool align = !a.is_none(2) && a.arg(2).b;
+    const Tensor base = affine_base_grid(theta.dtype(), s[1], s[2], align);
+    const std::vector<double> th = theta.to_doubles();
+    const std::vector<double> bg = base.to_doubles();
+    Tensor y = Tensor::zeros(out[0].dtype, s);
+    const int64_t hw = s[1] * s[2];
+    for (int64_t n = 0; n < s[0]; ++n) {
+      for (int64_t p = 0; p < hw; ++p) {
+        for (int64_t k = 0; k < 2; ++k) {
+          double acc = 0;
+          for (int64_t j = 0; j < 3; ++j) acc += bg[p * 3 + j] * th[(n * 2 + k) * 3 + j];
+          y.set((n * hw + p) * 2 + k, acc);
+        }
+      }
+    }
+    return std::vector<Tensor>{y};
+  };
+  return op;
+}
+
+}  // namespace
+
+Tensor affine_base_grid(DType dtype, int64_t h, int64_t w, bool align_corners) {
+  Tensor base = Tensor::zeros(dtype, {h * w, 3});
+  for (int64_t i = 0; i < h; ++i) {
+    for (int64_t j = 0; j < w; ++j) {
+      base.set((i * w + j) * 3 + 0, neg_one_to_one(j, w, align_corners, dtype));
+      base.set((i * w + j) * 3 + 1, neg_one_to_one(i, h, align_corners, dtype));
+      base.set((i * w + j) * 3 + 2, 1.0);
+    }
+  }
+  return base;
+}
+
 void register_interpolate_ops(OpRegistry& r) {
+  r.add(affine_grid_op());
   OpInfo op;
   op.name = "interpolate";
   op.aliases = {"torch.nn.functional.interpolate", "torch.nn.functional.upsample"};

@@ -3,10 +3,12 @@
 // nan_to_num, deg2rad / rad2deg, sinc, frac and tanhshrink. Integer and bool
 // inputs of the transcendental functions compute in (and return) float32, as
 // PyTorch does.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
 #include <numbers>
+#include <optional>
 
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/ops/op_util.h"
@@ -203,6 +205,28 @@ void register_math_ops(OpRegistry& r) {
                {"torch.special.sinc"});
   add_float_fn(r, "tanhshrink", [](double x) { return x - std::tanh(x); },
                {"torch.nn.functional.tanhshrink"});
+  // logit(x, eps=None): log(x / (1 - x)), x first clamped to [eps, 1 - eps]
+  // when eps is given (PyTorch's kernel: the bounds in the compute dtype).
+  UnaryOpDef logit;
+  logit.name = "logit";
+  logit.aliases = spellings("logit", {"torch.special.logit"});
+  logit.extra_params = {param("eps", ParamKind::optional_real, Arg::make_none())};
+  logit.dtype_rule = UnaryDtype::float_promoting;
+  logit.bind = [](const ArgReader& a, DType compute) -> Result<ElementFn> {
+    std::optional<double> eps;  // a negative eps clamps nothing, as in PyTorch
+    if (!a.is_none(1)) {
+      PF_ASSIGN(double e, a.real(1));
+      if (e >= 0) eps = round_to_dtype(e, opmath_type(compute));
+    }
+    const double lo = eps.value_or(0),
+                 hi = eps ? round_to_dtype(1 - *eps, opmath_type(compute)) : 1;
+    return ElementFn([eps, lo, hi](double x) {
+      if (eps && !std::isnan(x)) x = std::min(std::max(x, lo), hi);
+      return std::log(x / (1 - x));
+    });
+  };
+  logit.doc = "log(x / (1 - x)), x clamped to [eps, 1 - eps] when eps is given";
+  r.add(unary_op(std::move(logit)));
   UnaryOpDef frac;
   frac.name = "frac";
   frac.aliases = spellings("frac");

@@ -166,9 +166,48 @@ OpInfo arg_extremum_op(const std::string& name, bool take_max) {
   return op;
 }
 
+// aminmax(input, *, dim=None, keepdim=False) -> (amin, amax): both through
+// amin/amax's own shape rule and fold (dim=None reduces every dim).
+Node as_amax_call(const Node& node) {
+  Node n = node;
+  const Arg& dim = node.args[1];
+  n.args[1] = dim.is_none() ? Arg::make_list({}) : Arg::make_list({dim});
+  return n;
+}
+
+OpInfo aminmax_op() {
+  OpInfo op;
+  op.name = "aminmax";
+  op.aliases = {"torch.aminmax", "Tensor.aminmax"};
+  ParamDef dim = param("dim", ParamKind::optional_integer, Arg::make_none());
+  dim.keyword_only = true;
+  op.params = {tensor_param("input"), dim,
+               kwarg("keepdim", ParamKind::boolean, Arg::make_bool(false))};
+  op.returns_list = true;
+  op.doc = "(amin, amax) over one dim (all elements if None)";
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    const OpRegistry& reg = OpRegistry::builtin();
+    Node n = as_amax_call(a.node());
+    BoundArgs<TensorType> call(n, reg.param_names("amin"), a.env());
+    PF_ASSIGN(std::vector<TensorType> t, reg.find("amin")->infer(call));
+    return std::vector<TensorType>{t[0], t[0]};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    const OpRegistry& reg = OpRegistry::builtin();
+    Node n = as_amax_call(a.node());
+    BoundArgs<Tensor> call(n, reg.param_names("amin"), a.env());
+    PF_ASSIGN(std::vector<Tensor> lo, reg.find("amin")->cpu(call, {out[0]}));
+    PF_ASSIGN(std::vector<Tensor> hi, reg.find("amax")->cpu(call, {out[1]}));
+    return std::vector<Tensor>{lo[0], hi[0]};
+  };
+  return op;
+}
+
 }  // namespace
 
 void register_minmax_ops(OpRegistry& r) {
+  r.add(aminmax_op());
   r.add(amax_op("amax", true));
   r.add(amax_op("amin", false));
   r.add(full_extremum_op("max", true));

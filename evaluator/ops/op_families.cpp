@@ -38,6 +38,7 @@ void register_all_builtin_ops(OpRegistry& r) {
   register_adaptive_pool_ops(r);
   register_interpolate_ops(r);
   register_unfold_ops(r);
+  register_shuffle_ops(r);
 }
 
 }  // namespace pf

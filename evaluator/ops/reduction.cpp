@@ -1,4 +1,5 @@
-// Reductions with an identity: sum, nansum, mean, prod, logsumexp, all, any.
+// Reductions with an identity: sum, nansum, mean, nanmean, prod, logsumexp,
+// all, any, count_nonzero.
 // Integer sums and products are exact 64-bit (int64 output, wrapping like
 // PyTorch); float reductions accumulate in float64 and round once.
 #include <cmath>
@@ -157,9 +158,65 @@ OpInfo truth_op(const std::string& name, bool all) {
   return reduce_op(std::move(d));
 }
 
+// nanmean: the mean of the non-NaN values (NaN when there are none), as
+// PyTorch's nansum / count.
+OpInfo nanmean_op() {
+  ReduceOpDef d;
+  d.name = "nanmean";
+  d.aliases = {"torch.nanmean", "Tensor.nanmean"};
+  d.params = reduce_params(ParamKind::optional_int_list, false, true);
+  d.out_dtype = [](const ArgReader& a, DType in) -> Result<DType> {
+    DType t = in;
+    if (!a.is_none(3)) {
+      PF_ASSIGN(t, a.dtype(3));
+    }
+    if (!is_floating(in) || !is_floating(t)) {
+      return a.error(0, std::string("nanmean needs a floating input, got ") + dtype_name(t));
+    }
+    return t;
+  };
+  d.fold = [](const double* v, int64_t n, DType) {
+    double acc = 0;
+    int64_t count = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (std::isnan(v[i])) continue;
+      acc += v[i];
+      ++count;
+    }
+    return acc / static_cast<double>(count);
+  };
+  d.convert_first = true;
+  d.doc = "mean of the non-NaN values over dim (all dims if None)";
+  return reduce_op(std::move(d));
+}
+
+// count_nonzero(input, dim=None): int64 counts (NaN counts), as PyTorch's
+// (input != 0).sum(dim).
+OpInfo count_nonzero_op() {
+  ReduceOpDef d;
+  d.name = "count_nonzero";
+  d.aliases = {"torch.count_nonzero", "Tensor.count_nonzero"};
+  d.params = reduce_params(ParamKind::optional_int_list);
+  d.out_dtype = [](const ArgReader&, DType) -> Result<DType> { return DType::int64; };
+  d.fold = [](const double* v, int64_t n, DType) {
+    double count = 0;
+    for (int64_t i = 0; i < n; ++i) count += v[i] != 0 ? 1 : 0;
+    return count;
+  };
+  d.int_fold = [](const int64_t* v, int64_t n) {
+    int64_t count = 0;
+    for (int64_t i = 0; i < n; ++i) count += v[i] != 0 ? 1 : 0;
+    return count;
+  };
+  d.doc = "the number of nonzero elements over dim (all dims if None), int64";
+  return reduce_op(std::move(d));
+}
+
 }  // namespace
 
 void register_reduction_ops(OpRegistry& r) {
+  r.add(nanmean_op());
+  r.add(count_nonzero_op());
   r.add(sum_op());
   r.add(nansum_op());
   r.add(mean_op());

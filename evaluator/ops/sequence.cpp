@@ -177,51 +177,59 @@ struct Literal {
   bool any_real = false, all_bool = true;
 };
 
-Status flatten_literal(const ArgReader& a, const Arg& v, size_t depth, Literal& out) {
+Status flatten_literal(const ArgReader& a, size_t i, const Arg& v, size_t depth, Literal& out) {
   if (v.is_sequence()) {
     int64_t n = static_cast<int64_t>(v.items.size());
     if (depth == out.shape.size()) {
-      if (!out.leaves.empty()) return a.error(0, "nested lists have uneven depth");
+      if (!out.leaves.empty()) return a.error(i, "nested lists have uneven depth");
       out.shape.push_back(n);
     } else if (depth > out.shape.size() || out.shape[depth] != n) {
-      return a.error(0, "nested lists are not rectangular");
+      return a.error(i, "nested lists are not rectangular");
     }
-    for (const auto& item : v.items) PF_TRY(flatten_literal(a, item, depth + 1, out));
+    for (const auto& item : v.items) PF_TRY(flatten_literal(a, i, item, depth + 1, out));
     return ok_status();
   }
   if (!v.is_number() && v.kind != Arg::Kind::boolean) {
-    return a.error(0, "expected numbers, bools or lists of them");
+    return a.error(i, "expected numbers, bools or lists of them");
   }
-  if (depth != out.shape.size()) return a.error(0, "nested lists have uneven depth");
+  if (depth != out.shape.size()) return a.error(i, "nested lists have uneven depth");
   out.any_real = out.any_real || v.kind == Arg::Kind::real;
   out.all_bool = out.all_bool && v.kind == Arg::Kind::boolean;
   out.leaves.push_back(&v);
   return ok_status();
 }
 
-OpInfo tensor_op() {
+// torch.tensor(data, dtype=None) and x.new_tensor(data, dtype=None), whose
+// dtype defaults to x's.
+OpInfo tensor_op(bool method) {
+  const size_t d = method ? 1 : 0;  // the data parameter
   OpInfo op;
-  op.name = "tensor";
-  op.aliases = {"torch.tensor"};
-  op.params = {param("data", ParamKind::scalar),
-               kwarg("dtype", ParamKind::optional_dtype, Arg::make_none()), ignored_param("device"),
-               ignored_param("requires_grad"), ignored_param("pin_memory")};
-  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+  op.name = method ? "new_tensor" : "tensor";
+  op.aliases = {method ? "Tensor.new_tensor" : "torch.tensor"};
+  if (method) op.params.push_back(tensor_param("input"));
+  for (ParamDef p :
+       {param("data", ParamKind::scalar),
+        kwarg("dtype", ParamKind::optional_dtype, Arg::make_none()), ignored_param("device"),
+        ignored_param("requires_grad"), ignored_param("pin_memory")}) {
+    op.params.push_back(std::move(p));
+  }
+  op.infer = [method, d](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
     Literal lit;
-    PF_TRY(flatten_literal(a, a.arg(0), 0, lit));
+    PF_TRY(flatten_literal(a, d, a.arg(d), 0, lit));
     DType t = lit.any_real                          ? kDefaultFloat
               : lit.all_bool && !lit.leaves.empty() ? DType::boolean
                                                     : DType::int64;
     if (lit.leaves.empty() && !lit.any_real) t = kDefaultFloat;  // torch.tensor([]) is float32
-    if (!a.is_none(1)) {
-      PF_ASSIGN(t, a.dtype(1));
+    if (method) t = a.tensor(0).dtype;
+    if (!a.is_none(d + 1)) {
+      PF_ASSIGN(t, a.dtype(d + 1));
     }
     return std::vector<TensorType>{{t, lit.shape}};
   };
-  op.cpu = [](const BoundArgs<Tensor>& a,
-              const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+  op.cpu = [d](const BoundArgs<Tensor>& a,
+               const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
     Literal lit;
-    PF_TRY(flatten_literal(a, a.arg(0), 0, lit));
+    PF_TRY(flatten_literal(a, d, a.arg(d), 0, lit));
     Tensor y = Tensor::zeros(out[0].dtype, out[0].shape);
     for (size_t i = 0; i < lit.leaves.size(); ++i) {
       const Arg& v = *lit.leaves[i];
@@ -236,7 +244,8 @@ OpInfo tensor_op() {
     }
     return std::vector<Tensor>{y};
   };
-  op.doc = "a tensor holding literal data (a number or nested lists)";
+  op.doc = method ? "a tensor holding literal data, of input's dtype unless dtype= is given"
+                  : "a tensor holding literal data (a number or nested lists)";
   return op;
 }
 
@@ -246,7 +255,8 @@ void register_sequence_ops(OpRegistry& r) {
   r.add(arange_op());
   r.add(linspace_op());
   r.add(eye_op());
-  r.add(tensor_op());
+  r.add(tensor_op(false));
+  r.add(tensor_op(true));
 }
 
 }  // namespace pf

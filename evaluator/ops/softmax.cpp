@@ -1,6 +1,7 @@
-// softmax and log_softmax along a dim, computed stably (max subtracted) in
-// float64. dim=None picks PyTorch's legacy implicit dim (0 for 0-, 1- and
-// 3-d inputs, else 1); dtype= converts the input first.
+// softmax, log_softmax and softmin (softmax of -input, as F.softmin) along
+// a dim, computed stably (max subtracted) in float64. dim=None picks
+// PyTorch's legacy implicit dim (0 for 0-, 1- and 3-d inputs, else 1); dtype=
+// converts the input first.
 #include <cmath>
 #include <limits>
 
@@ -29,11 +30,12 @@ Result<Reduction> softmax_plan(const ArgReader& a, const Shape& shape) {
   return plan_reduction(a, 1, shape, std::vector<int64_t>{dim}, true);
 }
 
-OpInfo softmax_op(const std::string& name, bool log) {
+OpInfo softmax_op(const std::string& name, bool log, bool negate = false) {
   OpInfo op;
   op.name = name;
   op.aliases = {"torch." + name, "Tensor." + name, "torch.nn.functional." + name,
                 "torch.special." + name};
+  if (negate) op.aliases = {"torch.nn.functional.softmin"};
   op.params = {tensor_param("input"), param("dim", ParamKind::optional_integer, Arg::make_none()),
                ParamDef{"_stacklevel", ParamKind::ignored, Arg::make_int(3)},
                param("dtype", ParamKind::optional_dtype, Arg::make_none())};
@@ -50,15 +52,15 @@ OpInfo softmax_op(const std::string& name, bool log) {
     PF_TRY(softmax_plan(a, x.shape));
     return std::vector<TensorType>{{t, x.shape}};
   };
-  op.cpu = [log](const BoundArgs<Tensor>& a,
-                 const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+  op.cpu = [log, negate](const BoundArgs<Tensor>& a,
+                         const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
     const Tensor& x = a.tensor(0);
     DType t = out[0].dtype;
     PF_ASSIGN(Reduction r, softmax_plan(a, x.shape()));
     Tensor y = Tensor::zeros(t, out[0].shape);
     Tensor yg = grouped_view(y, r);
     std::vector<double> v = grouped_values(x, r);
-    for (double& e : v) e = round_to_dtype(e, t);
+    for (double& e : v) e = round_to_dtype(negate ? -e : e, t);
     for (int64_t g = 0; g < r.groups; ++g) {
       const double* group = v.data() + g * r.group_size;
       double m = -std::numeric_limits<double>::infinity();
@@ -72,7 +74,9 @@ OpInfo softmax_op(const std::string& name, bool log) {
     }
     return std::vector<Tensor>{y};
   };
-  op.doc = log ? "log(softmax(input)) along dim" : "exp(x) / sum(exp(x)) along dim";
+  op.doc = log      ? "log(softmax(input)) along dim"
+           : negate ? "softmax(-input) along dim"
+                    : "exp(x) / sum(exp(x)) along dim";
   return op;
 }
 
@@ -81,6 +85,7 @@ OpInfo softmax_op(const std::string& name, bool log) {
 void register_softmax_ops(OpRegistry& r) {
   r.add(softmax_op("softmax", false));
   r.add(softmax_op("log_softmax", true));
+  r.add(softmax_op("softmin", false, true));
 }
 
 }  // namespace pf

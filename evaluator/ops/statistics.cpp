@@ -1,6 +1,7 @@
 // Statistics over dims: var/std and var_mean/std_mean (correction or unbiased), norm and
 // linalg.vector_norm (p = 0, 1, 2, inf, -inf, other; 'fro'), linalg.matrix_norm
-// ('fro', 'nuc', +-1, +-2, +-inf) and F.normalize. Accumulation in float64, one rounding to the
+// ('fro', 'nuc', +-1, +-2, +-inf), F.normalize, F.cosine_similarity and
+// F.pairwise_distance, torch.cdist, torch.dist. Accumulation in float64, one rounding to the
 // output dtype.
 #include <algorithm>
 #include <cmath>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "common/strings.h"
+#include "evaluator/ops/layout_util.h"
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/ops/op_util.h"
 #include "evaluator/ops/reduce_util.h"
@@ -361,6 +363,227 @@ OpInfo matrix_norm_op() {
   return op;
 }
 
+// Both operands broadcast to one shape; `dim` is a dim of that shape.
+struct PairPlan {
+  Shape shape;
+  Reduction r;
+};
+
+template <typename T>
+Result<PairPlan> pair_plan(const BoundArgs<T>& a, const Shape& s1, const Shape& s2,
+                           size_t dim_param, int64_t dim, bool keepdim) {
+  auto b = broadcast_shapes(s1, s2);
+  if (!b.ok()) return a.error(1, "the inputs do not broadcast: " + b.error().message);
+  PairPlan p;
+  p.shape = *b;
+  PF_ASSIGN(p.r, plan_reduction(a, dim_param, p.shape, std::vector<int64_t>{dim}, keepdim));
+  return p;
+}
+
+// F.cosine_similarity(x1, x2, dim=1, eps=1e-8) as PyTorch 1.13: each operand
+// divided by its 2-norm clamped to eps, then the products summed over dim.
+OpInfo cosine_similarity_op() {
+  OpInfo op;
+  op.name = "cosine_similarity";
+  op.aliases = {"torch.nn.functional.cosine_similarity", "torch.cosine_similarity"};
+  op.params = {tensor_param("x1"), tensor_param("x2"),
+               param("dim", ParamKind::integer, Arg::make_int(1)),
+               param("eps", ParamKind::real, Arg::make_real(1e-8))};
+  op.doc = "sum over dim of (x1 / max(|x1|, eps)) * (x2 / max(|x2|, eps))";
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    const DType t = result_type({{a.tensor(0).dtype}, {a.tensor(1).dtype}});
+    PF_TRY(expect_floating(a, t));
+    PF_ASSIGN(int64_t dim, a.integer(2));
+    PF_ASSIGN(PairPlan p, pair_plan(a, a.tensor(0).shape, a.tensor(1).shape, 2, dim, false));
+    PF_TRY(a.real(3));
+    return std::vector<TensorType>{{t, p.r.out_shape}};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    PF_ASSIGN(int64_t dim, a.integer(2));
+    PF_ASSIGN(double eps, a.real(3));
+    PF_ASSIGN(PairPlan p, pair_plan(a, a.tensor(0).shape(), a.tensor(1).shape(), 2, dim, false));
+    const std::vector<double> v1 =
+        grouped_values(layout::broadcast_view(a.tensor(0), p.shape), p.r);
+    const std::vector<double> v2 =
+        grouped_values(layout::broadcast_view(a.tensor(1), p.shape), p.r);
+    Tensor y = Tensor::zeros(out[0].dtype, out[0].shape);
+    const int64_t n = p.r.group_size;
+    for (int64_t g = 0; g < p.r.groups; ++g) {
+      const double* g1 = v1.data() + g * n;
+      const double* g2 = v2.data() + g * n;
+      const double n1 = std::max(norm_of(g1, n, 2), eps), n2 = std::max(norm_of(g2, n, 2), eps);
+      double acc = 0;
+      for (int64_t k = 0; k < n; ++k) acc += (g1[k] / n1) * (g2[k] / n2);
+      y.set(g, acc);
+    }
+    return std::vector<Tensor>{y};
+  };
+  return op;
+}
+
+// F.pairwise_distance(x1, x2, p=2, eps=1e-6, keepdim=False): the p-norm of
+// x1 - x2 + eps over the last dim of the broadcast shape, as PyTorch.
+OpInfo pairwise_distance_op() {
+  OpInfo op;
+  op.name = "pairwise_distance";
+  op.aliases = {"torch.nn.functional.pairwise_distance", "torch.pairwise_distance"};
+  op.params = {tensor_param("x1"), tensor_param("x2"),
+               param("p", ParamKind::real, Arg::make_real(2.0)),
+               param("eps", ParamKind::real, Arg::make_real(1e-6)),
+               param("keepdim", ParamKind::boolean, Arg::make_bool(false))};
+  op.doc = "the p-norm of x1 - x2 + eps over the last dim";
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    const DType t =
+        result_type({{a.tensor(0).dtype}, {a.tensor(1).dtype}, {DType::float64, false, true}});
+    PF_TRY(a.real(2));
+    PF_TRY(a.real(3));
+    PF_ASSIGN(bool keepdim, a.boolean(4));
+    PF_ASSIGN(PairPlan p, pair_plan(a, a.tensor(0).shape, a.tensor(1).shape, 0, -1, keepdim));
+    return std::vector<TensorType>{{t, p.r.out_shape}};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    PF_ASSIGN(double pn, a.real(2));
+    PF_ASSIGN(double eps, a.real(3));
+    PF_ASSIGN(bool keepdim, a.boolean(4));
+    PF_ASSIGN(PairPlan p, pair_plan(a, a.tensor(0).shape(), a.tensor(1).shape(), 0, -1, keepdim));
+    const std::vector<double> v1 =
+        grouped_values(layout::broadcast_view(a.tensor(0), p.shape), p.r);
+    const std::vector<double> v2 =
+        grouped_values(layout::broadcast_view(a.tensor(1), p.shape), p.r);
+    Tensor y = Tensor::zeros(out[0].dtype, out[0].shape);
+    const int64_t n = p.r.group_size;
+    std::vector<double> d(static_cast<size_t>(n));
+    for (int64_t g = 0; g < p.r.groups; ++g) {
+      for (int64_t k = 0; k < n; ++k) d[k] = v1[g * n + k] - v2[g * n + k] + eps;
+      y.set(g, norm_of(d.data(), n, pn));
+    }
+    return std::vector<Tensor>{y};
+  };
+  return op;
+}
+
+// torch.cdist(x1, x2, p=2, compute_mode=...): [B..., P, M] and [B..., R, M]
+// (batch dims broadcast) give the p-norm distances [B..., P, R], computed
+// exactly (PyTorch's matrix-product form for p = 2 rounds like its GEMM).
+struct CdistPlan {
+  Shape batch, x1, x2, out;
+  int64_t p_rows = 0, r_rows = 0, m = 0;
+};
+
+template <typename T>
+Result<CdistPlan> cdist_plan(const BoundArgs<T>& a, const Shape& s1, const Shape& s2) {
+  for (size_t i : {0, 1}) {
+    const Shape& s = i == 0 ? s1 : s2;
+    if (s.size() < 2) {
+      return a.error(i, "cdist only supports at least 2-d tensors, got shape " + shape_str(s));
+    }
+  }
+  CdistPlan c;
+  c.m = s1.back();
+  if (s2.back() != c.m) {
+    return a.error(1, "x1 and x2 must have the same number of columns, got " + std::to_string(c.m) +
+                          " and " + std::to_string(s2.back()));
+  }
+  auto b = broadcast_shapes(Shape(s1.begin(), s1.end() - 2), Shape(s2.begin(), s2.end() - 2));
+  if (!b.ok()) return a.error(1, "batch dims do not broadcast: " + b.error().message);
+  c.batch = *b;
+  c.p_rows = s1[s1.size() - 2];
+  c.r_rows = s2[s2.size() - 2];
+  c.x1 = c.batch;
+  c.x1.insert(c.x1.end(), {c.p_rows, c.m});
+  c.x2 = c.batch;
+  c.x2.insert(c.x2.end(), {c.r_rows, c.m});
+  c.out = c.batch;
+  c.out.insert(c.out.end(), {c.p_rows, c.r_rows});
+  return c;
+}
+
+OpInfo cdist_op() {
+  OpInfo op;
+  op.name = "cdist";
+  op.aliases = {"torch.cdist", "torch.functional.cdist"};
+  op.params = {tensor_param("x1"), tensor_param("x2"),
+               param("p", ParamKind::real, Arg::make_real(2.0)),
+               param("compute_mode", ParamKind::string,
+                     Arg::make_string("use_mm_for_euclid_dist_if_necessary"))};
+  op.doc =
+      "p-norm distances between the rows of x1 and of x2 ([..., P, M], [..., R, M] -> [..., P, R])";
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    const DType t = a.tensor(0).dtype;
+    if (t != DType::float32 && t != DType::float64) {
+      return a.error(0, std::string("cdist supports float32 and float64 (as PyTorch's CPU), got ") +
+                            dtype_name(t));
+    }
+    PF_TRY(layout::require_same_dtype(a, 1, t, a.tensor(1).dtype));
+    PF_ASSIGN(double p, a.real(2));
+    if (!(p >= 0)) return a.error(2, "cdist only supports non-negative p values");
+    PF_ASSIGN(std::string mode, a.string(3));
+    if (mode != "use_mm_for_euclid_dist_if_necessary" && mode != "use_mm_for_euclid_dist" &&
+        mode != "donot_use_mm_for_euclid_dist") {
+      return a.error(3, "unknown compute_mode '" + mode + "'");
+    }
+    PF_ASSIGN(CdistPlan c, cdist_plan(a, a.tensor(0).shape, a.tensor(1).shape));
+    return std::vector<TensorType>{{t, c.out}};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    PF_ASSIGN(double p, a.real(2));
+    PF_ASSIGN(CdistPlan c, cdist_plan(a, a.tensor(0).shape(), a.tensor(1).shape()));
+    const std::vector<double> v1 = layout::broadcast_view(a.tensor(0), c.x1).to_doubles();
+    const std::vector<double> v2 = layout::broadcast_view(a.tensor(1), c.x2).to_doubles();
+    Tensor y = Tensor::zeros(out[0].dtype, c.out);
+    std::vector<double> d(static_cast<size_t>(c.m));
+    int64_t e = 0;
+    for (int64_t b = 0, nb = shape_numel(c.batch); b < nb; ++b) {
+      for (int64_t i = 0; i < c.p_rows; ++i) {
+        const double* r1 = v1.data() + (b * c.p_rows + i) * c.m;
+        for (int64_t j = 0; j < c.r_rows; ++j) {
+          const double* r2 = v2.data() + (b * c.r_rows + j) * c.m;
+          for (int64_t k = 0; k < c.m; ++k) d[k] = r1[k] - r2[k];
+          y.set(e++, norm_of(d.data(), c.m, p));
+        }
+      }
+    }
+    return std::vector<Tensor>{y};
+  };
+  return op;
+}
+
+// torch.dist(input, other, p=2): the p-norm of input - other (broadcast) over
+// every element, floating only as in PyTorch.
+OpInfo dist_op() {
+  OpInfo op;
+  op.name = "dist";
+  op.aliases = {"torch.dist", "Tensor.dist"};
+  op.params = {tensor_param("input"), tensor_param("other"),
+               param("p", ParamKind::real, Arg::make_real(2.0))};
+  op.doc = "the p-norm of input - other over all elements (0-d)";
+  op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    const DType t = result_type({{a.tensor(0).dtype}, {a.tensor(1).dtype}});
+    PF_TRY(expect_floating(a, t));
+    PF_TRY(a.real(2));
+    auto b = broadcast_shapes(a.tensor(0).shape, a.tensor(1).shape);
+    if (!b.ok()) return a.error(1, "the inputs do not broadcast: " + b.error().message);
+    return std::vector<TensorType>{{t, {}}};
+  };
+  op.cpu = [](const BoundArgs<Tensor>& a,
+              const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
+    PF_ASSIGN(double p, a.real(2));
+    auto b = broadcast_shapes(a.tensor(0).shape(), a.tensor(1).shape());
+    if (!b.ok()) return a.error(1, "the inputs do not broadcast: " + b.error().message);
+    const std::vector<double> v1 = layout::broadcast_view(a.tensor(0), *b).to_doubles();
+    const std::vector<double> v2 = layout::broadcast_view(a.tensor(1), *b).to_doubles();
+    std::vector<double> d(v1.size());
+    for (size_t k = 0; k < d.size(); ++k) d[k] = v1[k] - v2[k];
+    Tensor y = Tensor::zeros(out[0].dtype, {});
+    y.set(0, norm_of(d.data(), static_cast<int64_t>(d.size()), p));
+    return std::vector<Tensor>{y};
+  };
+  return op;
+}
+
 // torch.linalg.norm is vector_norm when ord is None (2-norm of the flattened
 // input or over `dim`; over two dims that is Frobenius) or when `dim` names one
 // dim. A given ord over a whole matrix or two dims is matrix_norm.
@@ -422,6 +645,10 @@ void register_statistics_ops(OpRegistry& r) {
   r.add(std::move(vector_norm));
   r.add(matrix_norm_op());
   r.add(normalize_op());
+  r.add(cosine_similarity_op());
+  r.add(pairwise_distance_op());
+  r.add(cdist_op());
+  r.add(dist_op());
 }
 
 }  // namespace pf

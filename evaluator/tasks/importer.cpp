@@ -5,6 +5,7 @@
 #include <fstream>
 #include <limits>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "common/fs.h"
 #include "common/strings.h"
@@ -272,6 +273,66 @@ Status check_inplace_types(const Graph& graph, const std::vector<dialect::Inplac
   return ok_status();
 }
 
+// torch.empty's contents are whatever memory held: PyTorch gives no values
+// to compare against (the CPU reference fills zeros, the GPU baseline
+// leaves them), so an output that reads them is refused. Taint starts at the
+// empty ops; ops that read only their input's type (zeros_like, new_full,
+// ...) and item assignments over the whole tensor (`x[...] = v`, fill_ and
+// copy_ forms) end it; anything else reading a tainted value is tainted.
+Status check_no_uninitialised_outputs(const Graph& graph, const std::string& file) {
+  static const std::set<std::string, std::less<>> sources = {"empty", "empty_like", "new_empty"};
+  static const std::set<std::string, std::less<>> type_only = {
+      "zeros_like", "ones_like", "full_like", "new_zeros", "new_ones", "new_full", "new_tensor"};
+  const auto whole = [](const Arg& index) {
+    const auto full = [](const Arg& item) {
+      if (item.kind == Arg::Kind::ellipsis || item.is_none()) return true;
+      if (item.kind != Arg::Kind::slice || item.items.size() != 3) return false;
+      const Arg& start = item.items[0];
+      const Arg& step = item.items[2];
+      return (start.is_none() || (start.kind == Arg::Kind::integer && start.i == 0)) &&
+             item.items[1].is_none() &&
+             (step.is_none() || (step.kind == Arg::Kind::integer && step.i == 1));
+    };
+    if (index.kind != Arg::Kind::tuple) return full(index);
+    return std::all_of(index.items.begin(), index.items.end(), full);
+  };
+  std::vector<bool> tainted(graph.values.size(), false);
+  std::vector<const Node*> source(graph.values.size(), nullptr);
+  for (const Node& node : graph.nodes) {
+    const auto out = static_cast<size_t>(node.output);
+    if (sources.count(node.op) != 0) {
+      tainted[out] = true;
+      source[out] = &node;
+      continue;
+    }
+    if (type_only.count(node.op) != 0) continue;
+    std::vector<ValueId> read = Graph::node_operands(node);
+    if (node.op == "setitem" && node.args.size() == 3 && whole(node.args[1])) {
+      read.clear();
+      if (node.args[2].is_value()) read.push_back(node.args[2].value);
+    }
+    for (ValueId r : read) {
+      if (!tainted[static_cast<size_t>(r)]) continue;
+      tainted[out] = true;
+      source[out] = source[static_cast<size_t>(r)];
+    }
+  }
+  for (ValueId o : graph.outputs) {
+    const Node* from = source[static_cast<size_t>(o)];
+    if (!tainted[static_cast<size_t>(o)] || from == nullptr) continue;
+    return make_error(ErrorCode::invalid_argument,
+                      file + ":" + std::to_string(from->loc.line) + ":" +
+                          std::to_string(from->loc.column) + ": output '" +
+                          graph.values[static_cast<size_t>(o)].name +
+                          "' reads the uninitialised "
+                          "contents of " +
+                          from->op +
+                          " (whatever memory held in PyTorch: there is no reference to compare "
+                          "against); fill it first (fill_, zero_, copy_, x[...] = v)");
+  }
+  return ok_status();
+}
+
 }  // namespace
 
 Result<Graph> typed_variant_graph(const TaskVariant& variant, const OpRegistry& registry) {
@@ -316,6 +377,7 @@ Result<TaskVariant> import_variant(const std::string& name, std::string_view mod
   }
   PF_TRY(infer_types(graph, input_types(v.inputs), registry));
   PF_TRY(check_inplace_types(graph, inplace, model_file, registry));
+  PF_TRY(check_no_uninitialised_outputs(graph, model_file));
   bound_variances(graph, registry, v.inputs);
   v.source = dialect::print_graph(graph, registry, {});
   return v;

@@ -1,7 +1,7 @@
 """Golden fixtures for evaluator/ops/arithmetic.cpp. Run: /usr/bin/python3 tests/golden/gen_arithmetic.py"""
 import torch
 
-from golden_lib import (ALL_FLOATS, BF16, F16, F32, F64, Golden, dtype_tag, permuted, rint, rnd, special,
+from golden_lib import (ALL_FLOATS, BF16, F16, F32, F64, Golden, dtype_tag, eps, permuted, rint, rnd, special,
                         strided, transposed)
 
 g = Golden("arithmetic")
@@ -166,4 +166,34 @@ g.case("xlogy/zero_and_nan", "torch.xlogy", [torch.tensor([0.0, 0.0, 2.0, 0.0]),
 g.case("xlogy/special", "torch.special.xlogy", [rnd([3], F32, 0.5, 2), rnd([3], F32, 0.5, 2)], tol={"ulps": 4})
 g.case("copysign/signed_zero", "torch.copysign", [torch.tensor([1.0, 2.0, float("nan")]), torch.tensor([-0.0, 0.0, -1.0])])
 g.case("hypot/in_place", "Tensor.hypot_", [rnd([3], F32), rnd([3], F32)], tol={"ulps": 4})
+# lerp, heaviside, float_power (added last); PyTorch's CPU lerp rounds every step in the
+# input dtype where the reference computes in double: near-cancelling end - (end - start) * (1 - w)
+# is apart by a few ulps of the operands (magnitude up to 3 here)
+def lerp_tol(dt=F32):
+    return {"ulps": 4, "abs": 4 * 3 * eps(dt if dt.is_floating_point else F32)}
+
+
+LERP_TOL = lerp_tol()
+for dt in ALL_FLOATS:
+    g.case(f"lerp/scalar_weight/{dtype_tag(dt)}", "torch.lerp", [rnd([3, 4], dt), rnd([4], dt), 0.3], tol=lerp_tol(dt))
+    g.case(f"lerp/tensor_weight/{dtype_tag(dt)}", "torch.lerp",
+           [rnd([3, 4], dt), rnd([3, 4], dt), rnd([3, 1], dt, -0.5, 1.5)], tol=lerp_tol(dt))
+g.case("lerp/weight_above_half", "Tensor.lerp", [rnd([5], F32), rnd([5], F32), 0.75], tol=LERP_TOL)
+g.case("lerp/transposed", "torch.lerp", [transposed(rnd([3, 4], F32)), rnd([4], F32), rnd([3, 4], F32)], tol=LERP_TOL)
+g.case("lerp/in_place", "Tensor.lerp_", [rnd([2, 3], F32), rnd([2, 3], F32), 0.5], tol=LERP_TOL)
+g.case("lerp/int", "torch.lerp", [rint([3], I64), rint([3], I64), 0.5], expect_error=True)
+g.case("lerp/mixed_dtypes", "torch.lerp", [rnd([3], F32), rnd([3], F64), 0.5], expect_error=True)
+for dt in (F32, F16, BF16, F64, I64, I32, U8, BOOL):
+    x = torch.tensor([-2, 0, 3, 0, 1, 0]).to(dt)
+    v = (rnd([6], dt) if dt.is_floating_point else rint([6], dt, 0, 9)) if dt != BOOL else rint([6], I64, 0, 2).bool()
+    g.case(f"heaviside/{dtype_tag(dt)}", "torch.heaviside", [x, v])
+g.case("heaviside/broadcast_nan", "Tensor.heaviside",
+       [torch.tensor([[-1.0, 0.0], [float("nan"), 2.0]]), torch.tensor([0.5])])
+g.case("heaviside/mixed_dtypes", "torch.heaviside", [rnd([3], F32), rnd([3], F64)], expect_error=True)
+for dt in (F32, F16, I64, BOOL):
+    base = rnd([3, 4], dt, 0.1, 3) if dt.is_floating_point else (rint([3, 4], dt, -4, 5) if dt != BOOL else rint([3, 4], I64, 0, 2).bool())
+    g.case(f"float_power/scalar_exp/{dtype_tag(dt)}", "torch.float_power", [base, 2])
+g.case("float_power/tensor_exp", "torch.float_power", [rnd([3, 4], F32, 0.1, 3), rnd([4], F16, -2, 2)])
+g.case("float_power/fractional_negative_base", "Tensor.float_power", [torch.tensor([-8.0, 8.0]), 1 / 3])
+g.case("float_power/scalar_base", "torch.float_power", [2, rint([4], I64, -3, 4)])
 g.write()

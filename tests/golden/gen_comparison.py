@@ -77,4 +77,21 @@ for dt in (BOOL, I64, I32, U8):
 g.case("bitwise_not/invert_bool", "operator.invert", [small([6], BOOL)])
 g.case("bitwise_not/invert_int", "operator.invert", [rint([6], I64, -50, 50)])
 g.case("bitwise_not/float", "torch.bitwise_not", [small([3], F32)], expect_error=True)
+# shifts (added last): amounts within the dtype's width (PyTorch 1.13's CPU
+# kernel leaves wider ones undefined)
+I8, I16 = torch.int8, torch.int16
+for dt in (I64, I32, I16, I8, U8):
+    bits = 8 * torch.tensor([], dtype=dt).element_size()
+    x = rint([3, 4], dt, 0 if dt == U8 else -50, 50)
+    n = rint([4], I64, 0, bits).to(dt)
+    g.case(f"left_shift/{dtype_tag(dt)}", "torch.bitwise_left_shift", [x, n])
+    g.case(f"right_shift/{dtype_tag(dt)}", "torch.bitwise_right_shift", [x, n])
+g.case("left_shift/operator_scalar", "operator.lshift", [rint([5], I64, -9, 9), 3])
+g.case("right_shift/operator_scalar", "operator.rshift", [rint([5], I64, -99, 99), 2])
+g.case("left_shift/scalar_base", "operator.lshift", [1, rint([4], I64, 0, 10)])
+g.case("left_shift/in_place", "operator.ilshift", [rint([4], I32, -9, 9), 1])
+g.case("right_shift/method_in_place", "Tensor.bitwise_right_shift_", [rint([4], I64, -99, 99), 1])
+g.case("left_shift/bool_promotes", "operator.lshift", [rbool([4]), 1])
+g.case("left_shift/u8_overflow_wraps", "operator.lshift", [torch.tensor([200, 3], dtype=U8), torch.tensor([1, 7], dtype=U8)])
+g.case("left_shift/float", "operator.lshift", [rnd([3], F32), 1], expect_error=True)
 g.write()

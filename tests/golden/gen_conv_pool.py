@@ -273,4 +273,19 @@ g.case("adaptive_max_pool1d_indices/basic", "torch.nn.functional.adaptive_max_po
 g.case("adaptive_max_pool3d_indices/basic", "torch.nn.functional.adaptive_max_pool3d", [r([1, 2, 5, 6, 4]), (2, 3, 2)],
        {"return_indices": True})
 
+# F.affine_grid (2-d; added last): PyTorch's float32 bmm against the float64 reference
+AG = "torch.nn.functional.affine_grid"
+AG_TOL = {"ulps": 4, "abs": 4e-7}
+for dt in (F32, F64):
+    g.case(f"affine_grid/{dtype_tag(dt)}", AG, [rnd([2, 2, 3], dt), [2, 3, 4, 5]], {"align_corners": False},
+           tol=AG_TOL)
+g.case("affine_grid/align_corners", AG, [rnd([1, 2, 3], F32), [1, 1, 6, 3]], {"align_corners": True}, tol=AG_TOL)
+g.case("affine_grid/unit_dims", AG, [rnd([1, 2, 3], F32), [1, 2, 1, 1]], {"align_corners": False}, tol=AG_TOL)
+g.case("affine_grid/transposed_theta", AG, [transposed(rnd([2, 2, 3], F32)), [2, 1, 3, 3]],
+       {"align_corners": False}, tol=AG_TOL)
+g.case("affine_grid/f16", AG, [rnd([1, 2, 3], F16), [1, 1, 4, 4]], {"align_corners": False})
+g.case("affine_grid/3d_size", AG, [rnd([1, 2, 3], F32), [1, 1, 2, 2, 2]], {"align_corners": False},
+       expect_error=True)
+g.case("affine_grid/batch_mismatch", AG, [rnd([2, 2, 3], F32), [3, 1, 2, 2]], {"align_corners": False},
+       expect_error=True)
 g.write()

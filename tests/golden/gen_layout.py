@@ -200,4 +200,119 @@ g.case("one_hot/empty", OH, [torch.zeros(0, dtype=torch.int64)], {"num_classes":
 g.case("one_hot/out_of_range", OH, [torch.tensor([0, 3])], {"num_classes": 3}, expect_error=True)
 g.case("one_hot/negative", OH, [torch.tensor([-1, 0])], {"num_classes": 3}, expect_error=True)
 g.case("one_hot/int32", OH, [torch.tensor([0, 1], dtype=torch.int32)], {"num_classes": 2}, expect_error=True)
+# item assignment, x[index] = value, as the pure op the graph IR makes of it (added last)
+def setitem(x, index, value):
+    y = x.clone()
+    y[index] = value
+    return y
+
+
+def si(name, args, **kw):
+    g.case("setitem/" + name, fn=setitem, op="setitem", args=args, **kw)
+
+
+S = slice(None)
+for dt in FLOATS + (I64, I32, BOOL):
+    si(f"column_scalar/{dtype_tag(dt)}", [r([3, 4], dt), (S, 0), 1])
+si("ellipsis_slice_tensor", [r([2, 3, 5]), (Ellipsis, slice(1, 3)), r([2, 3, 2])])
+si("ellipsis_int_broadcast", [r([2, 3, 5]), (Ellipsis, 1), r([3])])
+si("int_scalar_float", [r([4, 3]), 2, -2.5])
+si("neg_int", [r([4, 3]), -1, 7.0])
+si("none_in_index", [r([4, 3]), (None, S, 1), r([1, 4])])
+si("step_slice", [r([10]), slice(1, None, 3), r([3])])
+si("leading_ones_dropped", [r([4, 3]), 0, r([1, 3])])
+si("value_cast_f64_to_f16", [r([2, 3], F16), (S, 1), r([2], F64)])
+si("value_cast_float_into_int", [r([2, 3], I64), (S, 1), 3.75])
+si("value_f32_into_int", [r([2, 3], I64), (S, 2), rnd([2], F32, -9, 9)])
+si("neg_inf", [r([3, 4]), (S, slice(2, None)), float("-inf")])
+si("bool_value", [r([3, 4]), 1, True])
+si("whole_ellipsis_copy", [r([3, 4]), Ellipsis, r([4], F16)])
+si("transposed_input", [transposed(r([3, 4])), (S, 0), r([3])])
+si("empty_slice", [r([3, 4]), slice(5, None), 1.0])
+si("value_0d", [r([3, 4]), (S, 2), torch.tensor(4.5)])
+si("bad_shape", [r([3, 4]), (S, 0), r([4])], expect_error=True)
+si("out_of_bounds", [r([3, 4]), 3, 1.0], expect_error=True)
+si("overflow_u8", [torch.zeros(3, dtype=torch.uint8), 0, 300], expect_error=True)
+# pixel_shuffle, pixel_unshuffle, channel_shuffle (added last)
+PS, PU = "torch.nn.functional.pixel_shuffle", "torch.nn.functional.pixel_unshuffle"
+for dt in (F32, F16, I64, BOOL):
+    g.case(f"pixel_shuffle/{dtype_tag(dt)}", PS, [r([2, 8, 2, 3], dt), 2])
+g.case("pixel_shuffle/batch_dims", PS, [r([2, 1, 9, 2, 2]), 3])
+g.case("pixel_shuffle/3d", "torch.pixel_shuffle", [r([4, 2, 3]), 2])
+g.case("pixel_shuffle/transposed", PS, [transposed(r([1, 4, 3, 2])), 2])
+g.case("pixel_shuffle/factor_1", PS, [r([1, 3, 2, 2]), 1])
+g.case("pixel_shuffle/bad_channels", PS, [r([1, 6, 2, 2]), 2], expect_error=True)
+g.case("pixel_shuffle/2d", PS, [r([4, 2]), 2], expect_error=True)
+for dt in (F32, BF16, I64):
+    g.case(f"pixel_unshuffle/{dtype_tag(dt)}", PU, [r([2, 3, 4, 6], dt), 2])
+g.case("pixel_unshuffle/batch_dims", PU, [r([2, 2, 1, 3, 6]), 3])
+g.case("pixel_unshuffle/strided", PU, [strided(r([1, 2, 4, 4])), 2])
+g.case("pixel_unshuffle/bad_height", PU, [r([1, 2, 5, 4]), 2], expect_error=True)
+g.case("pixel_unshuffle/bad_width", PU, [r([1, 2, 4, 3]), 2], expect_error=True)
+for dt in (F32, F16, I64):
+    g.case(f"channel_shuffle/{dtype_tag(dt)}", "torch.channel_shuffle", [r([2, 6, 2, 3], dt), 2])
+g.case("channel_shuffle/3d", "torch.channel_shuffle", [r([2, 12, 5]), 3])
+g.case("channel_shuffle/5d", "torch.channel_shuffle", [r([1, 4, 2, 2, 2]), 4])
+g.case("channel_shuffle/transposed", "torch.channel_shuffle", [transposed(r([2, 4, 3, 3])), 2])
+g.case("channel_shuffle/not_divisible", "torch.channel_shuffle", [r([1, 5, 2]), 2], expect_error=True)
+g.case("channel_shuffle/2d", "torch.channel_shuffle", [r([2, 4]), 2], expect_error=True)
+# diagonal (added last): a view
+for dt in (F32, I64, BOOL):
+    g.case(f"diagonal/{dtype_tag(dt)}", "torch.diagonal", [r([4, 4], dt)])
+g.case("diagonal/offset_dims", "torch.diagonal", [r([2, 3, 5])], {"offset": 1, "dim1": -2, "dim2": -1})
+g.case("diagonal/negative_offset_swapped", "Tensor.diagonal", [r([2, 3, 5]), -1, 2, 1])
+g.case("diagonal/outer_dims", "torch.diagonal", [r([3, 2, 3])], {"dim1": 0, "dim2": 2})
+g.case("diagonal/empty", "torch.diagonal", [r([2, 3]), 5])
+g.case("diagonal/transposed", "torch.diagonal", [transposed(r([3, 4]))])
+g.case("diagonal/same_dims", "torch.diagonal", [r([3, 3]), 0, 1, 1], expect_error=True)
+g.case("diagonal/1d", "torch.diagonal", [r([3])], expect_error=True)
+# take_along_dim, index_fill, index_add (added last)
+TA = "torch.take_along_dim"
+for dt in (F32, F16, I64, BOOL):
+    g.case(f"take_along_dim/{dtype_tag(dt)}", TA, [r([3, 4], dt), torch.tensor([[0, 3], [1, 1], [2, 0]])], {"dim": 1})
+g.case("take_along_dim/broadcast", TA, [r([2, 1, 5]), torch.tensor([[[4], [0], [2]]])], {"dim": 2})
+g.case("take_along_dim/flat", TA, [r([3, 4]), torch.tensor([11, 0, 5])])
+g.case("take_along_dim/method_neg_dim", "Tensor.take_along_dim", [transposed(r([3, 4])), torch.tensor([[1], [0], [2]])], {"dim": -1})
+g.case("take_along_dim/out_of_range", TA, [r([2, 3]), torch.tensor([[3], [0]])], {"dim": 1}, expect_error=True)
+g.case("take_along_dim/rank_mismatch", TA, [r([2, 3]), torch.tensor([0])], {"dim": 1}, expect_error=True)
+for dt in (F32, BF16, I64, BOOL):
+    g.case(f"index_fill/{dtype_tag(dt)}", "Tensor.index_fill", [r([3, 4], dt), 1, torch.tensor([0, 2]), 1])
+g.case("index_fill/negative_index", "torch.index_fill", [r([3, 4]), 0, torch.tensor([-1]), -2.5])
+g.case("index_fill/tensor_value", "Tensor.index_fill", [r([2, 3, 4]), 2, torch.tensor(3), torch.tensor(7.0)])
+g.case("index_fill/float_into_int", "Tensor.index_fill", [r([3], I64), 0, torch.tensor([1]), 2.75])
+g.case("index_fill/in_place", "Tensor.index_fill_", [r([3, 4]), -1, torch.tensor([1, 1]), 0.0])
+g.case("index_fill/vector_value", "Tensor.index_fill", [r([3, 4]), 1, torch.tensor([1]), torch.tensor([5.0])],
+       expect_error=True)
+g.case("index_fill/int32_index", "Tensor.index_fill", [r([3, 4]), 1, torch.tensor([1], dtype=I32), 1.0],
+       expect_error=True)
+IA_TOL = {"ulps": 4}  # PyTorch adds in the dtype, the reference in double
+for dt in (F32, F16, I64, I32):
+    g.case(f"index_add/{dtype_tag(dt)}", "Tensor.index_add", [r([4, 3], dt), 0, torch.tensor([3, 0, 3]), r([3, 3], dt)],
+           tol=IA_TOL)
+g.case("index_add/alpha", "torch.index_add", [r([2, 5]), 1, torch.tensor([4, 1]), r([2, 2])], {"alpha": 2.5}, tol=IA_TOL)
+g.case("index_add/int_alpha", "Tensor.index_add", [r([2, 5], I64), 1, torch.tensor([4]), r([2, 1], I64)], {"alpha": -3})
+g.case("index_add/in_place_transposed", "Tensor.index_add_", [transposed(r([3, 4])), 1, torch.tensor([2, 2]), r([3, 2])],
+       tol=IA_TOL)
+g.case("index_add/negative_index", "Tensor.index_add", [r([3, 2]), 0, torch.tensor([-1]), r([1, 2])], expect_error=True)
+g.case("index_add/dtype_mismatch", "Tensor.index_add", [r([3, 2]), 0, torch.tensor([1]), r([1, 2], F64)],
+       expect_error=True)
+# item assignment with one tensor index (added last): a bool mask over the leading dims with a
+# number, or one 1-d integer index among full slices
+mask = torch.tensor([[True, False, True, False], [False, False, True, True], [True, True, False, False]])
+for dt in (F32, F16, I64, BOOL):
+    si(f"mask_scalar/{dtype_tag(dt)}", [r([3, 4], dt), mask, 1])
+si("mask_leading_dims", [r([3, 4, 2]), mask, float("-inf")])
+si("mask_0d_value", [r([3, 4]), mask, torch.tensor(2.5, dtype=F64)])
+for dt in (F32, BF16, I64):
+    si(f"index_scalar/{dtype_tag(dt)}", [r([5, 3], dt), torch.tensor([4, 0, -2]), 3])
+si("index_dim1_tensor_value", [r([2, 5, 3]), (S, torch.tensor([1, 3])), r([2, 2, 3])])
+si("index_broadcast_value", [r([4, 6]), (S, torch.tensor([5, 0, 2])), r([3])])
+si("index_value_dtype_differs", [r([4, 3], I64), torch.tensor([1]), r([1, 3], F32)], expect_error=True)
+si("index_out_of_range", [r([4, 3]), torch.tensor([4]), 0.0], expect_error=True)
+si("index_bad_value_shape", [r([4, 3]), torch.tensor([0, 1]), r([3, 3])], expect_error=True)
+# atleast_1d/2d/3d (added last): views
+for n in (1, 2, 3):
+    for shape in ([], [4], [2, 3], [2, 1, 3, 1]):
+        g.case(f"atleast_{n}d/rank{len(shape)}", f"torch.atleast_{n}d", [r(shape)])
+g.case("atleast_3d/transposed", "torch.atleast_3d", [transposed(r([3, 4]))])
 g.write()

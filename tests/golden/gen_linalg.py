@@ -130,4 +130,20 @@ attn("sdpa/dropout_refused", [r([1, 2, 2]), r([1, 2, 2]), r([1, 2, 2])], {"dropo
 attn("sdpa/mask_and_causal", [r([1, 2, 2]), r([1, 2, 2]), r([1, 2, 2]), r([2, 2])], {"is_causal": True},
      expect_error=True)
 
+# tensordot (float64 reference) and kron (a broadcast mul) (added last)
+for dt in FLOATS:
+    t = dtype_tag(dt)
+    case(f"tensordot/int_dims/{t}", "torch.tensordot", [r([2, 3, 4], dt), r([3, 4, 5], dt)])
+case("tensordot/lists", "torch.tensordot", [r([4, 6]), r([6, 3])], {"dims": ([1], [0])})
+case("tensordot/two_dims_swapped", "torch.tensordot", [r([3, 4, 5]), r([5, 2, 3])], {"dims": ([0, 2], [2, 0])})
+case("tensordot/transposed_first_dims", "torch.tensordot", [transposed(r([4, 6])), r([4, 2])], {"dims": ([0], [0])})
+case("tensordot/zero_dims", "torch.tensordot", [r([2, 3]), r([4])], {"dims": 0})
+g.case("tensordot/size_mismatch", "torch.tensordot", [r([2, 3]), r([4, 2])], {"dims": ([1], [0])}, expect_error=True)
+g.case("tensordot/mixed_dtypes", "torch.tensordot", [r([2, 3]), r([3, 2], F16)], {"dims": 1}, expect_error=True)
+for dt in (F32, F16, BF16, torch.int64, torch.bool):
+    x = r([2, 3], dt) if dt.is_floating_point else (torch.randint(-5, 6, (2, 3)) if dt == torch.int64 else torch.randint(0, 2, (2, 3)).bool())
+    y = r([3, 2], dt) if dt.is_floating_point else (torch.randint(-5, 6, (3, 2)) if dt == torch.int64 else torch.randint(0, 2, (3, 2)).bool())
+    g.case(f"kron/{dtype_tag(dt)}", "torch.kron", [x, y])
+g.case("kron/rank_padding", "torch.kron", [r([3]), r([2, 2, 2])])
+g.case("kron/promotes", "Tensor.kron", [r([2, 2], F16), r([2], F32)])
 g.write()

@@ -6,7 +6,7 @@ no case needs a larger allowance.
 """
 import torch
 
-from golden_lib import ALL_FLOATS, F16, F32, BF16, F64, Golden, dtype_tag, rint, rnd, special, strided, transposed
+from golden_lib import ALL_FLOATS, F16, F32, BF16, F64, Golden, dtype_tag, eps, rint, rnd, special, strided, transposed
 
 g = Golden("math")
 
@@ -109,4 +109,21 @@ for dt in (F32, F16, BF16, F64):
 g.case("tanhshrink/int_promotes", "torch.nn.functional.tanhshrink", [torch.tensor([-3, 0, 2])],
        tol=tol_for("tanhshrink", F32))
 g.case("frac/in_place", "Tensor.frac_", [rnd([2, 3], F32, -4, 4)])
+# logit (added last); PyTorch's CPU kernel rounds x / (1 - x) to the dtype before the log:
+# near x = 1/2 that is a few ulps of 1 apart
+def logit_tol(dt=F32):
+    return {"ulps": 4, "abs": 4 * eps(dt)}
+
+
+LOGIT_TOL = logit_tol()
+for dt in (F32, F16, BF16, F64):
+    g.case(f"logit/{dtype_tag(dt)}", "torch.logit", [rnd([3, 5], dt, 0.01, 0.99)], tol=logit_tol(dt))
+    g.case(f"logit/eps/{dtype_tag(dt)}", "torch.logit", [rnd([3, 5], dt, -0.5, 1.5)], {"eps": 0.05},
+           tol=logit_tol(dt))
+g.case("logit/edges_nan", "torch.logit", [torch.tensor([0.0, 1.0, float("nan"), 0.5, -1.0])], tol=LOGIT_TOL)
+g.case("logit/edges_eps", "Tensor.logit", [torch.tensor([0.0, 1.0, float("nan"), 0.5, -1.0])], {"eps": 1e-6}, tol=LOGIT_TOL)
+g.case("logit/negative_eps_no_clamp", "torch.logit", [torch.tensor([0.0, 1.0, 0.25])], {"eps": -0.5}, tol=LOGIT_TOL)
+g.case("logit/int_promotes", "torch.logit", [torch.tensor([0, 1])], tol=LOGIT_TOL)
+g.case("logit/special_spelling", "torch.special.logit", [rnd([4], F32, 0.1, 0.9)], tol=LOGIT_TOL)
+g.case("logit/in_place", "Tensor.logit_", [rnd([4], F32, 0.1, 0.9)], tol=LOGIT_TOL)
 g.write()

@@ -265,4 +265,82 @@ for op in ("var_mean", "std_mean"):
     g.case(f"{op}/correction", f"torch.{op}", [x], {"dim": 0, "correction": 0, "keepdim": True}, tol=acc_tol(x, 4))
     g.case(f"{op}/transposed", f"torch.{op}", [transposed(sample([5, 3], F16))], {"dim": -1}, tol=acc_tol(x, 5))
     g.case(f"{op}/int", f"torch.{op}", [sample([2, 3], I64)], expect_error=True)
+# softmin (added last): softmax of -input
+SM = "torch.nn.functional.softmin"
+for dt in ALL_FLOATS:
+    red(f"softmin/{dtype_tag(dt)}", SM, sample([3, 7], dt, -4, 4), None, {"dim": -1})
+red("softmin/dim0", SM, sample([4, 3], F32), None, {"dim": 0})
+red("softmin/dtype_kw", SM, sample([2, 5], F16), None, {"dim": 1, "dtype": F32})
+red("softmin/transposed", SM, transposed(sample([5, 3], F32)), None, {"dim": -1})
+g.case("softmin/implicit_dim", SM, [sample([2, 3], F32)])
+g.case("softmin/int", SM, [sample([2, 3], I64)], {"dim": 0}, expect_error=True)
+# nanmean, count_nonzero, aminmax (added last)
+def with_nans(x):
+    x = x.clone()
+    x.view(-1)[::3] = float("nan")
+    return x
+
+
+for dt in ALL_FLOATS:
+    red(f"nanmean/{dtype_tag(dt)}", "torch.nanmean", with_nans(sample([3, 5], dt)), 1)
+red("nanmean/all", "torch.nanmean", with_nans(sample([4, 3], F32)))
+red("nanmean/all_nan_row", "Tensor.nanmean", torch.tensor([[float("nan")] * 3, [1.0, 2.0, 4.0]]), 1,
+    {"keepdim": True})
+red("nanmean/dtype", "torch.nanmean", with_nans(sample([2, 6], F16)), None, {"dim": (0, 1), "dtype": F32})
+g.case("nanmean/int", "torch.nanmean", [sample([3], I64)], expect_error=True)
+for dt in (F32, F16, I64, I32, BOOL):
+    g.case(f"count_nonzero/{dtype_tag(dt)}", "torch.count_nonzero", [sample([3, 5], dt, -1, 1)], {"dim": 1})
+g.case("count_nonzero/all", "torch.count_nonzero", [sample([4, 3], I64)])
+g.case("count_nonzero/dims_nan", "Tensor.count_nonzero", [with_nans(sample([2, 3, 4], F32)), (0, 2)])
+for dt in (F32, BF16, I64, U8):
+    g.case(f"aminmax/{dtype_tag(dt)}", "torch.aminmax", [sample([3, 5], dt)], {"dim": 1})
+g.case("aminmax/all", "torch.aminmax", [sample([4, 3], F32)])
+g.case("aminmax/keepdim", "Tensor.aminmax", [sample([4, 3], I32)], {"dim": 0, "keepdim": True})
+g.case("aminmax/nan", "torch.aminmax", [with_nans(sample([2, 4], F32))], {"dim": -1})
+g.case("aminmax/transposed", "torch.aminmax", [transposed(sample([3, 4], F32))], {"dim": 0})
+# F.cosine_similarity, F.pairwise_distance (added last)
+CS, PD = "torch.nn.functional.cosine_similarity", "torch.nn.functional.pairwise_distance"
+for dt in ALL_FLOATS:
+    x = sample([3, 6], dt)
+    g.case(f"cosine_similarity/{dtype_tag(dt)}", CS, [x, sample([3, 6], dt)], tol=acc_tol(x, 18))
+    g.case(f"pairwise_distance/{dtype_tag(dt)}", PD, [x, sample([3, 6], dt)], tol=acc_tol(x, 18))
+x = sample([2, 5, 8], F32)
+g.case("cosine_similarity/broadcast_dim_last", CS, [sample([5, 8], F32), x], {"dim": -1}, tol=acc_tol(x, 16))
+g.case("cosine_similarity/broadcast_dim1", CS, [sample([5, 8], F32), x], {"dim": 1}, tol=acc_tol(x, 16))
+g.case("cosine_similarity/eps_clamps_each", CS, [torch.tensor([[1e-5, 0.0]]), torch.tensor([[1e-5, 0.0]])],
+       {"eps": 1e-3}, tol={"ulps": 4})  # PyTorch rounds each quotient to float32
+g.case("cosine_similarity/mixed_dtypes", CS, [sample([4, 3], F16), sample([4, 3], F32)], {"dim": 0},
+       tol=acc_tol(x, 8))
+g.case("cosine_similarity/int", CS, [sample([2, 3], I64), sample([2, 3], I64)], expect_error=True)
+g.case("pairwise_distance/p1_keepdim", PD, [x, sample([8], F32)], {"p": 1.0, "keepdim": True}, tol=acc_tol(x, 16))
+g.case("pairwise_distance/pinf", PD, [x, sample([5, 8], F32)], {"p": float("inf")})
+g.case("pairwise_distance/p3_eps", PD, [x, x.clone()], {"p": 3.0, "eps": 0.5}, tol=acc_tol(x, 16))
+g.case("pairwise_distance/1d", PD, [sample([6], F32), sample([6], F32)], tol=acc_tol(x, 16))
+g.case("pairwise_distance/int_promotes", PD, [sample([3, 4], I64), sample([3, 4], I64)], tol=acc_tol(x, 16))
+# torch.cdist (added last); up to 25 rows PyTorch computes the differences, past that (p = 2)
+# its matrix-product form, whose cancellation needs an absolute allowance against the exact
+# reference
+CD = "torch.cdist"
+for dt in (F32, F64):
+    x = sample([2, 5, 6], dt)
+    g.case(f"cdist/{dtype_tag(dt)}", CD, [x, sample([2, 7, 6], dt)], tol=acc_tol(x, 6))
+g.case("cdist/p1_broadcast_batch", CD, [sample([1, 4, 3], F32), sample([3, 5, 3], F32)], {"p": 1.0},
+       tol={"ulps": 4})
+g.case("cdist/pinf_2d", CD, [sample([4, 3], F32), sample([6, 3], F32)], {"p": float("inf")})
+g.case("cdist/p0", CD, [sample([4, 3], F32), sample([6, 3], F32)], {"p": 0.0})
+g.case("cdist/mm_rows", CD, [sample([30, 8], F32), sample([27, 8], F32)], tol={"ulps": 8, "abs": 2e-5})
+g.case("cdist/donot_use_mm", CD, [sample([30, 8], F32), sample([27, 8], F32)],
+       {"compute_mode": "donot_use_mm_for_euclid_dist"}, tol={"ulps": 4})
+g.case("cdist/columns_differ", CD, [sample([3, 4], F32), sample([3, 5], F32)], expect_error=True)
+g.case("cdist/1d", CD, [sample([4], F32), sample([4], F32)], expect_error=True)
+g.case("cdist/int", CD, [sample([3, 4], I64), sample([3, 4], I64)], expect_error=True)
+# torch.dist (added last)
+for dt in ALL_FLOATS:
+    x = sample([3, 4], dt)
+    g.case(f"dist/{dtype_tag(dt)}", "torch.dist", [x, sample([3, 4], dt)], tol=acc_tol(x, 12))
+g.case("dist/p3_broadcast", "Tensor.dist", [sample([3, 4], F32), sample([4], F32), 3], tol={"ulps": 4})
+g.case("dist/p0", "torch.dist", [sample([3, 4], F32), sample([3, 4], F32), 0])
+g.case("dist/pinf", "torch.dist", [sample([3, 4], F32), sample([3, 1], F32), float("inf")])
+g.case("dist/mixed", "torch.dist", [sample([5], F16), sample([5], F32)], tol={"ulps": 4})
+g.case("dist/int", "torch.dist", [sample([3], I64), sample([3], I64)], expect_error=True)
 g.write()

@@ -194,7 +194,7 @@ def resolve(spelling):
 
 
 _IN_PLACE_OPERATORS = {"iadd", "isub", "imul", "itruediv", "ifloordiv", "imod", "ipow", "iand",
-                       "ior", "ixor", "imatmul"}
+                       "ior", "ixor", "imatmul", "ilshift", "irshift"}
 
 
 def is_in_place(spelling):

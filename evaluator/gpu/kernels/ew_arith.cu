@@ -371,6 +371,16 @@ struct op_addcdiv {
   }
 };
 
+// heaviside(input, values): values where input == 0, else input > 0.
+struct op_heaviside {
+  typedef scalar_t out_t;
+  enum { nin = 2, bool_args = 0 };
+  template <class T>
+  static __device__ T apply(const PfElementwiseParams&, const T* v) {
+    return v[0] == T(0) ? v[1] : (v[0] > T(0) ? T(1) : T(0));
+  }
+};
+
 // where(condition, input, other).
 struct op_where {
   typedef scalar_t out_t;
@@ -393,6 +403,7 @@ struct op_masked_fill {
 
 PF_ELEMENTWISE(add, op_add)
 PF_ELEMENTWISE(mul, op_mul)
+PF_ELEMENTWISE(heaviside, op_heaviside)
 PF_ELEMENTWISE(div, op_div)
 PF_ELEMENTWISE(div_trunc, op_div_trunc)
 PF_ELEMENTWISE(div_floor, op_div_floor)

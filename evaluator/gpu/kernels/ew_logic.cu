@@ -88,6 +88,27 @@ struct op_bitwise {
   }
 };
 
+// x << n (si[0] = 0) and x >> n (si[0] = 1) of integers: out of [0, bits)
+// a left shift gives 0, a right shift the sign (PyTorch 2's rule).
+struct op_shift {
+  typedef scalar_t out_t;
+  enum { nin = 2, bool_args = 0 };
+  template <class T>
+  static __device__ T apply(const PfElementwiseParams& p, const T* v) {
+    if constexpr (PF_IS_INT && !pf_is_same<T, bool>::value) {
+      const long long a = pf_cast<long long>(v[0]), n = pf_cast<long long>(v[1]);
+      const long long bits = static_cast<long long>(sizeof(T)) * 8;
+      if (n < 0 || n >= bits) return pf_cast<T>(p.si[0] == 0 ? 0LL : (a < 0 ? -1LL : 0LL));
+      if (p.si[0] == 0) {
+        return pf_cast<T>(static_cast<long long>(static_cast<unsigned long long>(a) << n));
+      }
+      return pf_cast<T>(a >> n);
+    } else {
+      return v[0];
+    }
+  }
+};
+
 struct op_bitwise_not {
   typedef scalar_t out_t;
   enum { nin = 1, bool_args = 0 };
@@ -109,3 +130,4 @@ PF_ELEMENTWISE(logical_not, op_logical_not)
 PF_ELEMENTWISE(predicate, op_predicate)
 PF_ELEMENTWISE(bitwise, op_bitwise)
 PF_ELEMENTWISE(bitwise_not, op_bitwise_not)
+PF_ELEMENTWISE(shift, op_shift)

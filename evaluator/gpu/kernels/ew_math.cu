@@ -73,6 +73,34 @@ PF_BINARY_MATH(logaddexp, (pf_fabs(a) == pf_infinity<opmath_t>() && a == b)
 // xlogy: NaN y gives NaN, x == 0 gives 0, else x * log(y).
 PF_BINARY_MATH(xlogy, pf_isnan(b) ? b : (a == opmath_t(0) ? opmath_t(0) : a * pf_log(b)))
 
+// logit: x clamped to [p0, 1 - p0] when si[0] (eps given, >= 0), in opmath
+// as PyTorch's kernel; NaN passes the clamp.
+struct op_logit {
+  typedef scalar_t out_t;
+  enum { nin = 1, bool_args = 0 };
+  static __device__ opmath_t apply(const PfElementwiseParams& p, const opmath_t* v) {
+    opmath_t x = v[0];
+    if (p.si[0]) {
+      const opmath_t lo = PF_PARAM(0), hi = PF_ONE - lo;
+      x = x < lo ? lo : (x > hi ? hi : x);
+    }
+    return pf_log(x / (PF_ONE - x));
+  }
+};
+PF_ELEMENTWISE(logit, op_logit)
+
+// lerp(input, end, weight), PyTorch's two-sided formula in opmath.
+struct op_lerp {
+  typedef scalar_t out_t;
+  enum { nin = 3, bool_args = 0 };
+  static __device__ opmath_t apply(const PfElementwiseParams& p, const opmath_t* v) {
+    (void)p;
+    const opmath_t s = v[0], e = v[1], w = v[2], d = e - s;
+    return pf_fabs(w) < opmath_t(0.5) ? s + w * d : e - d * (PF_ONE - w);
+  }
+};
+PF_ELEMENTWISE(lerp, op_lerp)
+
 // As PyTorch's CUDA kernels: the constant in opmath, sinc(0) = 1.
 PF_UNARY_MATH(deg2rad, x * opmath_t(0.017453292519943295))
 PF_UNARY_MATH(rad2deg, x * opmath_t(57.295779513082323))

@@ -220,8 +220,8 @@ TEST(GraphBuilder, Errors) {
   EXPECT_EQ(build_error("def f(x):\n    return 0 < x < 1\n"),
             "g.py:2:14: chained comparisons ('a < b < c') are not supported; compare twice and "
             "combine with '&'");
-  EXPECT_EQ(build_error("def f(x):\n    x[0] = 1\n    return x\n"),
-            "g.py:2:5: item assignment ('x[...] = ...') is not supported in graph functions");
+  EXPECT_EQ(build_error("def f(x):\n    x[0][1] = 1\n    return x\n"),
+            "g.py:2:5: item assignment needs a plain name before '[': 'x[...] = value'");
   EXPECT_EQ(build_error("def f(x, n=2):\n    return x\n"),
             "g.py:1:12: parameter 'n' has a default value; graph function parameters cannot");
   EXPECT_EQ(build_error("def f(x):\n    return (lambda y: y)(x)\n"),

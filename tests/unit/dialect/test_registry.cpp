@@ -60,6 +60,10 @@ OpRegistry build() {
       op("getitem", {"operator.getitem"}, {req("input", K::tensor), req("indices", K::indices)});
   getitem.is_view = true;
   r.add(std::move(getitem));
+  r.add(op("setitem", {"operator.setitem", "Tensor.__setitem__"},
+           {req("input", K::tensor), req("index", K::indices), req("value", K::tensor_or_scalar)}));
+  r.add(op("clone", {"torch.clone", "Tensor.clone"},
+           {req("input", K::tensor), kwonly(opt("memory_format", K::ignored, none))}));
   OpInfo view =
       op("view", {"Tensor.view"}, {req("input", K::tensor), varargs(req("size", K::int_list))});
   view.is_view = true;

@@ -120,6 +120,26 @@ void add_math_cases(std::vector<OpCase>& c) {
                  {in({37, 65}, -3, 3), in({37, 1}, -3, 3)},
                  kFloat});
   }
+  c.push_back({"logit", "x", "torch.logit(x)", {in({37, 65}, 0.01, 0.99, 0, 1)}, kAll});
+  c.push_back({"logit", "x", "torch.logit(x, eps=0.05)", {in({37, 65}, -0.5, 1.5, -1, 2)}, kFloat});
+  c.push_back({"lerp",
+               "x, y, w",
+               "torch.lerp(x, y, w)",
+               {in({37, 65}), in({65}), in({37, 1}, -0.5, 1.5)},
+               kFloat});
+  c.push_back({"lerp", "x, y", "torch.lerp(x, y, 0.7)", {in({37, 65}), in({37, 65})}, kFloat});
+  c.push_back({"heaviside",
+               "x, y",
+               "torch.heaviside(torch.round(x), y)",
+               {in({37, 65}, -2, 2), in({65}, -1, 1)},
+               kFloat});
+  c.push_back({"heaviside", "x, y", "torch.heaviside(x, y)", {in({37, 65}), in({65})}, kInt});
+  c.push_back({"float_power",
+               "x, y",
+               "torch.float_power(x, y)",
+               {in({37, 65}, 0.1, 3, 0, 4), in({65}, -2, 2, 0, 3)},
+               kNum});
+  c.push_back({"float_power", "x", "torch.float_power(x, 3)", {in({1001}, -2, 2)}, kNum});
   // deg2rad / rad2deg / sinc / tanhshrink promote integers; frac is floating only.
   for (const char* name : {"deg2rad", "rad2deg", "sinc"}) {
     c.push_back({name, "x", std::string("torch.") + name + "(x)", {in({37, 65}, -4, 4)}, kNum});
@@ -182,6 +202,20 @@ void add_logic_cases(std::vector<OpCase>& c) {
                {in({37, 65}, 0, 0, -50, 50), in({65}, 0, 0, -50, 50)},
                kInt});
   c.push_back({"bitwise_not", "x", "~x", {in({37, 65}, 0, 0, -50, 50)}, kInt});
+  // Shifts: amounts up to past the narrowest width (PyTorch 2's out-of-range rule).
+  const std::vector<DType> integers = {DType::uint8, DType::int8, DType::int16, DType::int32,
+                                       DType::int64};
+  c.push_back({"bitwise_left_shift",
+               "x, y",
+               "x << y",
+               {in({37, 65}, 0, 0, -50, 50), in({65}, 0, 0, 0, 9)},
+               integers});
+  c.push_back({"bitwise_right_shift",
+               "x, y",
+               "torch.bitwise_right_shift(x, y)",
+               {in({37, 65}, 0, 0, -50, 50), in({37, 1}, 0, 0, 0, 9)},
+               integers});
+  c.push_back({"bitwise_right_shift", "x", "x >> 2", {in({1001}, 0, 0, -99, 99)}, integers});
   c.push_back({"isnan", "x", "torch.isnan(torch.log(x))", {in({37, 65}, -1, 1)}, kFloat});
   c.push_back({"isnan", "x", "torch.isnan(x)", {in({37, 65})}, kNum});
   c.push_back({"isinf", "x", "torch.isinf(x * 1e38)", {in({37, 65}, -4, 4)}, kFloat});
@@ -277,6 +311,7 @@ void add_creation_cases(std::vector<OpCase>& c) {
                {in({5, 33})},
                kFloat});
   c.push_back({"tensor", "x", "torch.tensor(3) * x - torch.tensor(1.5)", {in({5, 33})}, kNum});
+  c.push_back({"new_tensor", "x", "x + x.new_tensor([[1, 2, 3]])", {in({5, 3})}, kAll});
   c.push_back({"triu", "x", "torch.triu(x, 1)", {in({3, 9, 11})}, kAll});
   c.push_back({"tril", "x", "torch.tril(x, -2)", {in({3, 9, 11})}, kAll});
 }
@@ -405,9 +440,43 @@ void add_reduction_cases(std::vector<OpCase>& c) {
   c.push_back({"argsort", "x", "x.argsort(-1)", {in({6, 130})}, kNum});
   c.push_back({"normalize", "x", F + "normalize(x, dim=-1)", {in({33, 130})}, kFloat});
   c.push_back({"logsumexp", "x", "torch.logsumexp(x, dim=1)", {in({33, 130}, -5, 5)}, kFloat});
+  c.push_back({"cosine_similarity",
+               "x, y",
+               F + "cosine_similarity(x, y, dim=-1)",
+               {in({33, 130}), in({130})},
+               kFloat});
+  // cdist: differences and a norm up to 25 rows, the matrix-product form past that (p = 2).
+  c.push_back({"dist", "x, y", "torch.dist(x, y, 3)", {in({33, 130}), in({130})}, kFloat});
+  c.push_back({"cdist", "x, y", "torch.cdist(x, y)", {in({2, 9, 33}), in({2, 17, 33})}, f32_f64});
+  c.push_back({"cdist", "x, y", "torch.cdist(x, y, p=1.0)", {in({9, 5}), in({3, 12, 5})}, f32_f64});
+  c.push_back({"cdist", "x, y", "torch.cdist(x, y)", {in({2, 70, 16}), in({1, 40, 16})}, f32_f64});
+  c.push_back({"pairwise_distance",
+               "x, y",
+               F + "pairwise_distance(x, y)",
+               {in({33, 130}), in({33, 130})},
+               kFloat});
+  c.push_back({"pairwise_distance",
+               "x, y",
+               F + "pairwise_distance(x, y, p=1.0, keepdim=True)",
+               {in({33, 130}), in({130})},
+               kNum});
+  c.push_back(
+      {"count_nonzero", "x", "torch.count_nonzero(x, dim=1)", {in({33, 130}, -1, 1, -1, 1)}, kAll});
+  c.push_back({"nanmean",
+               "x",
+               "torch.nanmean(torch.where(x > 1.5, x * float('nan'), x), dim=-1)",
+               {in({33, 130})},
+               kFloat});
+  c.push_back({"aminmax",
+               "x",
+               "r = torch.aminmax(x, dim=0)\n    return (r[0], r[1])",
+               {in({33, 130})},
+               kAll});
 
   // Softmax: warp-per-row, block-per-row and strided-dim kernels.
   c.push_back({"softmax", "x", "torch.softmax(x, dim=-1)", {in({64, 100}, -5, 5)}, kFloat});
+  c.push_back(
+      {"softmin", "x", "torch.nn.functional.softmin(x, dim=1)", {in({4, 50, 6}, -5, 5)}, kFloat});
   c.push_back({"softmax", "x", "torch.softmax(x, dim=-1)", {in({8, 3000}, -5, 5)}, kFloat});
   c.push_back({"softmax", "x", "torch.softmax(x, dim=1)", {in({4, 50, 6}, -5, 5)}, kFloat});
   c.push_back({"softmax",
@@ -506,6 +575,14 @@ void add_matmul_cases(std::vector<OpCase>& c) {
                "torch.baddbmm(b, x, y)",
                {in({4, 17, 21}, -1, 1), in({4, 17, 33}, -1, 1), in({4, 33, 21}, -1, 1)},
                kFloat});
+  c.push_back({"tensordot",
+               "x, y",
+               "torch.tensordot(x, y, dims=([0, 2], [2, 0]))",
+               {in({6, 17, 21}, -1, 1), in({21, 9, 6}, -1, 1)},
+               kFloat});
+  c.push_back(
+      {"tensordot", "x, y", "torch.tensordot(x, y)", {in({5, 7, 9}), in({7, 9, 3})}, kFloat});
+  c.push_back({"kron", "x, y", "torch.kron(x, y)", {in({5, 7}), in({3, 1, 4})}, kAll});
   c.push_back({"linear",
                "x, w, b",
                F + "linear(x, w, b)",
@@ -522,6 +599,43 @@ void add_matmul_cases(std::vector<OpCase>& c) {
   // Views (no kernels of their own) feeding kernels, and aliasing ops.
   c.push_back({"getitem", "x", "x[1:, ::2] + 1", {in({9, 20})}, kNum});
   c.push_back({"getitem", "x", "x[..., None, 3] * 2", {in({4, 5, 6})}, kNum});
+  // Item assignment: a copy of x with the indexed view overwritten.
+  c.push_back(
+      {"setitem", "x", "y = x * 1\n    y[:, 0] = 3\n    return (y,)", {in({37, 65})}, kAll});
+  c.push_back({"setitem",
+               "x, v",
+               "x[..., 1:40:3] = v\n    return (x,)",
+               {in({5, 7, 65}), typed('f', {7, 1}, 0, 2)},
+               kAll});
+  c.push_back({"setitem",
+               "x, v",
+               "x[1, None, ::2] = v\n    return (x,)",
+               {in({9, 20}), in({1, 10})},
+               kNum});
+  c.push_back({"setitem",
+               "x, m",
+               "x[m] = 2\n    return (x,)",
+               {in({37, 65, 3}), typed('b', {37, 65})},
+               kNum});
+  // Distinct indices (duplicates leave the written value to the GPU's order), some negative.
+  c.push_back({"setitem",
+               "x, v",
+               "i = torch.arange(7) * 3 - 10\n    x[:, i] = v\n    return (x,)",
+               {in({9, 20, 3}), in({7, 1})},
+               kAll});
+  c.push_back({"setitem",
+               "x, v",
+               "x.copy_(v)\n    return (x,)",
+               {in({37, 65}), typed('f', {65}, 0, 2)},
+               kAll});
+  c.push_back({"atleast_1d", "x", "torch.atleast_1d(x) * 2", {in({})}, kNum});
+  c.push_back({"atleast_2d", "x", "torch.atleast_2d(x) * 2", {in({37})}, kNum});
+  c.push_back({"atleast_3d", "x", "torch.atleast_3d(x) * 2", {in({37, 65})}, kNum});
+  c.push_back({"diagonal", "x", "torch.diagonal(x, 1, -2, -1) * 2", {in({3, 17, 21})}, kNum});
+  // Shuffles: reshape, permute, one copy.
+  c.push_back({"pixel_shuffle", "x", F + "pixel_shuffle(x, 2)", {in({3, 8, 5, 7})}, kAll});
+  c.push_back({"pixel_unshuffle", "x", F + "pixel_unshuffle(x, 3)", {in({2, 3, 9, 12})}, kAll});
+  c.push_back({"channel_shuffle", "x", "torch.channel_shuffle(x, 3)", {in({2, 12, 5, 3})}, kAll});
   c.push_back({"positive", "x", "torch.positive(x) * 1", {in({40})}, kNum});
   c.push_back({"transpose", "x", "x.transpose(0, 1) * 2", {in({37, 65})}, kAll});
   c.push_back({"permute", "x", "x.permute(2, 0, 1).contiguous()", {in({3, 5, 7})}, kAll});

@@ -111,6 +111,37 @@ void add_index_cases(std::vector<OpCase>& c) {
                "torch.gather(x, 0, i)",
                {in({7, 5, 3}), typed('l', {4, 5, 2}, 0, 0, 0, 6)},
                kNum});
+  c.push_back({"take_along_dim",
+               "x, i",
+               "torch.take_along_dim(x, i, dim=1)",
+               {in({6, 9, 1}), typed('l', {1, 14, 5}, 0, 0, 0, 8)},
+               kAll});
+  c.push_back({"take_along_dim",
+               "x, i",
+               "torch.take_along_dim(x, i)",
+               {in({6, 9}), typed('l', {20}, 0, 0, 0, 53)},
+               kNum});
+  // index_fill wraps negative indices; index_add's duplicates accumulate.
+  c.push_back({"index_fill",
+               "x, i",
+               "x.index_fill(1, i, -1.5)",
+               {in({6, 9, 5}), typed('l', {4}, 0, 0, -9, 8)},
+               kFloat});
+  c.push_back({"index_fill",
+               "x, i, v",
+               "x.index_fill(0, i, v)",
+               {in({6, 9}), typed('l', {3}, 0, 0, 0, 5), in({})},
+               kAll});
+  c.push_back({"index_add",
+               "x, i, s",
+               "x.index_add(1, i, s, alpha=2)",
+               {in({6, 9}), typed('l', {12}, 0, 0, 0, 8), in({6, 12})},
+               kFloat});
+  c.push_back({"index_add",
+               "x, i, s",
+               "torch.index_add(x, 0, i, s)",
+               {in({7, 5}), typed('l', {3}, 0, 0, 0, 6), in({3, 5})},
+               kNum});
   c.push_back({"embedding",
                "i, w",
                F + "embedding(i, w)",
@@ -272,6 +303,16 @@ void add_pool_cases(std::vector<OpCase>& c) {
 }
 
 void add_interpolate_cases(std::vector<OpCase>& c) {
+  c.push_back({"affine_grid",
+               "t",
+               F + "affine_grid(t, [3, 2, 17, 29], align_corners=False)",
+               {in({3, 2, 3})},
+               kFloat});
+  c.push_back({"affine_grid",
+               "t",
+               F + "affine_grid(t, [1, 1, 8, 8], align_corners=True)",
+               {in({1, 2, 3})},
+               kFloat});
   c.push_back({"interpolate",
                "x",
                F + "interpolate(x, scale_factor=2.0, mode='nearest')",

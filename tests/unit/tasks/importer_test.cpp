@@ -628,5 +628,92 @@ TEST(Importer, ReportsWhyNothingWasFound) {
   EXPECT_NE(r.error().message.find("no task directories"), std::string::npos) << r.error().message;
 }
 
+// Item assignment, copy_ and requires_grad_ (values as PyTorch 1.13 gives).
+TEST(Importer, ItemAssignmentWritesACopy) {
+  const char* meta =
+      "class A:\n    name = \"in_0\"\n    shape = [2, 3]\n    dtype = \"torch.float32\"\n"
+      "class B:\n    name = \"in_1\"\n    shape = [3]\n    dtype = \"torch.float32\"\n";
+  const char* model =
+      "import torch\nclass GraphModule(torch.nn.Module):\n"
+      "    def forward(self, in_0, in_1):\n"
+      "        in_0.requires_grad_(False)\n"
+      "        a = in_0 * 1\n"
+      "        a[(slice(None, None, None), 0)] = -1.0;  setitem = a\n"
+      "        b = in_0 + 0\n"
+      "        b.copy_(in_1)\n"
+      "        c = in_0 * 2\n"
+      "        c[Ellipsis, 1:] = in_1[None, 1:]\n"
+      "        d = in_0 * 1\n"
+      "        d[d > 2] = 0.0\n"
+      "        e = in_0 * 1\n"
+      "        e[:, torch.arange(2)] = -1.0\n"
+      "        return (setitem, b, c, in_0, d, e)\n";
+  const auto& reg = OpRegistry::builtin();
+  auto v = import_variant("v", model, "model.py", meta, "weight_meta.py", reg);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  auto graph = typed_variant_graph(*v, reg);
+  ASSERT_TRUE(graph.ok()) << graph.error().message;
+  Tensor x = Tensor::from_doubles(DType::float32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  Tensor y = Tensor::from_doubles(DType::float32, {3}, {7, 8, 9});
+  auto out = run_graph_cpu(*graph, {x, y}, reg);
+  ASSERT_TRUE(out.ok()) << out.error().message;
+  const auto& o = *out;
+  EXPECT_EQ(o[0].to_doubles(), (std::vector<double>{-1, 2, 3, -1, 5, 6}));
+  EXPECT_EQ(o[1].to_doubles(), (std::vector<double>{7, 8, 9, 7, 8, 9}));
+  EXPECT_EQ(o[2].to_doubles(), (std::vector<double>{2, 8, 9, 8, 8, 9}));
+  EXPECT_EQ(o[3].to_doubles(), (std::vector<double>{1, 2, 3, 4, 5, 6}));  // in_0 itself unchanged
+  EXPECT_EQ(o[4].to_doubles(), (std::vector<double>{1, 2, 0, 0, 0, 0}));
+  EXPECT_EQ(o[5].to_doubles(), (std::vector<double>{-1, -1, 3, -1, -1, 6}));
+  // A list index, a value tensor holding one value per masked position (their number is data)
+  // and a mis-shaped value: refused, not mis-imported.
+  for (const char* body :
+       {"        a = in_0 * 1\n        a[a > 2] = in_1\n        return (a,)\n",
+        "        a = in_0 * 1\n        a[:, [0, 2]] = in_1[0]\n        return (a,)\n",
+        "        a = in_0 * 1\n        a[:, 0] = in_1\n        return (a,)\n"}) {
+    std::string bad = std::string(
+                          "import torch\nclass GraphModule(torch.nn.Module):\n"
+                          "    def forward(self, in_0, in_1):\n") +
+                      body;
+    auto r = import_variant("v", bad, "model.py", meta, "weight_meta.py", reg);
+    EXPECT_FALSE(r.ok()) << body;
+  }
+}
+
+// torch.empty's contents are whatever memory held in PyTorch: a graph whose
+// output reads them has no reference and is refused; overwriting them all
+// first (fill_, zero_, copy_, x[...] = v) is fine.
+TEST(Importer, OutputsReadingUninitialisedMemoryAreRefused) {
+  const char* meta =
+      "class A:\n    name = \"in_0\"\n    shape = [2, 3]\n    dtype = \"torch.float32\"\n";
+  auto import = [&](const std::string& body) {
+    std::string model =
+        "import torch\nclass GraphModule(torch.nn.Module):\n"
+        "    def forward(self, in_0):\n" +
+        body;
+    return import_variant("v", model, "model.py", meta, "weight_meta.py", OpRegistry::builtin());
+  };
+  for (const char* body : {
+           "        e = torch.empty((2, 3))\n        return (e + in_0,)\n",
+           "        e = torch.empty_like(in_0)\n        e[:, 0] = 1.0\n        return (e,)\n",
+           "        e = in_0.new_empty((2, 3))\n        f = e.sum() * 0\n        return (f + "
+           "in_0,)\n",
+       }) {
+    auto r = import(body);
+    ASSERT_FALSE(r.ok()) << body;
+    EXPECT_NE(r.error().message.find("uninitialised"), std::string::npos) << r.error().message;
+  }
+  for (const char* body : {
+           "        e = torch.empty((2, 3)).fill_(1.0)\n        return (e + in_0,)\n",
+           "        e = torch.empty_like(in_0)\n        e.copy_(in_0)\n        return (e,)\n",
+           "        e = torch.empty_like(in_0)\n        e[...] = 2\n        e[:, 1] = in_0[0, 1]\n"
+           "        return (e,)\n",
+           "        e = torch.empty_like(in_0)\n        z = torch.zeros_like(e)\n        return "
+           "(z,)\n",
+       }) {
+    auto r = import(body);
+    EXPECT_TRUE(r.ok()) << body << (r.ok() ? "" : r.error().message);
+  }
+}
+
 }  // namespace
 }  // namespace pf
