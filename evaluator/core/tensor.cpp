@@ -35,32 +35,62 @@ T to_int(double v) {
 
 double load_double(DType t, const std::byte* p) {
   switch (t) {
-    case DType::boolean: return load<uint8_t>(p) ? 1.0 : 0.0;
-    case DType::uint8: return load<uint8_t>(p);
-    case DType::int8: return load<int8_t>(p);
-    case DType::int16: return load<int16_t>(p);
-    case DType::int32: return load<int32_t>(p);
-    case DType::int64: return static_cast<double>(load<int64_t>(p));
-    case DType::float16: return half_bits_to_float(load<uint16_t>(p));
-    case DType::bfloat16: return bfloat16_bits_to_float(load<uint16_t>(p));
-    case DType::float32: return load<float>(p);
-    case DType::float64: return load<double>(p);
+    case DType::boolean:
+      return load<uint8_t>(p) ? 1.0 : 0.0;
+    case DType::uint8:
+      return load<uint8_t>(p);
+    case DType::int8:
+      return load<int8_t>(p);
+    case DType::int16:
+      return load<int16_t>(p);
+    case DType::int32:
+      return load<int32_t>(p);
+    case DType::int64:
+      return static_cast<double>(load<int64_t>(p));
+    case DType::float16:
+      return half_bits_to_float(load<uint16_t>(p));
+    case DType::bfloat16:
+      return bfloat16_bits_to_float(load<uint16_t>(p));
+    case DType::float32:
+      return load<float>(p);
+    case DType::float64:
+      return load<double>(p);
   }
   return 0;
 }
 
 void store_double(DType t, std::byte* p, double v) {
   switch (t) {
-    case DType::boolean: store<uint8_t>(p, v != 0.0 ? 1 : 0); return;
-    case DType::uint8: store<uint8_t>(p, static_cast<uint8_t>(to_int<int64_t>(v))); return;
-    case DType::int8: store<int8_t>(p, to_int<int8_t>(v)); return;
-    case DType::int16: store<int16_t>(p, to_int<int16_t>(v)); return;
-    case DType::int32: store<int32_t>(p, to_int<int32_t>(v)); return;
-    case DType::int64: store<int64_t>(p, to_int<int64_t>(v)); return;
-    case DType::float16: store<uint16_t>(p, double_to_half_bits(v)); return;
-    case DType::bfloat16: store<uint16_t>(p, double_to_bfloat16_bits(v)); return;
-    case DType::float32: store<float>(p, static_cast<float>(v)); return;
-    case DType::float64: store<double>(p, v); return;
+    case DType::boolean:
+      store<uint8_t>(p, v != 0.0 ? 1 : 0);
+      return;
+    case DType::uint8:
+      store<uint8_t>(p, static_cast<uint8_t>(to_int<int64_t>(v)));
+      return;
+    case DType::int8:
+      store<int8_t>(p, to_int<int8_t>(v));
+      return;
+    case DType::int16:
+      store<int16_t>(p, to_int<int16_t>(v));
+      return;
+    case DType::int32:
+      store<int32_t>(p, to_int<int32_t>(v));
+      return;
+    case DType::int64:
+      store<int64_t>(p, to_int<int64_t>(v));
+      return;
+    case DType::float16:
+      store<uint16_t>(p, double_to_half_bits(v));
+      return;
+    case DType::bfloat16:
+      store<uint16_t>(p, double_to_bfloat16_bits(v));
+      return;
+    case DType::float32:
+      store<float>(p, static_cast<float>(v));
+      return;
+    case DType::float64:
+      store<double>(p, v);
+      return;
   }
 }
 
@@ -71,8 +101,8 @@ Tensor Tensor::zeros(DType dtype, const Shape& shape) {
   t.dtype_ = dtype;
   t.shape_ = shape;
   t.strides_ = contiguous_strides(shape);
-  t.storage_ = std::make_shared<std::vector<std::byte>>(
-      static_cast<size_t>(shape_numel(shape)) * dtype_size(dtype));
+  t.storage_ = std::make_shared<std::vector<std::byte>>(static_cast<size_t>(shape_numel(shape)) *
+                                                        dtype_size(dtype));
   return t;
 }
 
@@ -138,11 +168,49 @@ void Tensor::set_int(int64_t logical_index, int64_t v) {
   }
 }
 
+namespace {
+
+// Elements [0, n) at `p` converted with `convert` (the dtype's switch taken
+// once, not per element: outputs of millions of elements pass through here
+// on every host check).
+template <typename T, typename Convert>
+void convert_all(const std::byte* p, size_t n, double* out, Convert convert) {
+  for (size_t i = 0; i < n; ++i) out[i] = convert(load<T>(p + i * sizeof(T)));
+}
+
+void contiguous_to_doubles(DType t, const std::byte* p, size_t n, double* out) {
+  const auto as_double = [](auto v) { return static_cast<double>(v); };
+  switch (t) {
+    case DType::boolean:
+      return convert_all<uint8_t>(p, n, out, [](uint8_t v) { return v ? 1.0 : 0.0; });
+    case DType::uint8:
+      return convert_all<uint8_t>(p, n, out, as_double);
+    case DType::int8:
+      return convert_all<int8_t>(p, n, out, as_double);
+    case DType::int16:
+      return convert_all<int16_t>(p, n, out, as_double);
+    case DType::int32:
+      return convert_all<int32_t>(p, n, out, as_double);
+    case DType::int64:
+      return convert_all<int64_t>(p, n, out, as_double);
+    case DType::float16:
+      return convert_all<uint16_t>(p, n, out, [](uint16_t v) { return half_bits_to_float(v); });
+    case DType::bfloat16:
+      return convert_all<uint16_t>(p, n, out, [](uint16_t v) { return bfloat16_bits_to_float(v); });
+    case DType::float32:
+      return convert_all<float>(p, n, out, as_double);
+    case DType::float64:
+      return convert_all<double>(p, n, out, as_double);
+  }
+}
+
+}  // namespace
+
 std::vector<double> Tensor::to_doubles() const {
   std::vector<double> out(static_cast<size_t>(numel()));
   if (is_contiguous()) {
-    const std::byte* p = storage_->data() + offset_ * dtype_size(dtype_);
-    for (size_t i = 0; i < out.size(); ++i) out[i] = load_double(dtype_, p + i * dtype_size(dtype_));
+    contiguous_to_doubles(dtype_, storage_->data() + offset_ * dtype_size(dtype_), out.size(),
+                          out.data());
   } else {
     for (size_t i = 0; i < out.size(); ++i) out[i] = get(static_cast<int64_t>(i));
   }
@@ -179,7 +247,11 @@ Tensor Tensor::to_dtype(DType dtype) const {
   return out;
 }
 
-const std::byte* Tensor::data() const { return storage_->data() + offset_ * dtype_size(dtype_); }
-std::byte* Tensor::mutable_data() { return storage_->data() + offset_ * dtype_size(dtype_); }
+const std::byte* Tensor::data() const {
+  return storage_->data() + offset_ * dtype_size(dtype_);
+}
+std::byte* Tensor::mutable_data() {
+  return storage_->data() + offset_ * dtype_size(dtype_);
+}
 
 }  // namespace pf

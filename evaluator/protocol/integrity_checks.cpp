@@ -115,46 +115,63 @@ std::optional<std::string> trivial_kind_of(const std::vector<Tensor>& candidate,
   return std::nullopt;
 }
 
-int64_t count_poison(const Tensor& t, uint8_t poison_byte, const Tensor* expected) {
-  Tensor c = contiguous(t);
-  const int64_t n = c.numel();
-  const bool skip_nan =
-      expected != nullptr && expected->shape() == t.shape() && is_floating(expected->dtype());
+namespace {
+
+// Elements of `c` (contiguous) whose bits are `poison` (as a W-byte word),
+// skipping those where `nan_at` (when given) holds a NaN.
+template <typename W>
+int64_t count_words(const Tensor& c, W poison, const std::vector<double>* nan_at) {
+  const std::byte* p = c.data();
+  const auto n = static_cast<size_t>(c.numel());
   int64_t count = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (skip_nan && std::isnan(expected->get(i))) continue;
-    const std::byte* p = element(c, i);
-    switch (c.dtype()) {
-      case DType::float16:
-      case DType::bfloat16: {
-        uint16_t bits;
-        std::memcpy(&bits, p, 2);
-        count += bits == (c.dtype() == DType::float16 ? 0x7E00 : 0x7FC0);
-        break;
-      }
-      case DType::float32: {
-        uint32_t bits;
-        std::memcpy(&bits, p, 4);
-        count += bits == 0x7FC00000u;
-        break;
-      }
-      case DType::float64: {
-        uint64_t bits;
-        std::memcpy(&bits, p, 8);
-        count += bits == ~uint64_t{0};
-        break;
-      }
-      default: {
-        bool all = true;
-        for (size_t b = 0; b < dtype_size(c.dtype()); ++b) {
-          all = all && static_cast<uint8_t>(p[b]) == poison_byte;
-        }
-        count += all;
-        break;
-      }
-    }
+  for (size_t i = 0; i < n; ++i) {
+    W bits;
+    std::memcpy(&bits, p + i * sizeof(W), sizeof(W));
+    count += bits == poison && (nan_at == nullptr || !std::isnan((*nan_at)[i]));
   }
   return count;
+}
+
+// The poison fill of a W-byte integer element: the byte repeated.
+template <typename W>
+W repeated(uint8_t byte) {
+  W w = 0;
+  for (size_t b = 0; b < sizeof(W); ++b) w = static_cast<W>((w << 8) | byte);
+  return w;
+}
+
+}  // namespace
+
+int64_t count_poison(const Tensor& t, uint8_t poison_byte, const Tensor* expected) {
+  Tensor c = contiguous(t);
+  std::vector<double> expected_values;
+  const std::vector<double>* nan_at = nullptr;
+  if (expected != nullptr && expected->shape() == t.shape() && is_floating(expected->dtype())) {
+    expected_values = expected->to_doubles();
+    nan_at = &expected_values;
+  }
+  switch (c.dtype()) {
+    case DType::float16:
+      return count_words<uint16_t>(c, 0x7E00, nan_at);
+    case DType::bfloat16:
+      return count_words<uint16_t>(c, 0x7FC0, nan_at);
+    case DType::float32:
+      return count_words<uint32_t>(c, 0x7FC00000u, nan_at);
+    case DType::float64:
+      return count_words<uint64_t>(c, ~uint64_t{0}, nan_at);
+    default:
+      break;
+  }
+  switch (dtype_size(c.dtype())) {
+    case 1:
+      return count_words<uint8_t>(c, poison_byte, nan_at);
+    case 2:
+      return count_words<uint16_t>(c, repeated<uint16_t>(poison_byte), nan_at);
+    case 4:
+      return count_words<uint32_t>(c, repeated<uint32_t>(poison_byte), nan_at);
+    default:
+      return count_words<uint64_t>(c, repeated<uint64_t>(poison_byte), nan_at);
+  }
 }
 
 int64_t count_changed_elements(const Tensor& a, const Tensor& b) {
@@ -178,13 +195,42 @@ bool bitwise_equal(const Tensor& a, const Tensor& b) {
   return std::memcmp(ca.data(), cb.data(), ca.nbytes()) == 0;
 }
 
+namespace {
+
+// The digest's sum over the elements of `c` as W-byte words (one size per
+// loop, so the element load is not a variable-length copy).
+template <typename W>
+uint64_t digest_sum(const Tensor& c, uint64_t key) {
+  const std::byte* p = c.data();
+  uint64_t sum = 0;
+  for (int64_t i = 0; i < c.numel(); ++i) {
+    W bits;
+    std::memcpy(&bits, p + static_cast<size_t>(i) * sizeof(W), sizeof(W));
+    sum += pf_digest_term(key, i, bits);
+  }
+  return sum;
+}
+
+}  // namespace
+
 uint64_t tensor_digest(const Tensor& t, uint64_t key) {
   Tensor c = contiguous(t);
   const int tag = static_cast<int>(c.dtype());
-  const int size = pf_digest_element_size(tag);
   uint64_t sum = 0;
-  for (int64_t i = 0; i < c.numel(); ++i)
-    sum += pf_digest_term(key, i, pf_digest_bits(c.data(), i, size));
+  switch (pf_digest_element_size(tag)) {
+    case 1:
+      sum = digest_sum<uint8_t>(c, key);
+      break;
+    case 2:
+      sum = digest_sum<uint16_t>(c, key);
+      break;
+    case 4:
+      sum = digest_sum<uint32_t>(c, key);
+      break;
+    default:
+      sum = digest_sum<uint64_t>(c, key);
+      break;
+  }
   return pf_digest_finish(key, sum, c.numel(), tag);
 }
 
