@@ -417,9 +417,18 @@ Outputs run_index_fill(const GpuArgs& a, const std::vector<TensorType>&, PlanBui
 }
 
 Outputs run_index_add(const GpuArgs& a, const std::vector<TensorType>&, PlanBuilder& b) {
-  const DeviceTensor x = at_least_1d(a.tensor(0));
+  DeviceTensor x = at_least_1d(a.tensor(0));
   PF_ASSIGN(int64_t dim, layout::dim_arg(a, 1, x.dim()));
   DeviceTensor src = at_least_1d(a.tensor(3));
+  // Half-precision sums accumulate in float32 and round once (the CPU
+  // reference's single rounding; fp16 atomics rounding at every duplicate
+  // index miss t = -5 there).
+  const DType dtype = x.dtype();
+  const bool half = dtype == DType::float16 || dtype == DType::bfloat16;
+  if (half) {
+    PF_ASSIGN(x, materialize(b, x, DType::float32));
+    PF_ASSIGN(src, materialize(b, src, DType::float32));
+  }
   const Arg& alpha = a.arg(4);
   const bool unit = (alpha.kind == Arg::Kind::integer && alpha.i == 1) ||
                     (alpha.kind == Arg::Kind::real && alpha.f == 1.0) ||
@@ -429,6 +438,9 @@ Outputs run_index_add(const GpuArgs& a, const std::vector<TensorType>&, PlanBuil
   }
   const DeviceTensor idx = index_along(a.tensor(2), src.shape(), dim);
   PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "scatter_add", {x, Arg::make_int(dim), idx, src}));
+  if (half) {
+    PF_ASSIGN(y, materialize(b, y, dtype));
+  }
   if (a.tensor(0).dim() == 0) y = DeviceTensor::view_of(y, {}, {}, y.offset());
   return one(y);
 }

@@ -395,19 +395,24 @@ Result<std::vector<DeviceTensor>> run_aminmax(const GpuArgs& a, const std::vecto
 
 // F.cosine_similarity as PyTorch 1.13 runs it: both operands expanded to one
 // shape, each divided by its 2-norm over dim (clamped to eps), the products
-// summed over dim.
+// summed over dim. Half-precision operands are computed in float32 and the
+// result rounded once, as the CPU reference does (rounding every
+// intermediate to fp16 misses t = -5).
 Result<std::vector<DeviceTensor>> run_cosine_similarity(const GpuArgs& a,
                                                         const std::vector<TensorType>& out,
                                                         PlanBuilder& b) {
   PF_ASSIGN(Shape shape, broadcast_shapes(a.tensor(0).shape(), a.tensor(1).shape()));
   PF_ASSIGN(int64_t dim, a.integer(2));
   const Arg dims = int_list({dim});
+  const DType result = out[0].dtype;
+  const DType compute =
+      result == DType::float16 || result == DType::bfloat16 ? DType::float32 : result;
   std::vector<DeviceTensor> unit;
   for (size_t i : {0, 1}) {
     const DeviceTensor& t = a.tensor(i);
     DeviceTensor x = t;
-    if (t.dtype() != out[0].dtype) {
-      PF_ASSIGN(x, materialize(b, t, out[0].dtype));
+    if (t.dtype() != compute) {
+      PF_ASSIGN(x, materialize(b, t, compute));
     }
     x = DeviceTensor::view_of(x, shape, broadcast_strides(x.shape(), x.strides(), shape),
                               x.offset());
@@ -419,6 +424,9 @@ Result<std::vector<DeviceTensor>> run_cosine_similarity(const GpuArgs& a,
   }
   PF_ASSIGN(DeviceTensor prod, call_gpu_op1(b, "mul", {unit[0], unit[1]}));
   PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "sum", {prod, dims}));
+  if (compute != result) {
+    PF_ASSIGN(y, materialize(b, y, result));
+  }
   return std::vector<DeviceTensor>{y};
 }
 

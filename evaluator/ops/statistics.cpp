@@ -434,6 +434,11 @@ OpInfo pairwise_distance_op() {
                param("keepdim", ParamKind::boolean, Arg::make_bool(false))};
   op.doc = "the p-norm of x1 - x2 + eps over the last dim";
   op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
+    if (a.tensor(0).dtype == DType::boolean && a.tensor(1).dtype == DType::boolean) {
+      return a.error(0,
+                     "pairwise_distance subtracts its operands, and PyTorch does not subtract "
+                     "two bool tensors");
+    }
     const DType t =
         result_type({{a.tensor(0).dtype}, {a.tensor(1).dtype}, {DType::float64, false, true}});
     PF_TRY(a.real(2));
@@ -454,9 +459,17 @@ OpInfo pairwise_distance_op() {
         grouped_values(layout::broadcast_view(a.tensor(1), p.shape), p.r);
     Tensor y = Tensor::zeros(out[0].dtype, out[0].shape);
     const int64_t n = p.r.group_size;
+    // x1 - x2 is computed in the operands' own type before eps promotes it:
+    // integer differences wrap (uint8 3 - 5 is 254), as in PyTorch.
+    const DType diff_type = result_type({{a.tensor(0).dtype()}, {a.tensor(1).dtype()}});
+    const auto difference = [diff_type](double x1, double x2) {
+      if (is_floating(diff_type)) return x1 - x2;
+      return static_cast<double>(
+          wrap_to_dtype(static_cast<int64_t>(x1) - static_cast<int64_t>(x2), diff_type));
+    };
     std::vector<double> d(static_cast<size_t>(n));
     for (int64_t g = 0; g < p.r.groups; ++g) {
-      for (int64_t k = 0; k < n; ++k) d[k] = v1[g * n + k] - v2[g * n + k] + eps;
+      for (int64_t k = 0; k < n; ++k) d[k] = difference(v1[g * n + k], v2[g * n + k]) + eps;
       y.set(g, norm_of(d.data(), n, pn));
     }
     return std::vector<Tensor>{y};

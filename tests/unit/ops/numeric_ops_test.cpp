@@ -106,6 +106,26 @@ TEST(Linalg, OuterProductValuesAndPromotion) {
             std::string::npos);
 }
 
+// F.pairwise_distance subtracts in the operands' type before eps promotes
+// the difference: uint8 differences wrap (3 - 5 = 254), PyTorch 1.13 gives
+// [[354], [501]] here; two bool operands are refused as PyTorch refuses them.
+TEST(Statistics, PairwiseDistanceOfIntegersWrapsLikePyTorch) {
+  Tensor x = Tensor::from_doubles(DType::uint8, {2, 2}, {3, 200, 10, 0});
+  Tensor y = Tensor::from_doubles(DType::uint8, {2, 2}, {5, 100, 20, 1});
+  auto r = run("torch.nn.functional.pairwise_distance", {x, y}, {v(0), v(1)},
+               {{"p", Arg::make_real(1.0)}, {"keepdim", Arg::make_bool(true)}});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->types[0].dtype, DType::float32);
+  EXPECT_EQ(r->types[0].shape, (Shape{2, 1}));
+  const std::vector<double> got = values_of(r->outputs[0]);
+  ASSERT_EQ(got.size(), 2u);
+  EXPECT_NEAR(got[0], 354, 1e-3);
+  EXPECT_NEAR(got[1], 501, 1e-3);
+  Tensor b = Tensor::from_doubles(DType::boolean, {2}, {1, 0});
+  EXPECT_NE(error_of("torch.nn.functional.pairwise_distance", {b, b}, {v(0), v(1)}).find("bool"),
+            std::string::npos);
+}
+
 // torch.linalg.norm with a matrix ord and torch.linalg.matrix_norm; values by
 // hand (row |sums| 8.5, 9.5; column |sums| 5, 4.5, 8.5), as PyTorch 1.13 gives.
 TEST(Linalg, MatrixNormsByOrd) {
