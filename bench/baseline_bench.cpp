@@ -36,10 +36,11 @@ struct Options {
   std::string out;
   std::string dump_inputs;
   std::string filter;
-  int per_task = 0;        // 0: every variant
-  bool stream_too = true;  // also time the plans launched step by step
-  bool steps = false;      // time every step alone too
-  bool flush = true;       // flush L2 before every timed run
+  int per_task = 0;             // 0: every variant
+  bool stream_too = true;       // also time the plans launched step by step
+  bool steps = false;           // time every step alone too
+  bool flush = true;            // flush L2 before every timed run
+  int blas_workspace_mib = -1;  // < 0: the runtime's default
 };
 
 // Tasks from native files or corpus directories (graph_list.txt below them).
@@ -177,7 +178,10 @@ int run(const Options& o) {
     std::fprintf(stderr, "pf_baseline_bench: %s\n", ctx.error().message.c_str());
     return 2;
   }
-  auto rt = GpuRuntime::create(*driver, (*ctx)->properties());
+  GpuRuntimeOptions rto;
+  if (o.blas_workspace_mib >= 0)
+    rto.blas_workspace_bytes = static_cast<size_t>(o.blas_workspace_mib) << 20;
+  auto rt = GpuRuntime::create(*driver, (*ctx)->properties(), rto);
   if (!rt.ok()) {
     std::fprintf(stderr, "pf_baseline_bench: %s\n", rt.error().message.c_str());
     return 2;
@@ -247,6 +251,9 @@ int main(int argc, char** argv) {
     app.add_option("--filter", o.filter, "only variants whose task/variant contains this");
     app.add_option("--per-task", o.per_task, "at most this many variants per task (0: all)");
     app.add_flag("--steps", o.steps, "also time every plan step alone (where the time goes)");
+    app.add_option("--blas-workspace-mib", o.blas_workspace_mib,
+                   "cuBLAS/cuBLASLt workspace in MiB (its size steers cuBLASLt's algorithm "
+                   "choice; default: the runtime's)");
     app.add_flag("!--no-flush", o.flush, "do not flush L2 before timed runs (warm-cache times)");
     app.add_flag("!--graph-only", o.stream_too,
                  "time captured graphs only (not also step-by-step stream launches)");

@@ -6,7 +6,9 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 
@@ -44,12 +46,34 @@ struct GpuRuntimeOptions {
 };
 
 //! cuBLAS state for the matmul family (GpuRuntime::blas()).
+//! Per cuBLASLt problem (blas_gemm.cpp), whether the algorithm chosen for a
+//! small workspace ran faster than the one for the whole workspace: each
+//! problem is timed once per process, so a worker's plans agree.
+class LtChoices {
+ public:
+  std::optional<bool> find(const std::string& key) const {
+    std::lock_guard lock(mu_);
+    auto it = choices_.find(key);
+    if (it == choices_.end()) return std::nullopt;
+    return it->second;
+  }
+  void remember(const std::string& key, bool small_wins) {
+    std::lock_guard lock(mu_);
+    choices_[key] = small_wins;
+  }
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, bool> choices_;
+};
+
 struct BlasState {
   std::shared_ptr<const cuda::CublasLibrary> lib;
   cuda::CublasHandle handle;
   cuda::CublasLtHandle lt;
   std::shared_ptr<DeviceStorage> workspace;
   size_t workspace_bytes = 0;
+  std::shared_ptr<LtChoices> lt_choices = std::make_shared<LtChoices>();
 };
 
 //! cuDNN state for the convolution family (GpuRuntime::cudnn()).
