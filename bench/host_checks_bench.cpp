@@ -61,7 +61,9 @@ int main(int argc, char** argv) {
     json out = json::array();
     volatile int64_t sink = 0;  // keeps the results observable
     for (DType dtype : {DType::float32, DType::float16, DType::int64}) {
-      auto [expected, candidate] = pair_of(dtype, n);
+      const auto drawn = pair_of(dtype, n);
+      const Tensor& expected = drawn.first;
+      const Tensor& candidate = drawn.second;
       const double per = 1e6 / static_cast<double>(n);
       json row = {{"dtype", dtype_name(dtype)}, {"elements", n}};
       row["compare_output_ms_per_m"] =
