@@ -95,6 +95,11 @@ Result<BlasProblem> blas_problem(const GemmSpec& s) {
   return p;
 }
 
+// A device address as the pointer cuBLAS takes (CUdeviceptr is an integer).
+void* device_pointer(uint64_t address) {
+  return reinterpret_cast<void*>(address);  // NOLINT(performance-no-int-to-ptr)
+}
+
 // PyTorch's cuBLASLt workspace on this generation (what its heuristic sees).
 constexpr uint64_t kPyTorchLtWorkspaceBytes = uint64_t{4} << 20;
 
@@ -139,7 +144,7 @@ Result<bool> add_gemm_bias_epilogue(PlanBuilder& b, const GemmSpec& s) {
   const cublasLtHandle_t lt = blas->lt.get();
   const BlasOperand ob = bp.ob, oa = bp.oa;
   const cudaDataType type = bp.type;
-  const int M = bp.M, N = bp.N, K = bp.K;
+  const int m = bp.M, n = bp.N, k = bp.K;
   // Any cuBLASLt refusal below means "no epilogue for this problem": the
   // caller falls back to a bias copy plus a beta = 1 GEMM.
   auto ok = [&](cublasStatus_t st, const char* what) {
@@ -154,7 +159,7 @@ Result<bool> add_gemm_bias_epilogue(PlanBuilder& b, const GemmSpec& s) {
     lib->api().cublasLtMatmulDescDestroy(static_cast<cublasLtMatmulDesc_t>(d));
   });
   cublasLtEpilogue_t epilogue = CUBLASLT_EPILOGUE_BIAS;
-  void* bias_ptr = reinterpret_cast<void*>(s.bias->data_ptr());
+  void* bias_ptr = device_pointer(s.bias->data_ptr());
   cudaDataType bias_type = data_type(s.bias->dtype());
   if (!ok(fn.cublasLtMatmulDescSetAttribute(desc, CUBLASLT_MATMUL_DESC_TRANSA, &ob.op,
                                             sizeof(ob.op)),
@@ -182,9 +187,9 @@ Result<bool> add_gemm_bias_epilogue(PlanBuilder& b, const GemmSpec& s) {
     });
   };
   // Stored (column-major) shapes before the op is applied.
-  auto a_layout = ob.op == CUBLAS_OP_N ? layout(M, K, bp.lda) : layout(K, M, bp.lda);
-  auto b_layout = oa.op == CUBLAS_OP_N ? layout(K, N, bp.ldb) : layout(N, K, bp.ldb);
-  auto c_layout = layout(M, N, bp.ldc);
+  auto a_layout = ob.op == CUBLAS_OP_N ? layout(m, k, bp.lda) : layout(k, m, bp.lda);
+  auto b_layout = oa.op == CUBLAS_OP_N ? layout(k, n, bp.ldb) : layout(n, k, bp.ldb);
+  auto c_layout = layout(m, n, bp.ldc);
   if (!a_layout || !b_layout || !c_layout) return false;
   cublasLtMatmulPreference_t pref = nullptr;
   if (!ok(fn.cublasLtMatmulPreferenceCreate(&pref), "cublasLtMatmulPreferenceCreate")) return false;
@@ -223,10 +228,10 @@ Result<bool> add_gemm_bias_epilogue(PlanBuilder& b, const GemmSpec& s) {
       found == 0) {
     return false;
   }
-  const void* A = reinterpret_cast<const void*>(s.b.ptr);
-  const void* B = reinterpret_cast<const void*>(s.a.ptr);
-  void* C = reinterpret_cast<void*>(s.c);
-  void* workspace = reinterpret_cast<void*>(blas->workspace->data());
+  const void* a_ptr = device_pointer(s.b.ptr);
+  const void* b_ptr = device_pointer(s.a.ptr);
+  void* c_ptr = device_pointer(s.c);
+  void* workspace = device_pointer(blas->workspace->data());
   cublasLtMatmulAlgo_t algo = heuristic.algo;
   const float alpha = static_cast<float>(s.alpha);
   // The heuristic's answer depends on the workspace it may use: with ours
@@ -236,51 +241,48 @@ Result<bool> add_gemm_bias_epilogue(PlanBuilder& b, const GemmSpec& s) {
   // two answers differ, both run on this problem and the faster is kept
   // (once per problem and process: LtChoices).
   const std::string key = lt_problem_key(bp, bias_type, align_a, align_b, align_c);
-  std::optional<bool> small_wins = blas->lt_choices->find(key);
-  if (!small_wins) {
-    small_wins = false;
+  // The heuristic's top algorithm for PyTorch's workspace (capped at ours).
+  auto small_workspace_algo = [&]() -> std::optional<cublasLtMatmulAlgo_t> {
     uint64_t small_ws = std::min<uint64_t>(ws, kPyTorchLtWorkspaceBytes);
     cublasLtMatmulHeuristicResult_t small{};
     int small_found = 0;
-    if (ok(fn.cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
-                                                   &small_ws, sizeof(small_ws)),
-           "MAX_WORKSPACE_BYTES") &&
-        ok(fn.cublasLtMatmulAlgoGetHeuristic(lt, desc, al, bl, cl, cl, pref, 1, &small,
-                                             &small_found),
-           "cublasLtMatmulAlgoGetHeuristic (small workspace)") &&
-        small_found > 0 && std::memcmp(&small.algo, &algo, sizeof(algo)) != 0) {
+    if (!ok(fn.cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
+                                                    &small_ws, sizeof(small_ws)),
+            "MAX_WORKSPACE_BYTES") ||
+        !ok(fn.cublasLtMatmulAlgoGetHeuristic(lt, desc, al, bl, cl, cl, pref, 1, &small,
+                                              &small_found),
+            "cublasLtMatmulAlgoGetHeuristic (small workspace)") ||
+        small_found == 0) {
+      return std::nullopt;
+    }
+    return small.algo;
+  };
+  std::optional<bool> small_wins = blas->lt_choices->find(key);
+  if (!small_wins) {
+    small_wins = false;
+    std::optional<cublasLtMatmulAlgo_t> small = small_workspace_algo();
+    if (small && std::memcmp(&*small, &algo, sizeof(algo)) != 0) {
       auto run_with = [&](const cublasLtMatmulAlgo_t& candidate) -> Status {
         const float zero = 0.0f;
-        return lib->check(
-            fn.cublasLtMatmul(lt, desc, &alpha, A, al, B, bl, &zero, C, cl, C, cl, &candidate,
-                              workspace, ws, reinterpret_cast<cudaStream_t>(b.runtime().stream())),
-            "cublasLtMatmul (choice)");
+        return lib->check(fn.cublasLtMatmul(lt, desc, &alpha, a_ptr, al, b_ptr, bl, &zero, c_ptr,
+                                            cl, c_ptr, cl, &candidate, workspace, ws,
+                                            reinterpret_cast<cudaStream_t>(b.runtime().stream())),
+                          "cublasLtMatmul (choice)");
       };
       auto full_ms = median_run_ms(b.runtime(), [&] { return run_with(algo); });
-      auto small_ms = median_run_ms(b.runtime(), [&] { return run_with(small.algo); });
+      auto small_ms = median_run_ms(b.runtime(), [&] { return run_with(*small); });
       if (full_ms.ok() && small_ms.ok()) {
         small_wins = *small_ms < *full_ms;
       } else if (!full_ms.ok() && small_ms.ok()) {
         small_wins = true;
       }
-      spdlog::debug("cuBLASLt M={} N={} K={}: full workspace {:.4f} ms, small {:.4f} ms", M, N, K,
+      spdlog::debug("cuBLASLt M={} N={} K={}: full workspace {:.4f} ms, small {:.4f} ms", m, n, k,
                     full_ms.ok() ? *full_ms : -1.0, small_ms.ok() ? *small_ms : -1.0);
+      if (*small_wins) algo = *small;
     }
     blas->lt_choices->remember(key, *small_wins);
-    if (*small_wins) algo = small.algo;
   } else if (*small_wins) {
-    uint64_t small_ws = std::min<uint64_t>(ws, kPyTorchLtWorkspaceBytes);
-    cublasLtMatmulHeuristicResult_t small{};
-    int small_found = 0;
-    if (ok(fn.cublasLtMatmulPreferenceSetAttribute(pref, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES,
-                                                   &small_ws, sizeof(small_ws)),
-           "MAX_WORKSPACE_BYTES") &&
-        ok(fn.cublasLtMatmulAlgoGetHeuristic(lt, desc, al, bl, cl, cl, pref, 1, &small,
-                                             &small_found),
-           "cublasLtMatmulAlgoGetHeuristic (small workspace)") &&
-        small_found > 0) {
-      algo = small.algo;
-    }
+    if (auto small = small_workspace_algo()) algo = *small;
   }
   // The plan's pointers are fixed, so one trial call now shows whether
   // cuBLASLt takes them (it can still refuse at call time, e.g. with
@@ -288,8 +290,9 @@ Result<bool> add_gemm_bias_epilogue(PlanBuilder& b, const GemmSpec& s) {
   // of failing every run. C is the GEMM's own output, rewritten by each run.
   {
     const float zero = 0.0f;
-    if (!ok(fn.cublasLtMatmul(lt, desc, &alpha, A, al, B, bl, &zero, C, cl, C, cl, &algo, workspace,
-                              ws, reinterpret_cast<cudaStream_t>(b.runtime().stream())),
+    if (!ok(fn.cublasLtMatmul(lt, desc, &alpha, a_ptr, al, b_ptr, bl, &zero, c_ptr, cl, c_ptr, cl,
+                              &algo, workspace, ws,
+                              reinterpret_cast<cudaStream_t>(b.runtime().stream())),
             "cublasLtMatmul (trial)")) {
       return false;
     }
@@ -297,15 +300,16 @@ Result<bool> add_gemm_bias_epilogue(PlanBuilder& b, const GemmSpec& s) {
   }
   for (auto& owner : {desc_owner, a_layout, b_layout, c_layout}) b.keep_alive(owner);
   b.use(*s.bias);
-  b.add_library_call(
-      "cublasLtMatmul",
-      [lib, lt, desc, al, bl, cl, A, B, C, algo, workspace, ws, alpha](CUstream stream) -> Status {
-        const float zero = 0.0f;
-        return lib->check(
-            lib->api().cublasLtMatmul(lt, desc, &alpha, A, al, B, bl, &zero, C, cl, C, cl, &algo,
-                                      workspace, ws, reinterpret_cast<cudaStream_t>(stream)),
-            "cublasLtMatmul");
-      });
+  b.add_library_call("cublasLtMatmul",
+                     [lib, lt, desc, al, bl, cl, a_ptr, b_ptr, c_ptr, algo, workspace, ws,
+                      alpha](CUstream stream) -> Status {
+                       const float zero = 0.0f;
+                       return lib->check(
+                           lib->api().cublasLtMatmul(lt, desc, &alpha, a_ptr, al, b_ptr, bl, &zero,
+                                                     c_ptr, cl, c_ptr, cl, &algo, workspace, ws,
+                                                     reinterpret_cast<cudaStream_t>(stream)),
+                           "cublasLtMatmul");
+                     });
   return true;
 }
 
@@ -319,12 +323,12 @@ Status add_gemm(PlanBuilder& b, const GemmSpec& s) {
   const cudaDataType type = bp.type;
   const bool f64 = bp.f64;
   const cublasComputeType_t compute = bp.compute;
-  const int M = bp.M, N = bp.N, K = bp.K, lda = bp.lda, ldb = bp.ldb, ldc = bp.ldc;
+  const int m = bp.M, n = bp.N, k = bp.K, lda = bp.lda, ldb = bp.ldb, ldc = bp.ldc;
   const BlasOperand ob = bp.ob, oa = bp.oa;
   const cublasHandle_t handle = blas->handle.get();
-  const void* A = reinterpret_cast<const void*>(s.b.ptr);
-  const void* B = reinterpret_cast<const void*>(s.a.ptr);
-  void* C = reinterpret_cast<void*>(s.c);
+  const void* a_ptr = device_pointer(s.b.ptr);
+  const void* b_ptr = device_pointer(s.a.ptr);
+  void* c_ptr = device_pointer(s.c);
   const long long sa = s.b.batch_stride, sb = s.a.batch_stride, sc = s.m * s.n;
   const int batch = static_cast<int>(s.batch);
   const double alpha = s.alpha, beta = s.beta;
@@ -338,13 +342,14 @@ Status add_gemm(PlanBuilder& b, const GemmSpec& s) {
         const void* pa = f64 ? static_cast<const void*>(&alpha) : &falpha;
         const void* pb = f64 ? static_cast<const void*>(&beta) : &fbeta;
         if (batch == 1) {
-          return lib->check(fn.cublasGemmEx(handle, ta, tb, M, N, K, pa, A, type, lda, B, type, ldb,
-                                            pb, C, type, ldc, compute, CUBLAS_GEMM_DEFAULT),
-                            "cublasGemmEx");
+          return lib->check(
+              fn.cublasGemmEx(handle, ta, tb, m, n, k, pa, a_ptr, type, lda, b_ptr, type, ldb, pb,
+                              c_ptr, type, ldc, compute, CUBLAS_GEMM_DEFAULT),
+              "cublasGemmEx");
         }
-        return lib->check(fn.cublasGemmStridedBatchedEx(handle, ta, tb, M, N, K, pa, A, type, lda,
-                                                        sa, B, type, ldb, sb, pb, C, type, ldc, sc,
-                                                        batch, compute, CUBLAS_GEMM_DEFAULT),
+        return lib->check(fn.cublasGemmStridedBatchedEx(
+                              handle, ta, tb, m, n, k, pa, a_ptr, type, lda, sa, b_ptr, type, ldb,
+                              sb, pb, c_ptr, type, ldc, sc, batch, compute, CUBLAS_GEMM_DEFAULT),
                           "cublasGemmStridedBatchedEx");
       });
   return ok_status();
