@@ -33,30 +33,45 @@ T to_int(double v) {
   return static_cast<T>(t);
 }
 
-double load_double(DType t, const std::byte* p) {
+// Elements [0, n) at `p` converted with `convert`. The one dtype switch for
+// single elements (load_double) and whole runs, where it is taken once, not
+// per element: outputs of millions of elements pass through here on every
+// host check.
+template <typename T, typename Convert>
+void convert_all(const std::byte* p, size_t n, double* out, Convert convert) {
+  for (size_t i = 0; i < n; ++i) out[i] = convert(load<T>(p + i * sizeof(T)));
+}
+
+void contiguous_to_doubles(DType t, const std::byte* p, size_t n, double* out) {
+  const auto as_double = [](auto v) { return static_cast<double>(v); };
   switch (t) {
     case DType::boolean:
-      return load<uint8_t>(p) ? 1.0 : 0.0;
+      return convert_all<uint8_t>(p, n, out, [](uint8_t v) { return v ? 1.0 : 0.0; });
     case DType::uint8:
-      return load<uint8_t>(p);
+      return convert_all<uint8_t>(p, n, out, as_double);
     case DType::int8:
-      return load<int8_t>(p);
+      return convert_all<int8_t>(p, n, out, as_double);
     case DType::int16:
-      return load<int16_t>(p);
+      return convert_all<int16_t>(p, n, out, as_double);
     case DType::int32:
-      return load<int32_t>(p);
+      return convert_all<int32_t>(p, n, out, as_double);
     case DType::int64:
-      return static_cast<double>(load<int64_t>(p));
+      return convert_all<int64_t>(p, n, out, as_double);
     case DType::float16:
-      return half_bits_to_float(load<uint16_t>(p));
+      return convert_all<uint16_t>(p, n, out, [](uint16_t v) { return half_bits_to_float(v); });
     case DType::bfloat16:
-      return bfloat16_bits_to_float(load<uint16_t>(p));
+      return convert_all<uint16_t>(p, n, out, [](uint16_t v) { return bfloat16_bits_to_float(v); });
     case DType::float32:
-      return load<float>(p);
+      return convert_all<float>(p, n, out, as_double);
     case DType::float64:
-      return load<double>(p);
+      return convert_all<double>(p, n, out, as_double);
   }
-  return 0;
+}
+
+double load_double(DType t, const std::byte* p) {
+  double v = 0;
+  contiguous_to_doubles(t, p, 1, &v);
+  return v;
 }
 
 void store_double(DType t, std::byte* p, double v) {
@@ -167,44 +182,6 @@ void Tensor::set_int(int64_t logical_index, int64_t v) {
     store_double(dtype_, p, static_cast<double>(v));
   }
 }
-
-namespace {
-
-// Elements [0, n) at `p` converted with `convert` (the dtype's switch taken
-// once, not per element: outputs of millions of elements pass through here
-// on every host check).
-template <typename T, typename Convert>
-void convert_all(const std::byte* p, size_t n, double* out, Convert convert) {
-  for (size_t i = 0; i < n; ++i) out[i] = convert(load<T>(p + i * sizeof(T)));
-}
-
-void contiguous_to_doubles(DType t, const std::byte* p, size_t n, double* out) {
-  const auto as_double = [](auto v) { return static_cast<double>(v); };
-  switch (t) {
-    case DType::boolean:
-      return convert_all<uint8_t>(p, n, out, [](uint8_t v) { return v ? 1.0 : 0.0; });
-    case DType::uint8:
-      return convert_all<uint8_t>(p, n, out, as_double);
-    case DType::int8:
-      return convert_all<int8_t>(p, n, out, as_double);
-    case DType::int16:
-      return convert_all<int16_t>(p, n, out, as_double);
-    case DType::int32:
-      return convert_all<int32_t>(p, n, out, as_double);
-    case DType::int64:
-      return convert_all<int64_t>(p, n, out, as_double);
-    case DType::float16:
-      return convert_all<uint16_t>(p, n, out, [](uint16_t v) { return half_bits_to_float(v); });
-    case DType::bfloat16:
-      return convert_all<uint16_t>(p, n, out, [](uint16_t v) { return bfloat16_bits_to_float(v); });
-    case DType::float32:
-      return convert_all<float>(p, n, out, as_double);
-    case DType::float64:
-      return convert_all<double>(p, n, out, as_double);
-  }
-}
-
-}  // namespace
 
 std::vector<double> Tensor::to_doubles() const {
   std::vector<double> out(static_cast<size_t>(numel()));

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "evaluator/gpu/timing_stats.h"
 #include "sandbox/cuda/stream.h"
 
 namespace pf::gpu {
@@ -128,8 +129,7 @@ Result<double> median_run_ms(GpuRuntime& rt, const std::function<Status()>& call
     PF_ASSIGN(float t, end.elapsed_ms_since(start));
     ms.push_back(t);
   }
-  std::sort(ms.begin(), ms.end());
-  return ms[ms.size() / 2];
+  return summarize(ms).median;
 }
 
 }  // namespace

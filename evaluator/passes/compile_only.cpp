@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 
+#include "common/elapsed.h"
 #include "common/strings.h"
 #include "evaluator/dialect/printer.h"
 #include "evaluator/dialect/syntax_error.h"
@@ -12,10 +13,6 @@ namespace pf::passes {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 }  // namespace
 

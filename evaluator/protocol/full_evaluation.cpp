@@ -4,6 +4,7 @@
 #include <chrono>
 #include <random>
 
+#include "common/elapsed.h"
 #include "evaluator/gpu/timing.h"
 #include "evaluator/passes/gpu_replacement.h"
 #include "evaluator/passes/rewriter.h"
@@ -16,10 +17,6 @@ namespace {
 
 using nlohmann::json;
 using Clock = std::chrono::steady_clock;
-
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 // A variant the compile-only phase already failed (pass_miss, dry run): it
 // is evaluated, with that class, and never reaches the GPU.

@@ -2,6 +2,7 @@
 
 #include <chrono>
 
+#include "common/elapsed.h"
 #include "evaluator/gpu/graph_plan.h"
 #include "evaluator/gpu/plan_builder.h"
 #include "evaluator/gpu/synthesis_fill.h"
@@ -15,11 +16,8 @@ using Clock = std::chrono::steady_clock;
 // Adds the time since `t0` to `phase_ms[name]` (when there is a sink) and
 // restarts the clock.
 void lap(std::map<std::string, double>* phase_ms, const char* name, Clock::time_point& t0) {
-  const auto now = Clock::now();
-  if (phase_ms != nullptr) {
-    (*phase_ms)[name] += std::chrono::duration<double, std::milli>(now - t0).count();
-  }
-  t0 = now;
+  if (phase_ms != nullptr) (*phase_ms)[name] += ms_since(t0);
+  t0 = Clock::now();
 }
 
 Status fill_input(gpu::GpuRuntime& rt, const TaskVariant& variant, size_t k,

@@ -6,6 +6,7 @@
 #include <random>
 #include <set>
 
+#include "common/elapsed.h"
 #include "evaluator/gpu/graph_plan.h"
 #include "evaluator/gpu/tensor_checks.h"
 #include "evaluator/protocol/gpu_input_drawer.h"
@@ -17,10 +18,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 constexpr int kSets = 2;
-
-double ms_since(Clock::time_point t0) {
-  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
 
 // A fresh 64-bit key per variant for the output digests: drawn on the host,
 // never stored where the candidate's kernels can read it.
