@@ -9,7 +9,6 @@
 // message naming the limit, with the pool still serving and nothing large in
 // the cache.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <chrono>
 #include <filesystem>
@@ -19,6 +18,7 @@
 #include "evaluator/protocol/evaluation_service.h"
 #include "sandbox/pool/worker_pool.h"
 #include "tests/support/paths.h"
+#include "tests/support/temp_dir.h"
 #include "tests/unit/passes/pass_test_util.h"
 
 namespace pf::test {
@@ -47,7 +47,7 @@ std::string relu_pass(const std::string& before_launch) {
 class WorkerLimits : public ::testing::Test {
  protected:
   void SetUp() override {
-    dir_ = fs::temp_directory_path() / ("pf_worker_limits_" + std::to_string(::getpid()));
+    dir_ = fresh_temp_dir("pf_worker_limits");
     start(EvaluatorConfig{});
   }
   void start(const EvaluatorConfig& evaluator) {

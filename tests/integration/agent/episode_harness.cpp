@@ -1,12 +1,11 @@
 #include "tests/integration/agent/episode_harness.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <atomic>
 
 #include "agent/loop/task_context.h"
 #include "evaluator/ops/op_registry.h"
+#include "tests/support/temp_dir.h"
 #include "trajectories/ids.h"
 
 namespace pf::testing {
@@ -68,12 +67,7 @@ nlohmann::json tool_calls(const std::vector<std::pair<std::string, std::string>>
 }
 
 std::filesystem::path make_temp_dir(const std::string& prefix) {
-  static std::atomic<int> counter{0};
-  auto dir = std::filesystem::temp_directory_path() /
-             (prefix + "_" + std::to_string(getpid()) + "_" + std::to_string(counter++));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  return dir;
+  return pf::test::fresh_temp_dir(prefix);
 }
 
 llm::LlmOptions fast_llm_options(const std::string& base_url) {
@@ -90,7 +84,7 @@ llm::LlmOptions fast_llm_options(const std::string& base_url) {
 }
 
 EpisodeHarness::EpisodeHarness(const std::string& base_url, AgentMode mode, llm::LlmOptions options,
-                               const std::string& task_id, HarnessWorkers workers) {
+                               const std::string& task_id, const HarnessWorkers& workers) {
   dir = make_temp_dir("pf_agent_it");
   auto prompts = prompts::PromptVariant::load(std::string(PF_SOURCE_DIR) + "/prompts", "default");
   EXPECT_TRUE(prompts.ok()) << prompts.error().message;

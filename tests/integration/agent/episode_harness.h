@@ -51,7 +51,7 @@ struct HarnessWorkers {
 class EpisodeHarness {
  public:
   EpisodeHarness(const std::string& base_url, AgentMode mode, llm::LlmOptions options = {},
-                 const std::string& task_id = "add-relu-test", HarnessWorkers workers = {});
+                 const std::string& task_id = "add-relu-test", const HarnessWorkers& workers = {});
   ~EpisodeHarness();
 
   agent::EpisodeResult run(int64_t sample = 0, bool resume = false);

@@ -1,22 +1,40 @@
 #include "tests/integration/serve/replay_run.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <fstream>
+#include <utility>
 
 #include "common/fs.h"
 #include "common/sha256.h"
 #include "tests/integration/cli/run_process.h"
+#include "tests/support/temp_dir.h"
 
 namespace pf::serve_test {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// A directory removed when the test process exits (static destruction): each
+// test process makes its own runs, and /tmp should not collect them.
+struct RemovedAtExit {
+  fs::path path;
+  explicit RemovedAtExit(fs::path p) : path(std::move(p)) {}
+  RemovedAtExit(const RemovedAtExit&) = delete;
+  RemovedAtExit& operator=(const RemovedAtExit&) = delete;
+  ~RemovedAtExit() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+}  // namespace
+
 fs::path replay_run_dir() {
   static const fs::path dir = [] {
-    fs::path root = fs::temp_directory_path() / ("pf_serve_test_" + std::to_string(::getpid()));
-    fs::create_directories(root);
+    static const RemovedAtExit temp(test::fresh_temp_dir("pf_serve_test"));
+    const fs::path& root = temp.path;
     auto r = testing_util::run_passforge({"run", "--config", "configs/quickstart.toml", "--set",
                                           "run.output_dir=" + (root / "runs").string(), "--set",
                                           "run.run_id=replay"});
@@ -32,8 +50,8 @@ fs::path replay_run_dir() {
 
 fs::path ab_run_dir() {
   static const fs::path dir = [] {
-    fs::path root = fs::temp_directory_path() / ("pf_serve_ab_" + std::to_string(::getpid()));
-    fs::create_directories(root);
+    static const RemovedAtExit temp(test::fresh_temp_dir("pf_serve_ab"));
+    const fs::path& root = temp.path;
     fs::path spec = root / "ab.toml";
     std::ofstream(spec) << "base_config = \"" << fs::absolute("configs/quickstart.toml").string()
                         << "\"\nid = \"ab\"\nsamples_per_task = 1\n[set]\n\"run.output_dir\" = \""

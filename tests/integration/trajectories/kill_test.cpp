@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "trajectories/ids.h"
+#include "tests/support/temp_dir.h"
 #include "trajectories/trajectory_reader.h"
 
 extern char** environ;
@@ -91,10 +92,7 @@ void check_store(const std::filesystem::path& dir, std::map<int, int64_t>& commi
 }
 
 TEST(TrajectoryKill, SigkilledWriterLosesNoCommittedTurn) {
-  auto dir = std::filesystem::temp_directory_path() /
-             ("pf-kill-" + std::to_string(::getpid()));
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
+  auto dir = pf::test::fresh_temp_dir("pf-kill");
   auto log = dir / "committed.log";
   std::random_device rd;
   unsigned seed = rd();
@@ -107,6 +105,7 @@ TEST(TrajectoryKill, SigkilledWriterLosesNoCommittedTurn) {
   for (int iteration = 0; iteration < 8; ++iteration) {
     std::vector<std::string> args = {PF_KILL_WRITER, dir.string(), log.string(), episodes};
     std::vector<char*> argv;
+    argv.reserve(args.size() + 1);
     for (auto& a : args) argv.push_back(a.data());
     argv.push_back(nullptr);
     pid_t pid = 0;

@@ -1,13 +1,13 @@
 #include "agent/scheduler/shard.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 #include <map>
 #include <string>
 
 #include "common/fs.h"
+#include "tests/support/temp_dir.h"
 
 namespace pf::agent {
 namespace {
@@ -44,7 +44,7 @@ TEST(Shard, MalformedSpecsAreRefusedWithTheForm) {
   for (const char* bad : {"4/4", "-1/4", "1", "a/b", "1/0", "1/4x", ""}) {
     auto s = parse_shard(bad, none);
     ASSERT_FALSE(s.ok()) << bad;
-    EXPECT_NE(s.error().message.find("K"), std::string::npos) << s.error().message;
+    EXPECT_NE(s.error().message.find('K'), std::string::npos) << s.error().message;
   }
 }
 
@@ -80,8 +80,7 @@ TEST(Shard, KubernetesIndexedJobNeedsTheShardCount) {
 }
 
 TEST(Shard, ShardFileRoundTrips) {
-  auto dir = std::filesystem::temp_directory_path() / ("pf_shard_" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
+  auto dir = test::fresh_temp_dir("pf_shard");
   EXPECT_EQ(read_shard_file(dir)->count, 1) << "no file: the whole run";
   ASSERT_TRUE(write_shard_file(dir, Shard{2, 3, "slurm"}).ok());
   auto s = read_shard_file(dir);

@@ -2,7 +2,6 @@
 // reference pass evaluated compile-only through a real WorkerPool of
 // sandboxed passforge-worker processes.
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <filesystem>
 
@@ -11,6 +10,7 @@
 #include "evaluator/tasks/task.h"
 #include "sandbox/pool/worker_pool.h"
 #include "tests/support/paths.h"
+#include "tests/support/temp_dir.h"
 #include "tests/unit/passes/pass_test_util.h"
 #include "worker/pass_handler.h"
 
@@ -21,7 +21,7 @@ using namespace std::chrono_literals;
 using nlohmann::json;
 namespace fs = std::filesystem;
 
-const char* kRope = "neg-cat-mul-add-6a5c9e";
+constexpr const char* kRope = "neg-cat-mul-add-6a5c9e";
 
 // An `evaluate` body of this protocol version with `fields`.
 json versioned(json fields) {
@@ -86,7 +86,7 @@ TEST(EvaluateRequest, AWorkspaceWithBadFilesIsACompileFailure) {
 TEST(EvaluateThroughWorkers, ReferencePassCompileOnly) {
   auto fixture = rope_fixture();
   ASSERT_TRUE(fixture.ok()) << fixture.error().message;
-  fs::path dir = fs::temp_directory_path() / ("pf_eval_worker_" + std::to_string(::getpid()));
+  fs::path dir = pf::test::fresh_temp_dir("pf_eval_worker");
   sandbox::WorkerPoolOptions opt;
   opt.worker_path = pf::test::worker_path();
   opt.cpu_workers = 1;

@@ -1,7 +1,6 @@
 #include "evaluator/tasks/importer.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -18,6 +17,7 @@
 #include "evaluator/tasks/task_suite.h"
 #include "evaluator/tasks/weight_meta.h"
 #include "tests/support/paths.h"
+#include "tests/support/temp_dir.h"
 
 namespace pf {
 namespace {
@@ -427,7 +427,7 @@ TEST(Importer, GraphNetSpellingsWithoutAnEquivalentAreRefused) {
 // cannot hold otherwise makes no copy.
 TEST(Importer, HalfCopiesOnlyWhereTheDtypeHoldsTheInputs) {
   const fs::path dir =
-      fs::temp_directory_path() / ("pf_import_copies_" + std::to_string(::getpid())) / "add-task";
+      test::fresh_temp_dir("pf_import_copies") / "add-task";
   const std::string model =
       "import torch\nclass GraphModule(torch.nn.Module):\n"
       "    def forward(self, in_0):\n        a = in_0 * 1000.0\n        return (a,)\n";
@@ -491,8 +491,7 @@ TEST(Importer, HalfCopiesOnlyWhereTheDtypeHoldsTheInputs) {
 // the whole suite: weight_meta.py's bare inf/-inf/nan go through import, the
 // float16 copy, the task file and back, and reach the synthesised inputs.
 TEST(Importer, NonFiniteLiteralsSurviveImportAndTaskFiles) {
-  const fs::path dir = fs::temp_directory_path() /
-                       ("pf_import_nonfinite_" + std::to_string(::getpid())) / "mask-task";
+  const fs::path dir = test::fresh_temp_dir("pf_import_nonfinite") / "mask-task";
   fs::create_directories(dir);
   ASSERT_TRUE(write_file_atomic(dir / "model.py",
                                 "import torch\nclass GraphModule(torch.nn.Module):\n"
@@ -618,8 +617,7 @@ TEST(Importer, HiddenShareIsDeterministicAndKeepsOneVisible) {
 
 TEST(Importer, ReportsWhyNothingWasFound) {
   // A directory of its own: the shared temp directory may hold other tests' tasks.
-  const fs::path empty =
-      fs::temp_directory_path() / ("pf_import_empty_" + std::to_string(::getpid()));
+  const fs::path empty = test::fresh_temp_dir("pf_import_empty");
   fs::create_directories(empty / "not-a-task");
   auto r = import_tasks(empty, {}, OpRegistry::builtin());
   std::error_code ec;

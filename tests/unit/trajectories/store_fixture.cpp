@@ -1,23 +1,16 @@
 #include "store_fixture.h"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 
-#include <atomic>
 #include <cstdlib>
 
+#include "tests/support/temp_dir.h"
 #include "trajectories/ids.h"
 #include "trajectories/result_summary.h"
 
 namespace pf::traj::testing {
 
-TempDir::TempDir() {
-  static std::atomic<int> counter{0};
-  path_ = std::filesystem::temp_directory_path() /
-          ("pf-traj-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
-  std::filesystem::remove_all(path_);
-  std::filesystem::create_directories(path_);
-}
+TempDir::TempDir() : path_(pf::test::fresh_temp_dir("pf-traj")) {}
 
 TempDir::~TempDir() {
   std::error_code ec;
