@@ -185,13 +185,17 @@ void Tensor::set_int(int64_t logical_index, int64_t v) {
 
 std::vector<double> Tensor::to_doubles() const {
   std::vector<double> out(static_cast<size_t>(numel()));
-  if (is_contiguous()) {
-    contiguous_to_doubles(dtype_, storage_->data() + offset_ * dtype_size(dtype_), out.size(),
-                          out.data());
-  } else {
-    for (size_t i = 0; i < out.size(); ++i) out[i] = get(static_cast<int64_t>(i));
-  }
+  to_doubles(0, out.size(), out.data());
   return out;
+}
+
+void Tensor::to_doubles(int64_t first, size_t n, double* out) const {
+  if (is_contiguous()) {
+    contiguous_to_doubles(dtype_, storage_->data() + (offset_ + first) * dtype_size(dtype_), n,
+                          out);
+    return;
+  }
+  for (size_t i = 0; i < n; ++i) out[i] = get(first + static_cast<int64_t>(i));
 }
 
 Tensor Tensor::contiguous_copy() const {

@@ -43,6 +43,9 @@ class Tensor {
 
   //! All elements, row-major, widened to double.
   std::vector<double> to_doubles() const;
+  //! Elements [first, first + n), row-major, widened to double into `out`
+  //! (a bounded buffer for passes over outputs of millions of elements).
+  void to_doubles(int64_t first, size_t n, double* out) const;
   //! A contiguous copy (a fresh storage even if already contiguous).
   Tensor contiguous_copy() const;
   //! A contiguous copy converted to another dtype.
