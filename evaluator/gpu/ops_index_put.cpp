@@ -3,8 +3,8 @@
 // input (each index tensor as int64, wrapped by a remainder with its dim's
 // size and scaled by that dim's stride, summed; each whole dim an arange
 // scaled by its stride, broadcast into the view), then one scatter (or
-// scatter_add for accumulate) of the broadcast values into the flattened
-// copy. Duplicate positions without accumulate race there as in PyTorch;
+// scatter_add for accumulate) of the broadcast values (a number: `full`)
+// into the flattened copy. Duplicate positions without accumulate race there as in PyTorch;
 // the CPU reference refuses inputs where that decides the result
 // (ops/index_put.cpp).
 #include "evaluator/gpu/copy.h"
@@ -63,9 +63,15 @@ Result<std::vector<DeviceTensor>> run_index_put(const GpuArgs& a,
     PF_ASSIGN(offsets, call_gpu_op1(b, "add", {offsets, placed(term, f.view, pos)}));
   }
   PF_ASSIGN(DeviceTensor flat_offsets, materialize(b, offsets, DType::int64));
-  const DeviceTensor& v = a.tensor(2);
-  PF_ASSIGN(DeviceTensor values,
-            materialize(b, placed(v, f.view, f.view.size() - v.shape().size()), x.dtype()));
+  DeviceTensor values;
+  if (a.is_tensor(2)) {
+    const DeviceTensor& v = a.tensor(2);
+    PF_ASSIGN(values,
+              materialize(b, placed(v, f.view, f.view.size() - v.shape().size()), x.dtype()));
+  } else {
+    PF_ASSIGN(values, call_gpu_op1(b, "full", {int_list(f.view), a.arg(2)},
+                                   {{"dtype", Arg::make_dtype(x.dtype())}}));
+  }
   PF_ASSIGN(DeviceTensor base, contiguous(b, x));
   const int64_t n = shape_numel(f.view);
   auto flat = [n](const DeviceTensor& t) { return DeviceTensor::view_of(t, {n}, {1}, t.offset()); };

@@ -444,6 +444,26 @@ OpInfo setitem_op() {
   op.doc =
       "x[index] = value as a new tensor (ints, slices, None, ...; value broadcast and cast "
       "to x's dtype)";
+  // x[i, j] = v with two or more index tensors among full slices (dynamo's
+  // operator.setitem(x, (i, j), v)) is index_put(x, (i, j), v), a full slice
+  // None there; setitem_tensor_index reads the other tensor forms.
+  op.overload = [](std::string_view, std::vector<Arg>& positional,
+                   std::vector<std::pair<std::string, Arg>>& keywords) -> std::string {
+    if (positional.size() != 3 || !keywords.empty() || !positional[1].is_sequence()) return "";
+    std::vector<Arg> items;
+    int tensors = 0;
+    for (const Arg& item : positional[1].items) {
+      const bool whole = item.kind == Arg::Kind::slice &&
+                         std::all_of(item.items.begin(), item.items.end(),
+                                     [](const Arg& part) { return part.is_none(); });
+      if (!item.is_value() && !whole) return "";
+      tensors += item.is_value() ? 1 : 0;
+      items.push_back(item.is_value() ? item : Arg::make_none());
+    }
+    if (tensors < 2) return "";
+    positional[1] = Arg::make_tuple(std::move(items));
+    return "index_put";
+  };
   op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
     const TensorType& t = a.tensor(0);
     auto type_of = [&](ValueId v) { return a.env()[v][0]; };

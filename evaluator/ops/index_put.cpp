@@ -13,6 +13,7 @@
 // (gpu/ops_index_put.cpp).
 #include "evaluator/ops/elementwise.h"
 #include "evaluator/ops/index_put_form.h"
+#include "evaluator/ops/layout_util.h"
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/ops/op_util.h"
 
@@ -36,12 +37,21 @@ OpInfo index_put_op() {
   OpInfo op;
   op.name = "index_put";
   op.aliases = {"torch.index_put", "Tensor.index_put", "Tensor.index_put_", "torch.index_put_"};
+  // values may be a number too: item assignment with several index tensors
+  // is lowered here (setitem's overload, getitem.cpp); PyTorch's own
+  // index_put takes tensors only.
   op.params = {tensor_param("input"), ParamDef{"indices", ParamKind::indices},
-               tensor_param("values"),
+               param("values", ParamKind::tensor_or_scalar),
                param("accumulate", ParamKind::boolean, Arg::make_bool(false))};
   op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
     const TensorType& x = a.tensor(0);
     PF_ASSIGN(IndexPutForm f, form_of(a));
+    if (!a.is_tensor(2)) {
+      PF_ASSIGN(double number, a.real(2));
+      PF_TRY(check_value_fits(a, 2, number, x.dtype));
+      PF_TRY(a.boolean(3));
+      return std::vector<TensorType>{x};
+    }
     const TensorType& v = a.tensor(2);
     if (v.dtype != x.dtype) {
       return a.error(2, std::string("Index put requires the source and destination dtypes match, "
@@ -63,7 +73,12 @@ OpInfo index_put_op() {
     const Tensor& x = a.tensor(0);
     PF_ASSIGN(IndexPutForm f, form_of(a));
     PF_ASSIGN(bool accumulate, a.boolean(3));
-    const Tensor values = broadcast_to(a.tensor(2), f.view);
+    Tensor number = Tensor::zeros(x.dtype(), {});
+    if (!a.is_tensor(2)) {
+      PF_ASSIGN(double v, a.real(2));
+      layout::fill(number, v);
+    }
+    const Tensor values = broadcast_to(a.is_tensor(2) ? a.tensor(2) : number, f.view);
     std::vector<Tensor> index;
     for (size_t item : f.items) {
       index.push_back(broadcast_to(a.env()[a.arg(1).items[item].value][0], f.broadcast));

@@ -68,7 +68,10 @@ OpInfo pick_op(const std::string& name, Pick pick, bool whole) {
   op.params = {tensor_param("input")};
   if (kth) op.params.push_back(param("k", ParamKind::integer));
   if (!whole) {
-    op.params.push_back(param("dim", ParamKind::integer, Arg::make_int(-1)));
+    // dim has no default where only the overload reaches the op (median_dim):
+    // the printed call must keep it, or it would parse back as the whole form.
+    op.params.push_back(kth ? param("dim", ParamKind::integer, Arg::make_int(-1))
+                            : param("dim", ParamKind::integer));
     op.params.push_back(param("keepdim", ParamKind::boolean, Arg::make_bool(false)));
   }
   op.returns_list = !whole;
