@@ -290,7 +290,8 @@ DeviceTensor index_along(const DeviceTensor& index, const Shape& shape, int64_t 
   return DeviceTensor::view_of(i1, shape, st, i1.offset());
 }
 
-// x[mask] = v as masked_fill (the mask viewed over x's trailing dims);
+// x[mask] = v as masked_fill (the mask viewed over x's trailing dims), or
+// as where for a value over the dims after the mask's;
 // x[:, idx] = v as one scatter, the index wrapped first (remainder by the
 // dim's size) as PyTorch accepts negative indices.
 Outputs run_setitem_tensor_index(const GpuArgs& a, const SetitemTensorIndex& form, PlanBuilder& b) {
@@ -303,6 +304,21 @@ Outputs run_setitem_tensor_index(const GpuArgs& a, const SetitemTensorIndex& for
     mst.resize(x.shape().size(), 0);
     const DeviceTensor m = DeviceTensor::view_of(index, ms, mst, index.offset());
     CallArg value = a.arg(2);
+    if (a.is_tensor(2) && a.tensor(2).numel() != 1) {
+      // A value over the trailing dims: where(mask, value, x), the value
+      // cast to x's dtype and broadcast over x.
+      PF_ASSIGN(DeviceTensor v, materialize(b, a.tensor(2), x.dtype()));
+      Shape vs = v.shape();
+      Strides vst = v.strides();
+      while (vs.size() > x.shape().size() && vs.front() == 1) {
+        vs.erase(vs.begin());
+        vst.erase(vst.begin());
+      }
+      const DeviceTensor spread =
+          DeviceTensor::view_of(v, x.shape(), broadcast_strides(vs, vst, x.shape()), v.offset());
+      PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "where", {m, spread, x}));
+      return one(y);
+    }
     if (a.is_tensor(2)) {
       const DeviceTensor& v = a.tensor(2);
       value = DeviceTensor::view_of(v, {}, {}, v.offset());

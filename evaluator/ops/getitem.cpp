@@ -48,8 +48,9 @@ Result<SetitemTensorIndex> setitem_tensor_index(const ArgReader& a, const Shape&
   const auto rank = static_cast<int64_t>(shape.size());
   const std::string unsupported =
       "item assignment with tensor indices takes one bool mask over x's leading dims with a "
-      "number value (x[mask] = v), or one 0-d or 1-d integer index among full slices "
-      "(x[:, idx] = v)";
+      "number value or a value over the other dims (x[mask] = v), one 0-d or 1-d integer index "
+      "among full slices (x[:, idx] = v), or several integer indices among full slices "
+      "(x[i, j] = v)";
   if (tensors != 1 || form.tensor == kNoValue) return a.error(1, unsupported);
   const TensorType t = type_of(form.tensor);
   if (t.dtype == DType::boolean) {
@@ -59,9 +60,19 @@ Result<SetitemTensorIndex> setitem_tensor_index(const ArgReader& a, const Shape&
                             shape_str(t.shape) + " for x of shape " + shape_str(shape));
     }
     if (value && shape_numel(*value) != 1) {
-      return a.error(2,
-                     "a masked item assignment takes a number or a one-element value (the "
-                     "number of masked positions depends on the data)");
+      // A value over the trailing dims alone is written at every masked
+      // position (static); one with the masked count as a dim is data.
+      const Shape rest(shape.begin() + static_cast<int64_t>(t.shape.size()), shape.end());
+      Shape v = *value;
+      while (v.size() > rest.size() && v.front() == 1) v.erase(v.begin());
+      auto b = broadcast_shapes(rest, v);
+      if (v.size() > rest.size() || !b.ok() || *b != rest) {
+        return a.error(2,
+                       "a masked item assignment takes a number, a one-element value or a "
+                       "value over the dims after the mask's (" +
+                           shape_str(rest) + "), got " + shape_str(*value) +
+                           " (the number of masked positions depends on the data)");
+      }
     }
     form.mask = true;
     form.dim = static_cast<int64_t>(t.shape.size());
@@ -394,13 +405,16 @@ Status write_tensor_index(const BoundArgs<Tensor>& a, const SetitemTensorIndex& 
     Shape ms = index.shape();
     ms.resize(shape.size(), 1);
     const Tensor m = broadcast_view(reshape_tensor(index, ms), shape);
-    const Tensor v = reshape_tensor(value, {});
+    // A one-element value everywhere, else the value over the trailing dims.
+    Shape vs = value.numel() == 1 ? Shape{} : value.shape();
+    while (vs.size() > shape.size() && vs.front() == 1) vs.erase(vs.begin());
+    const Tensor v = broadcast_view(reshape_tensor(value, vs), shape);
     for (int64_t e = 0, n = out.numel(); e < n; ++e) {
       if (m.get_int(e) == 0) continue;
       if (out.dtype() == DType::int64) {
-        out.set_int(e, v.get_int(0));
+        out.set_int(e, v.get_int(e));
       } else {
-        out.set(e, v.get(0));
+        out.set(e, v.get(e));
       }
     }
     return ok_status();

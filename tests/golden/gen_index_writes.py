@@ -121,4 +121,21 @@ g.case("index_put/float_index", "torch.index_put",
        [rnd([3, 4]), (torch.tensor([0.0, 1.0]),), rnd([2, 4])], expect_error=True)
 g.case("index_put/too_many", "torch.index_put",
        [rnd([3]), (torch.tensor([0]), torch.tensor([0])), rnd([1])], expect_error=True)
+
+
+def setitem(x, index, value):
+    """x[index] = value as the pure op the graph IR makes of it."""
+    y = x.clone()
+    y[index] = value
+    return y
+
+
+# A mask over the leading dims with a value over the other dims: static (every masked position
+# takes the same value row).
+g.case("setitem/mask_rows_value_row", fn=setitem, op="setitem",
+       args=[rnd([4, 3]), torch.tensor([True, False, True, True]), rnd([3])])
+g.case("setitem/mask_2d_value_broadcast", fn=setitem, op="setitem",
+       args=[rint([2, 3, 4], I64, 0, 9), rbool([2, 3]), rint([1, 4], I64, 10, 20)])
+g.case("setitem/mask_value_leading_ones", fn=setitem, op="setitem",
+       args=[rnd([3, 2, 5], F64), torch.tensor([False, True, True]), rnd([1, 1, 2, 1], F64)])
 g.write()

@@ -45,6 +45,24 @@ void add_index_write_cases(std::vector<OpCase>& c) {
                "torch.index_put(x, (i, None, i), v, accumulate=True)",
                {in({6, 5, 6}), typed('l', {4, 3}, 0, 0, 0, 5), in({5})},
                kFloat});
+  // Item assignment lowered onto index_put (distinct positions) and a mask
+  // with a value over the dims after the mask's (where).
+  c.push_back({"index_put",
+               "x, v",
+               "i = torch.arange(5) - 2\n    j = (torch.arange(5) * 2) % 7\n    x[:, i, j] = v\n"
+               "    return (x,)",
+               {in({3, 5, 7}), in({3, 1})},
+               kAll});
+  c.push_back({"setitem",
+               "x, m, v",
+               "x[m] = v\n    return (x,)",
+               {in({37, 65, 3}), typed('b', {37, 65}), typed('f', {3})},
+               kAll});
+  c.push_back({"setitem",
+               "x, m, v",
+               "x[m] = v\n    return (x,)",
+               {in({6, 40}), typed('b', {6}), in({1, 40})},
+               kNum});
   for (const char* reduce : {"sum", "prod", "mean", "amax", "amin"}) {
     const std::string r = reduce;
     // prod draws values near 1 so that products of repeats stay in range.
