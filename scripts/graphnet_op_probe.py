@@ -174,6 +174,11 @@ PROBES = [
      [X3, ([1, 5, 8], "float32")]),
     ("setitem mask", "in_0[in_1] = -1e9\n        out = in_0", [X3, B3]),
     ("setitem index tensor", "in_0[:, in_1[0]] = 0.0\n        out = in_0", [X3, L2]),
+    ("setitem list index", "in_0[(slice(None, None, None), [0, 3])] = in_1\n        out = in_0",
+     [X3, ([2, 2, 8], "float32")]),
+    ("setitem two index tensors", "in_0[in_1[0], in_1[1]] = 0.0\n        out = in_0", [X3, L2]),
+    ("setitem mask value row", "in_0[in_1[..., 0]] = in_2\n        out = in_0",
+     [X3, B3, ([8], "float32")]),
     # reductions and sorting
     ("torch.topk", "torch.topk(in_0, 3, dim=-1)", [X3], 2),
     ("torch.sort", "torch.sort(in_0, dim=-1, descending=True)", [X3], 2),

@@ -296,7 +296,12 @@ DeviceTensor index_along(const DeviceTensor& index, const Shape& shape, int64_t 
 // dim's size) as PyTorch accepts negative indices.
 Outputs run_setitem_tensor_index(const GpuArgs& a, const SetitemTensorIndex& form, PlanBuilder& b) {
   const DeviceTensor& x = a.tensor(0);
-  const DeviceTensor& index = a.env()[form.tensor][0];
+  DeviceTensor index;
+  if (form.list) {
+    PF_ASSIGN(index, upload_list(b, *form.list));
+  } else {
+    index = a.env()[form.tensor][0];
+  }
   if (form.mask) {
     Shape ms = index.shape();
     Strides mst = index.strides();
@@ -358,7 +363,7 @@ Outputs run_setitem(const GpuArgs& a, const std::vector<TensorType>&, PlanBuilde
     std::optional<Shape> vshape;
     if (a.is_tensor(2)) vshape = a.tensor(2).shape();
     PF_ASSIGN(auto form, setitem_tensor_index(a, x.shape(), type_of, vshape));
-    if (form.tensor != kNoValue) return run_setitem_tensor_index(a, form, b);
+    if (form.indexed()) return run_setitem_tensor_index(a, form, b);
   }
   PF_ASSIGN(DeviceTensor y, materialize(b, x, x.dtype()));
   PF_ASSIGN(IndexPlan plan, plan_index(a, y, b));

@@ -22,12 +22,21 @@ Result<SetitemTensorIndex> setitem_tensor_index(const ArgReader& a, const Shape&
                                                 const std::function<TensorType(ValueId)>& type_of,
                                                 const std::optional<Shape>& value) {
   const Arg& index = a.arg(1);
-  if (!index.references_values()) return SetitemTensorIndex{};
   std::vector<const Arg*> items;
   if (index.kind == Arg::Kind::tuple) {
     for (const auto& item : index.items) items.push_back(&item);
   } else {
     items.push_back(&index);
+  }
+  const auto int_list = [](const Arg& item) {
+    return item.kind == Arg::Kind::list && !item.items.empty() &&
+           std::all_of(item.items.begin(), item.items.end(),
+                       [](const Arg& i) { return i.kind == Arg::Kind::integer; });
+  };
+  if (!index.references_values() && std::none_of(items.begin(), items.end(), [&](const Arg* i) {
+        return i->kind == Arg::Kind::list;
+      })) {
+    return SetitemTensorIndex{};
   }
   const auto full_slice = [](const Arg& item) {
     return item.kind == Arg::Kind::slice && item.items.size() == 3 && item.items[0].is_none() &&
@@ -40,8 +49,13 @@ Result<SetitemTensorIndex> setitem_tensor_index(const ArgReader& a, const Shape&
       ++tensors;
       form.tensor = items[k]->value;
       form.dim = static_cast<int64_t>(k);
+    } else if (int_list(*items[k])) {
+      ++tensors;
+      form.list = items[k];
+      form.dim = static_cast<int64_t>(k);
     } else if (!full_slice(*items[k])) {
       form.tensor = kNoValue;
+      form.list = nullptr;
       break;
     }
   }
@@ -51,8 +65,10 @@ Result<SetitemTensorIndex> setitem_tensor_index(const ArgReader& a, const Shape&
       "number value or a value over the other dims (x[mask] = v), one 0-d or 1-d integer index "
       "among full slices (x[:, idx] = v), or several integer indices among full slices "
       "(x[i, j] = v)";
-  if (tensors != 1 || form.tensor == kNoValue) return a.error(1, unsupported);
-  const TensorType t = type_of(form.tensor);
+  if (tensors != 1 || !form.indexed()) return a.error(1, unsupported);
+  const TensorType t =
+      form.list ? TensorType{DType::int64, {static_cast<int64_t>(form.list->items.size())}}
+                : type_of(form.tensor);
   if (t.dtype == DType::boolean) {
     if (items.size() != 1 || t.shape.size() > shape.size() ||
         !std::equal(t.shape.begin(), t.shape.end(), shape.begin())) {
@@ -392,7 +408,11 @@ Result<IndexPlan> plan_setitem(const Geometry& in, const ArgReader& a, TypeOf ty
 // masked elements take v; the index form writes the value's slice j at
 // position idx[j] (negative indices count from the end; the last duplicate wins).
 Status write_tensor_index(const BoundArgs<Tensor>& a, const SetitemTensorIndex& form, Tensor& out) {
-  const Tensor& index = a.env()[form.tensor][0];
+  Tensor listed =
+      Tensor::zeros(DType::int64, {form.list ? static_cast<int64_t>(form.list->items.size()) : 0});
+  for (int64_t k = 0; k < listed.numel(); ++k)
+    listed.set_int(k, form.list->items[static_cast<size_t>(k)].i);
+  const Tensor& index = form.list ? listed : a.env()[form.tensor][0];
   Tensor value = Tensor::zeros(out.dtype(), {});
   if (a.is_tensor(2)) {
     value = a.tensor(2).to_dtype(out.dtype());
@@ -484,7 +504,7 @@ OpInfo setitem_op() {
     std::optional<Shape> vshape;
     if (a.is_tensor(2)) vshape = a.tensor(2).shape;
     PF_ASSIGN(auto form, setitem_tensor_index(a, t.shape, type_of, vshape));
-    if (form.tensor != kNoValue) {
+    if (form.indexed()) {
       if (!form.mask && a.is_tensor(2) && a.tensor(2).dtype != t.dtype) {
         return a.error(2, std::string("index put requires the value's dtype to be x's (") +
                               dtype_name(t.dtype) + "), got " + dtype_name(a.tensor(2).dtype));
@@ -515,7 +535,7 @@ OpInfo setitem_op() {
     std::optional<Shape> vshape;
     if (a.is_tensor(2)) vshape = a.tensor(2).shape();
     PF_ASSIGN(auto form, setitem_tensor_index(a, out.shape(), type_of, vshape));
-    if (form.tensor != kNoValue) {
+    if (form.indexed()) {
       PF_TRY(write_tensor_index(a, form, out));
       return std::vector<Tensor>{out};
     }

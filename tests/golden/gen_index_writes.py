@@ -138,4 +138,11 @@ g.case("setitem/mask_2d_value_broadcast", fn=setitem, op="setitem",
        args=[rint([2, 3, 4], I64, 0, 9), rbool([2, 3]), rint([1, 4], I64, 10, 20)])
 g.case("setitem/mask_value_leading_ones", fn=setitem, op="setitem",
        args=[rnd([3, 2, 5], F64), torch.tensor([False, True, True]), rnd([1, 1, 2, 1], F64)])
+# A literal list of ints as the one index among full slices (uploaded as an index tensor).
+g.case("setitem/list_index_value_broadcast", fn=setitem, op="setitem",
+       args=[rnd([3, 5, 2]), (slice(None), [4, 0, -2]), rnd([3, 1, 2])])
+g.case("setitem/list_index_number", fn=setitem, op="setitem",
+       args=[rint([4, 3], I64, 0, 9), [3, 1], 7])
+g.case("setitem/list_index_out_of_range", fn=setitem, op="setitem",
+       args=[rnd([4, 3]), (slice(None), [0, 3]), 1.0], expect_error=True)
 g.write()

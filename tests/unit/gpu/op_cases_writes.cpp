@@ -63,6 +63,11 @@ void add_index_write_cases(std::vector<OpCase>& c) {
                "x[m] = v\n    return (x,)",
                {in({6, 40}), typed('b', {6}), in({1, 40})},
                kNum});
+  c.push_back({"setitem",
+               "x, v",
+               "x[:, [5, 0, -1, 2]] = v\n    return (x,)",
+               {in({9, 20, 3}), in({4, 1})},
+               kAll});
   for (const char* reduce : {"sum", "prod", "mean", "amax", "amin"}) {
     const std::string r = reduce;
     // prod draws values near 1 so that products of repeats stay in range.

@@ -645,7 +645,9 @@ TEST(Importer, ItemAssignmentWritesACopy) {
       "        d[d > 2] = 0.0\n"
       "        e = in_0 * 1\n"
       "        e[:, torch.arange(2)] = -1.0\n"
-      "        return (setitem, b, c, in_0, d, e)\n";
+      "        f = in_0 * 1\n"
+      "        f[(slice(None, None, None), [0, -1])] = in_1[0]\n"
+      "        return (setitem, b, c, in_0, d, e, f)\n";
   const auto& reg = OpRegistry::builtin();
   auto v = import_variant("v", model, "model.py", meta, "weight_meta.py", reg);
   ASSERT_TRUE(v.ok()) << v.error().message;
@@ -662,11 +664,11 @@ TEST(Importer, ItemAssignmentWritesACopy) {
   EXPECT_EQ(o[3].to_doubles(), (std::vector<double>{1, 2, 3, 4, 5, 6}));  // in_0 itself unchanged
   EXPECT_EQ(o[4].to_doubles(), (std::vector<double>{1, 2, 0, 0, 0, 0}));
   EXPECT_EQ(o[5].to_doubles(), (std::vector<double>{-1, -1, 3, -1, -1, 6}));
-  // A list index, a value tensor holding one value per masked position (their number is data)
-  // and a mis-shaped value: refused, not mis-imported.
+  EXPECT_EQ(o[6].to_doubles(), (std::vector<double>{7, 2, 7, 7, 5, 7}));
+  // A value tensor holding one value per masked position (their number is data) and a
+  // mis-shaped value: refused, not mis-imported.
   for (const char* body :
        {"        a = in_0 * 1\n        a[a > 2] = in_1\n        return (a,)\n",
-        "        a = in_0 * 1\n        a[:, [0, 2]] = in_1[0]\n        return (a,)\n",
         "        a = in_0 * 1\n        a[:, 0] = in_1\n        return (a,)\n"}) {
     std::string bad = std::string(
                           "import torch\nclass GraphModule(torch.nn.Module):\n"
