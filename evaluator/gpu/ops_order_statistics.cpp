@@ -33,6 +33,19 @@ Result<SortInput> sort_input(PlanBuilder& b, const GpuArgs& a, std::optional<siz
   return SortInput{x, dim};
 }
 
+// The sort kernel picks in O(length^2) per row, one thread a row: a whole
+// flattened tensor (dim=None) or a long row would run for minutes, so rows
+// past this length have no GPU baseline (PyTorch: a segmented radix sort).
+constexpr int64_t kMaxSortedRow = 8192;
+
+Status check_row(const SortInput& in) {
+  const int64_t n = in.x.dim() == 0 ? 1 : in.x.shape()[static_cast<size_t>(in.dim)];
+  if (n <= kMaxSortedRow) return ok_status();
+  return make_error(ErrorCode::unsupported,
+                    "order statistics over more than " + std::to_string(kMaxSortedRow) +
+                        " values per row have no GPU baseline (got " + std::to_string(n) + ")");
+}
+
 // The shape of one position per row: the sorted shape with dim of size 1.
 Shape row_shape(const DeviceTensor& sorted, int64_t dim) {
   Shape s = sorted.shape();
@@ -91,6 +104,7 @@ GpuOpFn pick_fn(Pick pick, bool whole) {
     std::optional<size_t> dim_param;
     if (!whole) dim_param = kth ? 2 : 1;
     PF_ASSIGN(SortInput in, sort_input(b, a, dim_param));
+    PF_TRY(check_row(in));
     const int64_t k = kth ? a.integer(1).value() : 0;
     PF_ASSIGN(std::vector<DeviceTensor> sorted,
               call_gpu_op(b, "sort", {in.x, Arg::make_int(in.dim)}));
@@ -111,6 +125,7 @@ Outputs run_msort(const GpuArgs& a, const std::vector<TensorType>& out, PlanBuil
     PF_ASSIGN(DeviceTensor y, materialize(b, x, x.dtype()));
     return std::vector<DeviceTensor>{as_shape(y, out[0].shape)};
   }
+  PF_TRY(check_row(SortInput{x, 0}));
   PF_ASSIGN(std::vector<DeviceTensor> sorted, call_gpu_op(b, "sort", {x, Arg::make_int(0)}));
   return std::vector<DeviceTensor>{sorted[0]};
 }
@@ -165,6 +180,7 @@ Result<DeviceTensor> quantile_rows(PlanBuilder& b, const DeviceTensor& sorted, i
 GpuOpFn quantile_fn(bool ignore_nan) {
   return [=](const GpuArgs& a, const std::vector<TensorType>& out, PlanBuilder& b) -> Outputs {
     PF_ASSIGN(SortInput in, sort_input(b, a, 2));
+    PF_TRY(check_row(in));
     PF_ASSIGN(std::string mode, a.string(4));
     PF_ASSIGN(std::vector<DeviceTensor> sorted,
               call_gpu_op(b, "sort", {in.x, Arg::make_int(in.dim)}));
