@@ -194,6 +194,8 @@ PROBES = [
     ("torch.quantile q tensor",
      "torch.quantile(in_0, torch.tensor([0.25, 0.75]), dim=1, interpolation='midpoint')", [X3]),
     ("torch.nanquantile", "torch.nanquantile(in_0.flatten(1), 0.9, dim=1)", [X3]),
+    ("F.grid_sample reflection", F + "grid_sample(in_0, in_1.tanh(), padding_mode='reflection', "
+     "align_corners=False)", [X4, ([2, 3, 3, 2], "float32")]),
     ("torch.index_put accumulate", "torch.index_put(in_0, (in_1[0], in_1[1]), in_0[0, :5], True)",
      [X3, L2]),
     ("torch.cummax", "torch.cummax(in_0, dim=-1)", [X3], 2),

@@ -52,6 +52,8 @@ void register_gpu_masked_scatter_ops(GpuOpRegistry& r);
 void register_gpu_scatter_reduce_ops(GpuOpRegistry& r);
 // index_put (element offsets from the indices, one scatter).
 void register_gpu_index_put_ops(GpuOpRegistry& r);
+// F.grid_sample, 2-d (kernels/grid_sample.cu).
+void register_gpu_grid_sample_ops(GpuOpRegistry& r);
 // einsum (diagonal views, sums, permutes, reshapes and bmm, as PyTorch).
 void register_gpu_einsum_ops(GpuOpRegistry& r);
 

@@ -24,6 +24,7 @@ void register_all_builtin_ops(OpRegistry& r) {
   register_masked_scatter_ops(r);
   register_scatter_reduce_ops(r);
   register_index_put_ops(r);
+  register_grid_sample_ops(r);
   register_softmax_ops(r);
   register_view_ops(r);
   register_dim_ops(r);

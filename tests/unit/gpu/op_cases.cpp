@@ -672,6 +672,7 @@ const std::vector<OpCase>& op_cases() {
     add_einsum_cases(c);
     add_order_statistics_cases(c);
     add_index_write_cases(c);
+    add_grid_sample_cases(c);
     return c;
   }();
   return cases;
