@@ -246,6 +246,12 @@ Result<Arg> GraphBuilder::set_item(const Arg& target, Arg index, const Arg& valu
               g_.nodes[producer].op == "clone";
   fuse = fuse && !reads_value(index, x) && !reads_value(value, x);
   if (fuse) {
+    // Only a call that stays a setitem fuses (x[i, j] = v becomes index_put).
+    std::vector<Arg> probe = {g_.nodes[producer].args[0], index, value};
+    std::vector<std::pair<std::string, Arg>> no_keywords;
+    fuse = &registry_.resolve(*op, "operator.setitem", probe, no_keywords) == op;
+  }
+  if (fuse) {
     Node& clone = g_.nodes[producer];
     auto args = registry_.normalize(*op, {clone.args[0], std::move(index), value}, {});
     if (!args.ok()) return error(loc, "item assignment: " + args.error().message);

@@ -274,6 +274,9 @@ class GraphPrinter {
       return arg(node.args[0]) + "[" + arg(node.args[1]) + "]";
     }
     const OpInfo* op = r_.find(node.op);
+    if (op != nullptr && op->aliases.empty() && op->params.size() == node.args.size()) {
+      if (auto s = overload_form(*op, node)) return *s;
+    }
     if (op == nullptr || op->params.size() != node.args.size() || op->aliases.empty()) {
       std::vector<std::string> parts;
       for (const auto& a : node.args) parts.push_back(arg(a));
@@ -290,6 +293,25 @@ class GraphPrinter {
     const std::string& first = op->aliases[0];
     std::string callee = starts_with(first, "Tensor.") ? "torch." + first : first;
     return callee + "(" + call_args(*op, node, 0, false) + ")";
+  }
+
+  // An op only an overload reaches (max_dim, median_dim: torch.max(x, 1)):
+  // the spelling whose overload picks it for these arguments, so the
+  // printed call parses back to the same op.
+  std::optional<std::string> overload_form(const OpInfo& op, const Node& node) const {
+    for (const auto& name : r_.names()) {
+      const OpInfo* root = r_.find(name);
+      if (root == nullptr || !root->overload) continue;
+      for (const auto& alias : root->aliases) {
+        if (!starts_with(alias, "torch.")) continue;
+        std::vector<Arg> positional = node.args;
+        std::vector<std::pair<std::string, Arg>> keywords;
+        if (&r_.resolve(*root, alias, positional, keywords) == &op) {
+          return alias + "(" + call_args(op, node, 0, false) + ")";
+        }
+      }
+    }
+    return std::nullopt;
   }
 
   std::optional<std::string> operator_form(const OpInfo& op, const Node& node,

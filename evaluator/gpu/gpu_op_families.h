@@ -44,6 +44,16 @@ void register_gpu_attention_ops(GpuOpRegistry& r);
 void register_gpu_scan_ops(GpuOpRegistry& r);
 // topk, sort, argsort.
 void register_gpu_sort_ops(GpuOpRegistry& r);
+// kthvalue, median, nanmedian, msort, quantile, nanquantile (sort, then gathers).
+void register_gpu_order_statistics_ops(GpuOpRegistry& r);
+// masked_scatter (cumsum of the mask, a gather from source, where).
+void register_gpu_masked_scatter_ops(GpuOpRegistry& r);
+// scatter_reduce (scatter kernels; amax/amin by comparing with every position).
+void register_gpu_scatter_reduce_ops(GpuOpRegistry& r);
+// index_put (element offsets from the indices, one scatter).
+void register_gpu_index_put_ops(GpuOpRegistry& r);
+// F.grid_sample, 2-d (kernels/grid_sample.cu).
+void register_gpu_grid_sample_ops(GpuOpRegistry& r);
 // einsum (diagonal views, sums, permutes, reshapes and bmm, as PyTorch).
 void register_gpu_einsum_ops(GpuOpRegistry& r);
 

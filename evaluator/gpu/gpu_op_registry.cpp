@@ -118,6 +118,11 @@ void register_all_gpu_ops(GpuOpRegistry& r) {
   register_gpu_attention_ops(r);
   register_gpu_scan_ops(r);
   register_gpu_sort_ops(r);
+  register_gpu_order_statistics_ops(r);
+  register_gpu_masked_scatter_ops(r);
+  register_gpu_scatter_reduce_ops(r);
+  register_gpu_index_put_ops(r);
+  register_gpu_grid_sample_ops(r);
   register_gpu_einsum_ops(r);
 }
 

@@ -290,12 +290,18 @@ DeviceTensor index_along(const DeviceTensor& index, const Shape& shape, int64_t 
   return DeviceTensor::view_of(i1, shape, st, i1.offset());
 }
 
-// x[mask] = v as masked_fill (the mask viewed over x's trailing dims);
+// x[mask] = v as masked_fill (the mask viewed over x's trailing dims), or
+// as where for a value over the dims after the mask's;
 // x[:, idx] = v as one scatter, the index wrapped first (remainder by the
 // dim's size) as PyTorch accepts negative indices.
 Outputs run_setitem_tensor_index(const GpuArgs& a, const SetitemTensorIndex& form, PlanBuilder& b) {
   const DeviceTensor& x = a.tensor(0);
-  const DeviceTensor& index = a.env()[form.tensor][0];
+  DeviceTensor index;
+  if (form.list) {
+    PF_ASSIGN(index, upload_list(b, *form.list));
+  } else {
+    index = a.env()[form.tensor][0];
+  }
   if (form.mask) {
     Shape ms = index.shape();
     Strides mst = index.strides();
@@ -303,6 +309,21 @@ Outputs run_setitem_tensor_index(const GpuArgs& a, const SetitemTensorIndex& for
     mst.resize(x.shape().size(), 0);
     const DeviceTensor m = DeviceTensor::view_of(index, ms, mst, index.offset());
     CallArg value = a.arg(2);
+    if (a.is_tensor(2) && a.tensor(2).numel() != 1) {
+      // A value over the trailing dims: where(mask, value, x), the value
+      // cast to x's dtype and broadcast over x.
+      PF_ASSIGN(DeviceTensor v, materialize(b, a.tensor(2), x.dtype()));
+      Shape vs = v.shape();
+      Strides vst = v.strides();
+      while (vs.size() > x.shape().size() && vs.front() == 1) {
+        vs.erase(vs.begin());
+        vst.erase(vst.begin());
+      }
+      const DeviceTensor spread =
+          DeviceTensor::view_of(v, x.shape(), broadcast_strides(vs, vst, x.shape()), v.offset());
+      PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "where", {m, spread, x}));
+      return one(y);
+    }
     if (a.is_tensor(2)) {
       const DeviceTensor& v = a.tensor(2);
       value = DeviceTensor::view_of(v, {}, {}, v.offset());
@@ -342,7 +363,7 @@ Outputs run_setitem(const GpuArgs& a, const std::vector<TensorType>&, PlanBuilde
     std::optional<Shape> vshape;
     if (a.is_tensor(2)) vshape = a.tensor(2).shape();
     PF_ASSIGN(auto form, setitem_tensor_index(a, x.shape(), type_of, vshape));
-    if (form.tensor != kNoValue) return run_setitem_tensor_index(a, form, b);
+    if (form.indexed()) return run_setitem_tensor_index(a, form, b);
   }
   PF_ASSIGN(DeviceTensor y, materialize(b, x, x.dtype()));
   PF_ASSIGN(IndexPlan plan, plan_index(a, y, b));

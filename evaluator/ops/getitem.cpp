@@ -22,12 +22,21 @@ Result<SetitemTensorIndex> setitem_tensor_index(const ArgReader& a, const Shape&
                                                 const std::function<TensorType(ValueId)>& type_of,
                                                 const std::optional<Shape>& value) {
   const Arg& index = a.arg(1);
-  if (!index.references_values()) return SetitemTensorIndex{};
   std::vector<const Arg*> items;
   if (index.kind == Arg::Kind::tuple) {
     for (const auto& item : index.items) items.push_back(&item);
   } else {
     items.push_back(&index);
+  }
+  const auto int_list = [](const Arg& item) {
+    return item.kind == Arg::Kind::list && !item.items.empty() &&
+           std::all_of(item.items.begin(), item.items.end(),
+                       [](const Arg& i) { return i.kind == Arg::Kind::integer; });
+  };
+  if (!index.references_values() && std::none_of(items.begin(), items.end(), [&](const Arg* i) {
+        return i->kind == Arg::Kind::list;
+      })) {
+    return SetitemTensorIndex{};
   }
   const auto full_slice = [](const Arg& item) {
     return item.kind == Arg::Kind::slice && item.items.size() == 3 && item.items[0].is_none() &&
@@ -40,18 +49,26 @@ Result<SetitemTensorIndex> setitem_tensor_index(const ArgReader& a, const Shape&
       ++tensors;
       form.tensor = items[k]->value;
       form.dim = static_cast<int64_t>(k);
+    } else if (int_list(*items[k])) {
+      ++tensors;
+      form.list = items[k];
+      form.dim = static_cast<int64_t>(k);
     } else if (!full_slice(*items[k])) {
       form.tensor = kNoValue;
+      form.list = nullptr;
       break;
     }
   }
   const auto rank = static_cast<int64_t>(shape.size());
   const std::string unsupported =
       "item assignment with tensor indices takes one bool mask over x's leading dims with a "
-      "number value (x[mask] = v), or one 0-d or 1-d integer index among full slices "
-      "(x[:, idx] = v)";
-  if (tensors != 1 || form.tensor == kNoValue) return a.error(1, unsupported);
-  const TensorType t = type_of(form.tensor);
+      "number value or a value over the other dims (x[mask] = v), one 0-d or 1-d integer index "
+      "among full slices (x[:, idx] = v), or several integer indices among full slices "
+      "(x[i, j] = v)";
+  if (tensors != 1 || !form.indexed()) return a.error(1, unsupported);
+  const TensorType t =
+      form.list ? TensorType{DType::int64, {static_cast<int64_t>(form.list->items.size())}}
+                : type_of(form.tensor);
   if (t.dtype == DType::boolean) {
     if (items.size() != 1 || t.shape.size() > shape.size() ||
         !std::equal(t.shape.begin(), t.shape.end(), shape.begin())) {
@@ -59,9 +76,19 @@ Result<SetitemTensorIndex> setitem_tensor_index(const ArgReader& a, const Shape&
                             shape_str(t.shape) + " for x of shape " + shape_str(shape));
     }
     if (value && shape_numel(*value) != 1) {
-      return a.error(2,
-                     "a masked item assignment takes a number or a one-element value (the "
-                     "number of masked positions depends on the data)");
+      // A value over the trailing dims alone is written at every masked
+      // position (static); one with the masked count as a dim is data.
+      const Shape rest(shape.begin() + static_cast<int64_t>(t.shape.size()), shape.end());
+      Shape v = *value;
+      while (v.size() > rest.size() && v.front() == 1) v.erase(v.begin());
+      auto b = broadcast_shapes(rest, v);
+      if (v.size() > rest.size() || !b.ok() || *b != rest) {
+        return a.error(2,
+                       "a masked item assignment takes a number, a one-element value or a "
+                       "value over the dims after the mask's (" +
+                           shape_str(rest) + "), got " + shape_str(*value) +
+                           " (the number of masked positions depends on the data)");
+      }
     }
     form.mask = true;
     form.dim = static_cast<int64_t>(t.shape.size());
@@ -381,7 +408,11 @@ Result<IndexPlan> plan_setitem(const Geometry& in, const ArgReader& a, TypeOf ty
 // masked elements take v; the index form writes the value's slice j at
 // position idx[j] (negative indices count from the end; the last duplicate wins).
 Status write_tensor_index(const BoundArgs<Tensor>& a, const SetitemTensorIndex& form, Tensor& out) {
-  const Tensor& index = a.env()[form.tensor][0];
+  Tensor listed =
+      Tensor::zeros(DType::int64, {form.list ? static_cast<int64_t>(form.list->items.size()) : 0});
+  for (int64_t k = 0; k < listed.numel(); ++k)
+    listed.set_int(k, form.list->items[static_cast<size_t>(k)].i);
+  const Tensor& index = form.list ? listed : a.env()[form.tensor][0];
   Tensor value = Tensor::zeros(out.dtype(), {});
   if (a.is_tensor(2)) {
     value = a.tensor(2).to_dtype(out.dtype());
@@ -394,13 +425,16 @@ Status write_tensor_index(const BoundArgs<Tensor>& a, const SetitemTensorIndex& 
     Shape ms = index.shape();
     ms.resize(shape.size(), 1);
     const Tensor m = broadcast_view(reshape_tensor(index, ms), shape);
-    const Tensor v = reshape_tensor(value, {});
+    // A one-element value everywhere, else the value over the trailing dims.
+    Shape vs = value.numel() == 1 ? Shape{} : value.shape();
+    while (vs.size() > shape.size() && vs.front() == 1) vs.erase(vs.begin());
+    const Tensor v = broadcast_view(reshape_tensor(value, vs), shape);
     for (int64_t e = 0, n = out.numel(); e < n; ++e) {
       if (m.get_int(e) == 0) continue;
       if (out.dtype() == DType::int64) {
-        out.set_int(e, v.get_int(0));
+        out.set_int(e, v.get_int(e));
       } else {
-        out.set(e, v.get(0));
+        out.set(e, v.get(e));
       }
     }
     return ok_status();
@@ -444,13 +478,33 @@ OpInfo setitem_op() {
   op.doc =
       "x[index] = value as a new tensor (ints, slices, None, ...; value broadcast and cast "
       "to x's dtype)";
+  // x[i, j] = v with two or more index tensors among full slices (dynamo's
+  // operator.setitem(x, (i, j), v)) is index_put(x, (i, j), v), a full slice
+  // None there; setitem_tensor_index reads the other tensor forms.
+  op.overload = [](std::string_view, std::vector<Arg>& positional,
+                   std::vector<std::pair<std::string, Arg>>& keywords) -> std::string {
+    if (positional.size() != 3 || !keywords.empty() || !positional[1].is_sequence()) return "";
+    std::vector<Arg> items;
+    int tensors = 0;
+    for (const Arg& item : positional[1].items) {
+      const bool whole = item.kind == Arg::Kind::slice &&
+                         std::all_of(item.items.begin(), item.items.end(),
+                                     [](const Arg& part) { return part.is_none(); });
+      if (!item.is_value() && !whole) return "";
+      tensors += item.is_value() ? 1 : 0;
+      items.push_back(item.is_value() ? item : Arg::make_none());
+    }
+    if (tensors < 2) return "";
+    positional[1] = Arg::make_tuple(std::move(items));
+    return "index_put";
+  };
   op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
     const TensorType& t = a.tensor(0);
     auto type_of = [&](ValueId v) { return a.env()[v][0]; };
     std::optional<Shape> vshape;
     if (a.is_tensor(2)) vshape = a.tensor(2).shape;
     PF_ASSIGN(auto form, setitem_tensor_index(a, t.shape, type_of, vshape));
-    if (form.tensor != kNoValue) {
+    if (form.indexed()) {
       if (!form.mask && a.is_tensor(2) && a.tensor(2).dtype != t.dtype) {
         return a.error(2, std::string("index put requires the value's dtype to be x's (") +
                               dtype_name(t.dtype) + "), got " + dtype_name(a.tensor(2).dtype));
@@ -481,7 +535,7 @@ OpInfo setitem_op() {
     std::optional<Shape> vshape;
     if (a.is_tensor(2)) vshape = a.tensor(2).shape();
     PF_ASSIGN(auto form, setitem_tensor_index(a, out.shape(), type_of, vshape));
-    if (form.tensor != kNoValue) {
+    if (form.indexed()) {
       PF_TRY(write_tensor_index(a, form, out));
       return std::vector<Tensor>{out};
     }

@@ -20,6 +20,11 @@ void register_all_builtin_ops(OpRegistry& r) {
   register_statistics_ops(r);
   register_cumulative_ops(r);
   register_sorting_ops(r);
+  register_order_statistics_ops(r);
+  register_masked_scatter_ops(r);
+  register_scatter_reduce_ops(r);
+  register_index_put_ops(r);
+  register_grid_sample_ops(r);
   register_softmax_ops(r);
   register_view_ops(r);
   register_dim_ops(r);

@@ -22,6 +22,11 @@ void register_minmax_ops(OpRegistry& r);
 void register_statistics_ops(OpRegistry& r);
 void register_cumulative_ops(OpRegistry& r);
 void register_sorting_ops(OpRegistry& r);
+void register_order_statistics_ops(OpRegistry& r);
+void register_masked_scatter_ops(OpRegistry& r);
+void register_scatter_reduce_ops(OpRegistry& r);
+void register_index_put_ops(OpRegistry& r);
+void register_grid_sample_ops(OpRegistry& r);
 void register_softmax_ops(OpRegistry& r);
 // Layout, indexing and numeric families (ops_layout).
 void register_view_ops(OpRegistry& r);

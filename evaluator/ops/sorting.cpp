@@ -1,16 +1,13 @@
 // Ordering along one dim: topk (values, indices), sort (values, indices) and
-// argsort. One total order decides all three, so every tie has one answer
-// (PyTorch leaves unstable ties unspecified): NaN ranks above every number,
-// as in PyTorch; equal values keep their index order, whichever direction.
-// The GPU baseline (kernels/sort.cu) picks in the same order.
+// argsort, in the one total order of sort_order.h, so every tie has one
+// answer. The GPU baseline (kernels/sort.cu) picks in the same order.
 #include <algorithm>
-#include <cmath>
-#include <numeric>
 
 #include "evaluator/ops/layout_util.h"
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/ops/op_util.h"
 #include "evaluator/ops/reduce_util.h"
+#include "evaluator/ops/sort_order.h"
 
 namespace pf {
 namespace {
@@ -22,32 +19,6 @@ struct OrderParams {
   bool has_k = false;
   bool values = true;  // argsort returns only indices
 };
-
-// The first `k` positions of a group of n values in the order: largest first
-// when `descending`.
-template <typename V>
-std::vector<int64_t> ordered_positions(const std::vector<V>& v, int64_t k, bool descending) {
-  std::vector<int64_t> pos(v.size());
-  std::iota(pos.begin(), pos.end(), int64_t{0});
-  auto is_nan = [](V x) {
-    if constexpr (std::is_floating_point_v<V>) {
-      return std::isnan(x);
-    } else {
-      (void)x;
-      return false;
-    }
-  };
-  auto before = [&](int64_t a, int64_t b) {
-    const V va = v[static_cast<size_t>(a)], vb = v[static_cast<size_t>(b)];
-    const bool na = is_nan(va), nb = is_nan(vb);
-    if (na || nb) return na && !nb ? descending : (!na && nb ? !descending : false);
-    if (va != vb) return descending ? va > vb : va < vb;
-    return false;  // stable_sort keeps the index order of equals
-  };
-  std::stable_sort(pos.begin(), pos.end(), before);
-  pos.resize(static_cast<size_t>(k));
-  return pos;
-}
 
 Result<int64_t> read_k(const ArgReader& a, const Reduction& r) {
   PF_ASSIGN(int64_t k, a.integer(1));

@@ -16,6 +16,7 @@
 #include "evaluator/core/tensor_digest.h"
 #include "evaluator/gpu/kernel_program.h"
 #include "evaluator/gpu/kernels/pf_abi.cuh"
+#include "evaluator/gpu/kernels/pf_grid_abi.cuh"
 #include "evaluator/gpu/kernels/pf_ops_abi.cuh"
 #include "sandbox/nvrtc/nvrtc_compiler.h"
 #include "tests/support/paths.h"
@@ -79,6 +80,7 @@ const std::vector<ParamStruct>& param_structs() {
       {"pf_scan", "PfScanParams", sizeof(PfScanParams)},
       {"pf_singular_norm", "PfSingularNormParams", sizeof(PfSingularNormParams)},
       {"pf_sort_select", "PfSortParams", sizeof(PfSortParams)},
+      {"pf_grid_sample_2d", "PfGridSampleParams", sizeof(PfGridSampleParams)},
       {"pf_synth_", "PfSynthParams", sizeof(PfSynthParams)},
       {"pf_digest_", "PfDigestParams", sizeof(PfDigestParams)},
       {"pf_count_changed", "PfCountChangedParams", sizeof(PfCountChangedParams)},

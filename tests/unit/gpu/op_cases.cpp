@@ -670,6 +670,9 @@ const std::vector<OpCase>& op_cases() {
     add_attention_cases(c);
     add_scan_cases(c);
     add_einsum_cases(c);
+    add_order_statistics_cases(c);
+    add_index_write_cases(c);
+    add_grid_sample_cases(c);
     return c;
   }();
   return cases;

@@ -63,6 +63,9 @@ void add_conv_cases(std::vector<OpCase>& c);
 void add_attention_cases(std::vector<OpCase>& c);
 void add_scan_cases(std::vector<OpCase>& c);
 void add_einsum_cases(std::vector<OpCase>& c);
+void add_order_statistics_cases(std::vector<OpCase>& c);
+void add_index_write_cases(std::vector<OpCase>& c);
+void add_grid_sample_cases(std::vector<OpCase>& c);
 
 //! Every case, in registry order of the families.
 const std::vector<OpCase>& op_cases();

@@ -645,7 +645,9 @@ TEST(Importer, ItemAssignmentWritesACopy) {
       "        d[d > 2] = 0.0\n"
       "        e = in_0 * 1\n"
       "        e[:, torch.arange(2)] = -1.0\n"
-      "        return (setitem, b, c, in_0, d, e)\n";
+      "        f = in_0 * 1\n"
+      "        f[(slice(None, None, None), [0, -1])] = in_1[0]\n"
+      "        return (setitem, b, c, in_0, d, e, f)\n";
   const auto& reg = OpRegistry::builtin();
   auto v = import_variant("v", model, "model.py", meta, "weight_meta.py", reg);
   ASSERT_TRUE(v.ok()) << v.error().message;
@@ -662,11 +664,11 @@ TEST(Importer, ItemAssignmentWritesACopy) {
   EXPECT_EQ(o[3].to_doubles(), (std::vector<double>{1, 2, 3, 4, 5, 6}));  // in_0 itself unchanged
   EXPECT_EQ(o[4].to_doubles(), (std::vector<double>{1, 2, 0, 0, 0, 0}));
   EXPECT_EQ(o[5].to_doubles(), (std::vector<double>{-1, -1, 3, -1, -1, 6}));
-  // A list index, a value tensor holding one value per masked position (their number is data)
-  // and a mis-shaped value: refused, not mis-imported.
+  EXPECT_EQ(o[6].to_doubles(), (std::vector<double>{7, 2, 7, 7, 5, 7}));
+  // A value tensor holding one value per masked position (their number is data) and a
+  // mis-shaped value: refused, not mis-imported.
   for (const char* body :
        {"        a = in_0 * 1\n        a[a > 2] = in_1\n        return (a,)\n",
-        "        a = in_0 * 1\n        a[:, [0, 2]] = in_1[0]\n        return (a,)\n",
         "        a = in_0 * 1\n        a[:, 0] = in_1\n        return (a,)\n"}) {
     std::string bad = std::string(
                           "import torch\nclass GraphModule(torch.nn.Module):\n"
@@ -675,6 +677,44 @@ TEST(Importer, ItemAssignmentWritesACopy) {
     auto r = import_variant("v", bad, "model.py", meta, "weight_meta.py", reg);
     EXPECT_FALSE(r.ok()) << body;
   }
+}
+
+// Item assignment with two or more index tensors among full slices is index_put (values as
+// PyTorch 1.13 gives), also right after a clone (the printed form's fusion keeps setitem only).
+TEST(Importer, ItemAssignmentWithSeveralIndexTensorsIsIndexPut) {
+  const char* meta =
+      "class A:\n    name = \"in_0\"\n    shape = [2, 3]\n    dtype = \"torch.float32\"\n"
+      "class B:\n    name = \"in_1\"\n    shape = [3]\n    dtype = \"torch.float32\"\n";
+  const char* model =
+      "import torch\nclass GraphModule(torch.nn.Module):\n"
+      "    def forward(self, in_0, in_1):\n"
+      "        a = in_0 * 1\n"
+      "        a[(torch.tensor([1, 0]), torch.tensor([2, 2]))] = 0.5;  setitem = a\n"
+      "        b = in_0 * 1\n"
+      "        i = torch.tensor([0, 1])\n"
+      "        b[i, i] = in_1[:2]\n"
+      "        c = in_0.reshape(1, 2, 3) * 1\n"
+      "        c[:, torch.tensor([1]), torch.tensor([0])] = -1.0\n"
+      "        j = torch.tensor([0, 0])\n"
+      "        d = in_0.clone()\n"
+      "        d[i, j] = 3.0\n"
+      "        return (setitem, b, c, d)\n";
+  const auto& reg = OpRegistry::builtin();
+  auto v = import_variant("v", model, "model.py", meta, "weight_meta.py", reg);
+  ASSERT_TRUE(v.ok()) << v.error().message;
+  auto graph = typed_variant_graph(*v, reg);
+  ASSERT_TRUE(graph.ok()) << graph.error().message;
+  int index_puts = 0;
+  for (const auto& n : graph->nodes) index_puts += n.op == "index_put" ? 1 : 0;
+  EXPECT_EQ(index_puts, 4);
+  Tensor x = Tensor::from_doubles(DType::float32, {2, 3}, {1, 2, 3, 4, 5, 6});
+  Tensor y = Tensor::from_doubles(DType::float32, {3}, {7, 8, 9});
+  auto out = run_graph_cpu(*graph, {x, y}, reg);
+  ASSERT_TRUE(out.ok()) << out.error().message;
+  EXPECT_EQ((*out)[0].to_doubles(), (std::vector<double>{1, 2, 0.5, 4, 5, 0.5}));
+  EXPECT_EQ((*out)[1].to_doubles(), (std::vector<double>{7, 2, 3, 4, 8, 6}));
+  EXPECT_EQ((*out)[2].to_doubles(), (std::vector<double>{1, 2, 3, -1, 5, 6}));
+  EXPECT_EQ((*out)[3].to_doubles(), (std::vector<double>{3, 2, 3, 3, 5, 6}));
 }
 
 // torch.empty's contents are whatever memory held in PyTorch: a graph whose
