@@ -39,6 +39,7 @@ void register_all_builtin_ops(OpRegistry& r) {
   register_interpolate_ops(r);
   register_unfold_ops(r);
   register_shuffle_ops(r);
+  register_loss_ops(r);
 }
 
 }  // namespace pf

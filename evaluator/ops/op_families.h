@@ -42,6 +42,7 @@ void register_adaptive_pool_ops(OpRegistry& r);
 void register_interpolate_ops(OpRegistry& r);
 void register_unfold_ops(OpRegistry& r);
 void register_shuffle_ops(OpRegistry& r);
+void register_loss_ops(OpRegistry& r);
 
 void register_all_builtin_ops(OpRegistry& r);
 
