@@ -119,6 +119,9 @@ void register_all_gpu_ops(GpuOpRegistry& r) {
   register_gpu_scan_ops(r);
   register_gpu_sort_ops(r);
   register_gpu_einsum_ops(r);
+  register_gpu_loss_ops(r);
+  register_gpu_lp_pool_lrn_ops(r);
+  register_gpu_diag_block_ops(r);
 }
 
 }  // namespace pf::gpu

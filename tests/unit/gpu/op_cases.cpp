@@ -670,6 +670,9 @@ const std::vector<OpCase>& op_cases() {
     add_attention_cases(c);
     add_scan_cases(c);
     add_einsum_cases(c);
+    add_loss_cases(c);
+    add_lp_pool_lrn_cases(c);
+    add_diag_block_cases(c);
     return c;
   }();
   return cases;
