@@ -43,6 +43,9 @@ void register_interpolate_ops(OpRegistry& r);
 void register_unfold_ops(OpRegistry& r);
 void register_shuffle_ops(OpRegistry& r);
 void register_loss_ops(OpRegistry& r);
+void register_lp_pool_lrn_ops(OpRegistry& r);
+void register_diag_block_ops(OpRegistry& r);
+void register_search_ops(OpRegistry& r);
 
 void register_all_builtin_ops(OpRegistry& r);
 
