@@ -122,6 +122,7 @@ void register_all_gpu_ops(GpuOpRegistry& r) {
   register_gpu_loss_ops(r);
   register_gpu_lp_pool_lrn_ops(r);
   register_gpu_diag_block_ops(r);
+  register_gpu_search_ops(r);
 }
 
 }  // namespace pf::gpu

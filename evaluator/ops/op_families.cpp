@@ -42,6 +42,7 @@ void register_all_builtin_ops(OpRegistry& r) {
   register_loss_ops(r);
   register_lp_pool_lrn_ops(r);
   register_diag_block_ops(r);
+  register_search_ops(r);
 }
 
 }  // namespace pf
