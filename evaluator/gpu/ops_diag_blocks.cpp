@@ -100,6 +100,7 @@ Result<std::vector<DeviceTensor>> run_block_diag(const GpuArgs& a,
                                                  PlanBuilder& b) {
   const std::vector<const DeviceTensor*> ts = a.tensors(0);
   std::vector<Shape> shapes;
+  shapes.reserve(ts.size());
   for (const DeviceTensor* t : ts) shapes.push_back(t->shape());
   PF_ASSIGN(BlockDiagShape s, block_diag_shape(a, shapes));
   if (ts.empty()) return make_error(ErrorCode::unsupported, "block_diag of no tensors on the GPU");

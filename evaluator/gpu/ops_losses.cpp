@@ -69,7 +69,7 @@ int64_t first_size(const DeviceTensor& t) {
 using PointwiseFn = std::function<Result<DeviceTensor>(
     PlanBuilder&, const GpuArgs&, const DeviceTensor& x, const DeviceTensor& t)>;
 
-GpuOpFn pointwise_loss(P red, PointwiseFn fn) {
+GpuOpFn pointwise_loss(P red, const PointwiseFn& fn) {
   return [red, fn](const GpuArgs& a, const std::vector<TensorType>& out,
                    PlanBuilder& b) -> Result<std::vector<DeviceTensor>> {
     const DType c = compute_dtype(out[0].dtype);
@@ -159,9 +159,9 @@ Result<DeviceTensor> weighted(PlanBuilder& b, const DeviceTensor& loss, const De
 Result<std::vector<DeviceTensor>> run_binary_cross_entropy(const GpuArgs& a,
                                                            const std::vector<TensorType>& out,
                                                            PlanBuilder& b) {
-  static constexpr P red{3, 4, 5, false};
+  static constexpr P kReduction{3, 4, 5, false};
   const DType c = compute_dtype(out[0].dtype);
-  PF_ASSIGN(LossReduction r, read_loss_reduction(a, red));
+  PF_ASSIGN(LossReduction r, read_loss_reduction(a, kReduction));
   PF_ASSIGN(DeviceTensor x, as_dtype(b, a.tensor(0), c));
   PF_ASSIGN(DeviceTensor t, as_dtype(b, a.tensor(1), c));
   PF_ASSIGN(DeviceTensor w, operand_in(b, a, 2, c));
@@ -181,9 +181,9 @@ Result<std::vector<DeviceTensor>> run_binary_cross_entropy(const GpuArgs& a,
 Result<std::vector<DeviceTensor>> run_bce_with_logits(const GpuArgs& a,
                                                       const std::vector<TensorType>& out,
                                                       PlanBuilder& b) {
-  static constexpr P red{3, 4, 5, false};
+  static constexpr P kReduction{3, 4, 5, false};
   const DType c = compute_dtype(out[0].dtype);
-  PF_ASSIGN(LossReduction r, read_loss_reduction(a, red));
+  PF_ASSIGN(LossReduction r, read_loss_reduction(a, kReduction));
   PF_ASSIGN(DeviceTensor x, as_dtype(b, a.tensor(0), c));
   PF_ASSIGN(DeviceTensor t, as_dtype(b, a.tensor(1), c));
   PF_ASSIGN(DeviceTensor w, operand_in(b, a, 2, c));
@@ -281,9 +281,9 @@ Result<std::vector<DeviceTensor>> unrow(PlanBuilder& b, DeviceTensor loss, bool 
 
 Result<std::vector<DeviceTensor>> run_nll_loss(const GpuArgs& a, const std::vector<TensorType>& out,
                                                PlanBuilder& b) {
-  static constexpr P red{3, 5, 6, false};
+  static constexpr P kReduction{3, 5, 6, false};
   const DType c = compute_dtype(out[0].dtype);
-  PF_ASSIGN(LossReduction r, read_loss_reduction(a, red));
+  PF_ASSIGN(LossReduction r, read_loss_reduction(a, kReduction));
   PF_ASSIGN(int64_t ignore_index, a.integer(4));
   PF_ASSIGN(ClassOperands o, class_operands(b, a.tensor(0), a.tensor(1), c));
   PF_ASSIGN(DeviceTensor w, operand_in(b, a, 2, c));
@@ -363,9 +363,9 @@ Result<DeviceTensor> cross_entropy_smoothed(PlanBuilder& b, const DeviceTensor& 
 Result<std::vector<DeviceTensor>> run_cross_entropy(const GpuArgs& a,
                                                     const std::vector<TensorType>& out,
                                                     PlanBuilder& b) {
-  static constexpr P red{3, 5, 6, false};
+  static constexpr P kReduction{3, 5, 6, false};
   const DType c = compute_dtype(out[0].dtype);
-  PF_ASSIGN(LossReduction r, read_loss_reduction(a, red));
+  PF_ASSIGN(LossReduction r, read_loss_reduction(a, kReduction));
   PF_ASSIGN(int64_t ignore_index, a.integer(4));
   PF_ASSIGN(double ls, a.real(7));
   const bool probabilities = is_floating(a.tensor(1).dtype());

@@ -39,8 +39,10 @@ Result<T> call1(const std::string& op, std::vector<std::variant<T, Arg>> positio
   std::vector<std::vector<T>> env;
   std::vector<std::vector<TensorType>> types;
   std::vector<Arg> pos;
+  pos.reserve(positional.size());
   for (auto& a : positional) pos.push_back(bind(std::move(a), env, types));
   std::vector<std::pair<std::string, Arg>> kw;
+  kw.reserve(keywords.size());
   for (auto& [name, a] : keywords) kw.emplace_back(name, bind(std::move(a), env, types));
   Node node;
   node.op = op;

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -86,7 +87,7 @@ struct PointwiseLossDef {
   std::string doc;
 };
 
-OpInfo pointwise_loss(PointwiseLossDef def) {
+OpInfo pointwise_loss(const PointwiseLossDef& def) {
   OpInfo op;
   op.name = def.name;
   op.aliases = def.aliases;
@@ -119,7 +120,7 @@ OpInfo pointwise_loss(PointwiseLossDef def) {
   return op;
 }
 
-std::function<Result<PairFn>(const ArgReader&)> fixed(PairFn fn) {
+std::function<Result<PairFn>(const ArgReader&)> fixed(const PairFn& fn) {
   return [fn](const ArgReader&) -> Result<PairFn> { return fn; };
 }
 
@@ -233,15 +234,15 @@ OpInfo binary_cross_entropy_op() {
                legacy_param("reduce"),
                reduction_param()};
   op.doc = "binary cross entropy of probabilities, log clamped at -100, reduced";
-  static constexpr P red{3, 4, 5, false};
+  static constexpr P kReduction{3, 4, 5, false};
   op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
     PF_ASSIGN(DType d, binary_loss_dtype(a, {2}));
-    PF_ASSIGN(LossReduction r, read_loss_reduction(a, red));
+    PF_ASSIGN(LossReduction r, read_loss_reduction(a, kReduction));
     return std::vector<TensorType>{{d, loss_shape(r, a.tensor(0).shape)}};
   };
   op.cpu = [](const BoundArgs<Tensor>& a,
               const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
-    PF_ASSIGN(LossReduction r, read_loss_reduction(a, red));
+    PF_ASSIGN(LossReduction r, read_loss_reduction(a, kReduction));
     const Shape& s = a.tensor(0).shape();
     const std::vector<double> x = values_as(a.tensor(0), s), t = values_as(a.tensor(1), s);
     std::vector<double> w(x.size(), 1.0);
@@ -273,15 +274,15 @@ OpInfo binary_cross_entropy_with_logits_op() {
                reduction_param(),
                param("pos_weight", ParamKind::optional_tensor, Arg::make_none())};
   op.doc = "binary cross entropy of logits (weight, pos_weight), reduced";
-  static constexpr P red{3, 4, 5, false};
+  static constexpr P kReduction{3, 4, 5, false};
   op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
     PF_ASSIGN(DType d, binary_loss_dtype(a, {2, 6}));
-    PF_ASSIGN(LossReduction r, read_loss_reduction(a, red));
+    PF_ASSIGN(LossReduction r, read_loss_reduction(a, kReduction));
     return std::vector<TensorType>{{d, loss_shape(r, a.tensor(0).shape)}};
   };
   op.cpu = [](const BoundArgs<Tensor>& a,
               const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
-    PF_ASSIGN(LossReduction r, read_loss_reduction(a, red));
+    PF_ASSIGN(LossReduction r, read_loss_reduction(a, kReduction));
     const Shape& s = a.tensor(0).shape();
     const std::vector<double> x = values_as(a.tensor(0), s), t = values_as(a.tensor(1), s);
     std::vector<double> w(x.size(), 1.0), pw(x.size(), 1.0);
@@ -405,19 +406,19 @@ OpInfo nll_loss_op() {
                legacy_param("reduce"),
                reduction_param()};
   op.doc = "negative log likelihood of class-index targets (weight, ignore_index), reduced";
-  static constexpr P red{3, 5, 6, false};
+  static constexpr P kReduction{3, 5, 6, false};
   op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
     PF_ASSIGN(ClassGeometry g, check_class_input(a));
     PF_TRY(check_index_target(a, g));
     PF_TRY(a.integer(4));
-    PF_ASSIGN(LossReduction r, read_loss_reduction(a, red));
+    PF_ASSIGN(LossReduction r, read_loss_reduction(a, kReduction));
     return std::vector<TensorType>{{a.tensor(0).dtype, loss_shape(r, g.target_shape)}};
   };
   op.cpu = [](const BoundArgs<Tensor>& a,
               const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
     PF_ASSIGN(ClassGeometry g, check_class_input(a));
     PF_ASSIGN(int64_t ignore_index, a.integer(4));
-    PF_ASSIGN(LossReduction r, read_loss_reduction(a, red));
+    PF_ASSIGN(LossReduction r, read_loss_reduction(a, kReduction));
     PF_ASSIGN(NllTerms t, nll_terms(a, a.tensor(0).to_doubles(), a.tensor(1), a.optional_tensor(2),
                                     g, ignore_index));
     return std::vector<Tensor>{reduce_nll(out[0].dtype, g.target_shape, t, r)};
@@ -433,7 +434,7 @@ std::vector<double> log_softmax_classes(const std::vector<double>& x, const Clas
       const auto at = [&](int64_t c) {
         return static_cast<size_t>((n * g.classes + c) * g.inner + d);
       };
-      double m = -INFINITY;
+      double m = -std::numeric_limits<double>::infinity();
       for (int64_t c = 0; c < g.classes; ++c) m = std::max(m, x[at(c)]);
       double s = 0;
       for (int64_t c = 0; c < g.classes; ++c) s += std::exp(x[at(c)] - m);
@@ -522,14 +523,14 @@ OpInfo cross_entropy_op() {
   op.doc =
       "log_softmax over the class dim, then nll (class indices) or -sum(target * .) "
       "(probabilities); weight, ignore_index, label_smoothing; reduced";
-  static constexpr P red{3, 5, 6, false};
+  static constexpr P kReduction{3, 5, 6, false};
   op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
     PF_ASSIGN(ClassGeometry g, check_class_input(a));
     PF_ASSIGN(int64_t ignore_index, a.integer(4));
     PF_ASSIGN(double ls, a.real(7));
     if (!(ls >= 0 && ls <= 1))
       return a.error(7, "label_smoothing must be between 0.0 and 1.0. Got: " + format_double(ls));
-    PF_ASSIGN(LossReduction r, read_loss_reduction(a, red));
+    PF_ASSIGN(LossReduction r, read_loss_reduction(a, kReduction));
     const TensorType& t = a.tensor(1);
     if (is_floating(t.dtype)) {
       if (t.shape != a.tensor(0).shape)
@@ -548,7 +549,7 @@ OpInfo cross_entropy_op() {
   op.cpu = [](const BoundArgs<Tensor>& a,
               const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
     PF_ASSIGN(ClassGeometry g, check_class_input(a));
-    PF_ASSIGN(LossReduction r, read_loss_reduction(a, red));
+    PF_ASSIGN(LossReduction r, read_loss_reduction(a, kReduction));
     PF_ASSIGN(double ls, a.real(7));
     const std::vector<double> lsm = log_softmax_classes(a.tensor(0).to_doubles(), g);
     if (is_floating(a.tensor(1).dtype()))

@@ -57,12 +57,12 @@ Status check_class_targets(const Graph& graph, const std::vector<InputMeta>& inp
     if (it == graph.inputs.end() || i >= inputs.size()) continue;
     const std::string why = invalid_reason(inputs[i], classes, node.args[4].i);
     if (why.empty()) continue;
-    return make_error(ErrorCode::invalid_argument,
-                      file + ":" + std::to_string(node.loc.line) + ":" +
-                          std::to_string(node.loc.column) + ": " + node.op + " reads input '" +
-                          inputs[i].name + "' as class indices in [0, " + std::to_string(classes) +
-                          ") (or ignore_index " + std::to_string(node.args[4].i) + "), but " + why +
-                          "; PyTorch and the reference refuse an index out of range");
+    std::string message = file;
+    message += ":" + std::to_string(node.loc.line) + ":" + std::to_string(node.loc.column) + ": ";
+    message += node.op + " reads input '" + inputs[i].name + "' as class indices in [0, ";
+    message += std::to_string(classes) + ") (or ignore_index " + std::to_string(node.args[4].i);
+    message += "), but " + why + "; PyTorch and the reference refuse an index out of range";
+    return make_error(ErrorCode::invalid_argument, message);
   }
   return ok_status();
 }

@@ -79,12 +79,13 @@ Status check_sorted_search_boundaries(const Graph& graph, const std::vector<Inpu
     if (node.args.size() <= param || !node.args[param].is_value()) continue;
     const std::string why = unsorted_reason(graph, node.args[param].value, inputs);
     if (why.empty()) continue;
-    return make_error(ErrorCode::invalid_argument,
-                      file + ":" + std::to_string(node.loc.line) + ":" +
-                          std::to_string(node.loc.column) + ": " + node.op +
-                          " searches boundaries PyTorch assumes are sorted, but " + why +
-                          "; the result on unsorted boundaries is undefined, so there is no "
-                          "reference to compare against");
+    std::string message = file;
+    message += ":" + std::to_string(node.loc.line) + ":" + std::to_string(node.loc.column) + ": ";
+    message += node.op + " searches boundaries PyTorch assumes are sorted, but " + why;
+    message +=
+        "; the result on unsorted boundaries is undefined, so there is no reference to "
+        "compare against";
+    return make_error(ErrorCode::invalid_argument, message);
   }
   return ok_status();
 }
