@@ -56,5 +56,13 @@ void register_gpu_index_put_ops(GpuOpRegistry& r);
 void register_gpu_grid_sample_ops(GpuOpRegistry& r);
 // einsum (diagonal views, sums, permutes, reshapes and bmm, as PyTorch).
 void register_gpu_einsum_ops(GpuOpRegistry& r);
+// torch.nn.functional losses (compositions of the ops above).
+void register_gpu_loss_ops(GpuOpRegistry& r);
+// F.lp_pool1d/2d, F.local_response_norm (compositions).
+void register_gpu_lp_pool_lrn_ops(GpuOpRegistry& r);
+// F.bilinear, diag_embed, block_diag (compositions).
+void register_gpu_diag_block_ops(GpuOpRegistry& r);
+// isin, bucketize, searchsorted, angle (compositions).
+void register_gpu_search_ops(GpuOpRegistry& r);
 
 }  // namespace pf::gpu

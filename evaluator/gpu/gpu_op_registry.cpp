@@ -124,6 +124,10 @@ void register_all_gpu_ops(GpuOpRegistry& r) {
   register_gpu_index_put_ops(r);
   register_gpu_grid_sample_ops(r);
   register_gpu_einsum_ops(r);
+  register_gpu_loss_ops(r);
+  register_gpu_lp_pool_lrn_ops(r);
+  register_gpu_diag_block_ops(r);
+  register_gpu_search_ops(r);
 }
 
 }  // namespace pf::gpu

@@ -44,6 +44,10 @@ void register_all_builtin_ops(OpRegistry& r) {
   register_interpolate_ops(r);
   register_unfold_ops(r);
   register_shuffle_ops(r);
+  register_loss_ops(r);
+  register_lp_pool_lrn_ops(r);
+  register_diag_block_ops(r);
+  register_search_ops(r);
 }
 
 }  // namespace pf

@@ -47,6 +47,10 @@ void register_adaptive_pool_ops(OpRegistry& r);
 void register_interpolate_ops(OpRegistry& r);
 void register_unfold_ops(OpRegistry& r);
 void register_shuffle_ops(OpRegistry& r);
+void register_loss_ops(OpRegistry& r);
+void register_lp_pool_lrn_ops(OpRegistry& r);
+void register_diag_block_ops(OpRegistry& r);
+void register_search_ops(OpRegistry& r);
 
 void register_all_builtin_ops(OpRegistry& r);
 

@@ -17,6 +17,8 @@
 #include "evaluator/ops/type_inference.h"
 #include "evaluator/tasks/hidden_variants.h"
 #include "evaluator/tasks/informative_inputs.h"
+#include "evaluator/tasks/class_targets.h"
+#include "evaluator/tasks/sorted_search.h"
 #include "evaluator/tasks/weight_meta.h"
 
 namespace pf {
@@ -378,6 +380,8 @@ Result<TaskVariant> import_variant(const std::string& name, std::string_view mod
   PF_TRY(infer_types(graph, input_types(v.inputs), registry));
   PF_TRY(check_inplace_types(graph, inplace, model_file, registry));
   PF_TRY(check_no_uninitialised_outputs(graph, model_file));
+  PF_TRY(check_sorted_search_boundaries(graph, v.inputs, model_file));
+  PF_TRY(check_class_targets(graph, v.inputs, model_file));
   bound_variances(graph, registry, v.inputs);
   v.source = dialect::print_graph(graph, registry, {});
   return v;

@@ -673,6 +673,10 @@ const std::vector<OpCase>& op_cases() {
     add_order_statistics_cases(c);
     add_index_write_cases(c);
     add_grid_sample_cases(c);
+    add_loss_cases(c);
+    add_lp_pool_lrn_cases(c);
+    add_diag_block_cases(c);
+    add_search_cases(c);
     return c;
   }();
   return cases;

@@ -66,6 +66,10 @@ void add_einsum_cases(std::vector<OpCase>& c);
 void add_order_statistics_cases(std::vector<OpCase>& c);
 void add_index_write_cases(std::vector<OpCase>& c);
 void add_grid_sample_cases(std::vector<OpCase>& c);
+void add_loss_cases(std::vector<OpCase>& c);
+void add_lp_pool_lrn_cases(std::vector<OpCase>& c);
+void add_diag_block_cases(std::vector<OpCase>& c);
+void add_search_cases(std::vector<OpCase>& c);
 
 //! Every case, in registry order of the families.
 const std::vector<OpCase>& op_cases();
