@@ -15,9 +15,10 @@
 #include "evaluator/ops/cpu_executor.h"
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/ops/type_inference.h"
-#include "evaluator/tasks/hidden_variants.h"
-#include "evaluator/tasks/informative_inputs.h"
 #include "evaluator/tasks/class_targets.h"
+#include "evaluator/tasks/hidden_variants.h"
+#include "evaluator/tasks/index_write_check.h"
+#include "evaluator/tasks/informative_inputs.h"
 #include "evaluator/tasks/sorted_search.h"
 #include "evaluator/tasks/weight_meta.h"
 
@@ -382,6 +383,7 @@ Result<TaskVariant> import_variant(const std::string& name, std::string_view mod
   PF_TRY(check_no_uninitialised_outputs(graph, model_file));
   PF_TRY(check_sorted_search_boundaries(graph, v.inputs, model_file));
   PF_TRY(check_class_targets(graph, v.inputs, model_file));
+  PF_TRY(check_index_writes_distinct(graph, v.inputs, model_file));
   bound_variances(graph, registry, v.inputs);
   v.source = dialect::print_graph(graph, registry, {});
   return v;
