@@ -48,7 +48,8 @@ Status copy_into(PlanBuilder& b, const DeviceTensor& src, const DeviceTensor& ds
   }
   PF_ASSIGN(p.oc, make_offset_calc(layout, {dst.element_size(), src.element_size()}));
   return b.add_kernel("copy.cu", dst.dtype(), "pf_copy_strided",
-                      linear_launch(n, PF_EW_THREADS * PF_EW_STRIDED_WORK, PF_EW_THREADS), p);
+                      linear_launch(n, int64_t{PF_EW_THREADS} * PF_EW_STRIDED_WORK, PF_EW_THREADS),
+                      p);
 }
 
 Result<DeviceTensor> materialize(PlanBuilder& b, const DeviceTensor& t, DType dtype) {
@@ -60,6 +61,15 @@ Result<DeviceTensor> materialize(PlanBuilder& b, const DeviceTensor& t, DType dt
 Result<DeviceTensor> contiguous(PlanBuilder& b, const DeviceTensor& t) {
   if (t.is_contiguous()) return t;
   return materialize(b, t, t.dtype());
+}
+
+Result<DeviceTensor> as_dtype(PlanBuilder& b, const DeviceTensor& t, DType dtype) {
+  if (t.dtype() == dtype) return t;
+  return materialize(b, t, dtype);
+}
+
+DType composite_compute_dtype(DType out) {
+  return out == DType::float16 || out == DType::bfloat16 ? DType::float32 : out;
 }
 
 }  // namespace pf::gpu

@@ -19,6 +19,14 @@ Result<DeviceTensor> materialize(PlanBuilder& b, const DeviceTensor& t, DType dt
 //! t itself when contiguous, else a contiguous copy (PyTorch's .contiguous()).
 Result<DeviceTensor> contiguous(PlanBuilder& b, const DeviceTensor& t);
 
+//! t itself when of `dtype`, else a converted copy.
+Result<DeviceTensor> as_dtype(PlanBuilder& b, const DeviceTensor& t, DType dtype);
+
+//! The dtype an op composed of other ops computes in for a result of `out`:
+//! float32 for float16/bfloat16 (PyTorch's kernels compute those in float and
+//! round once), else `out` itself.
+DType composite_compute_dtype(DType out);
+
 //! Elements per thread of the vectorised copy kernels (kernels' PF_COPY_VEC_FOR).
 int64_t copy_vector_width(DType src, DType dst);
 

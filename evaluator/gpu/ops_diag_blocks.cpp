@@ -21,22 +21,13 @@
 namespace pf::gpu {
 namespace {
 
-DType compute_dtype(DType out) {
-  return out == DType::float16 || out == DType::bfloat16 ? DType::float32 : out;
-}
-
-Result<DeviceTensor> as_dtype(PlanBuilder& b, const DeviceTensor& t, DType d) {
-  if (t.dtype() == d) return t;
-  return materialize(b, t, d);
-}
-
 Result<std::vector<DeviceTensor>> run_bilinear(const GpuArgs& a, const std::vector<TensorType>& out,
                                                PlanBuilder& b) {
   std::vector<std::optional<TensorType>> types;
   for (size_t i = 0; i < 4; ++i)
     types.push_back(a.is_none(i) ? std::nullopt : std::optional<TensorType>(a.tensor(i).type()));
   PF_ASSIGN(BilinearShape s, bilinear_shape(a, types));
-  const DType c = compute_dtype(out[0].dtype);
+  const DType c = composite_compute_dtype(out[0].dtype);
   PF_ASSIGN(DeviceTensor x1, as_dtype(b, a.tensor(0), c));
   PF_ASSIGN(DeviceTensor x2, as_dtype(b, a.tensor(1), c));
   PF_ASSIGN(DeviceTensor w, as_dtype(b, a.tensor(2), c));

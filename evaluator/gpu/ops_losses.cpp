@@ -23,15 +23,6 @@ namespace {
 
 using P = LossReductionParams;
 
-DType compute_dtype(DType out) {
-  return out == DType::float16 || out == DType::bfloat16 ? DType::float32 : out;
-}
-
-Result<DeviceTensor> as_dtype(PlanBuilder& b, const DeviceTensor& t, DType d) {
-  if (t.dtype() == d) return t;
-  return materialize(b, t, d);
-}
-
 // Tensor parameter i in the compute dtype (nullopt-like: undefined when None).
 Result<DeviceTensor> operand_in(PlanBuilder& b, const GpuArgs& a, size_t i, DType c) {
   if (a.is_none(i)) return DeviceTensor();
@@ -72,7 +63,7 @@ using PointwiseFn = std::function<Result<DeviceTensor>(
 GpuOpFn pointwise_loss(P red, const PointwiseFn& fn) {
   return [red, fn](const GpuArgs& a, const std::vector<TensorType>& out,
                    PlanBuilder& b) -> Result<std::vector<DeviceTensor>> {
-    const DType c = compute_dtype(out[0].dtype);
+    const DType c = composite_compute_dtype(out[0].dtype);
     PF_ASSIGN(LossReduction r, read_loss_reduction(a, red));
     PF_ASSIGN(DeviceTensor x, as_dtype(b, a.tensor(0), c));
     PF_ASSIGN(DeviceTensor t, as_dtype(b, a.tensor(1), c));
@@ -160,7 +151,7 @@ Result<std::vector<DeviceTensor>> run_binary_cross_entropy(const GpuArgs& a,
                                                            const std::vector<TensorType>& out,
                                                            PlanBuilder& b) {
   static constexpr P kReduction{3, 4, 5, false};
-  const DType c = compute_dtype(out[0].dtype);
+  const DType c = composite_compute_dtype(out[0].dtype);
   PF_ASSIGN(LossReduction r, read_loss_reduction(a, kReduction));
   PF_ASSIGN(DeviceTensor x, as_dtype(b, a.tensor(0), c));
   PF_ASSIGN(DeviceTensor t, as_dtype(b, a.tensor(1), c));
@@ -182,7 +173,7 @@ Result<std::vector<DeviceTensor>> run_bce_with_logits(const GpuArgs& a,
                                                       const std::vector<TensorType>& out,
                                                       PlanBuilder& b) {
   static constexpr P kReduction{3, 4, 5, false};
-  const DType c = compute_dtype(out[0].dtype);
+  const DType c = composite_compute_dtype(out[0].dtype);
   PF_ASSIGN(LossReduction r, read_loss_reduction(a, kReduction));
   PF_ASSIGN(DeviceTensor x, as_dtype(b, a.tensor(0), c));
   PF_ASSIGN(DeviceTensor t, as_dtype(b, a.tensor(1), c));
@@ -282,7 +273,7 @@ Result<std::vector<DeviceTensor>> unrow(PlanBuilder& b, DeviceTensor loss, bool 
 Result<std::vector<DeviceTensor>> run_nll_loss(const GpuArgs& a, const std::vector<TensorType>& out,
                                                PlanBuilder& b) {
   static constexpr P kReduction{3, 5, 6, false};
-  const DType c = compute_dtype(out[0].dtype);
+  const DType c = composite_compute_dtype(out[0].dtype);
   PF_ASSIGN(LossReduction r, read_loss_reduction(a, kReduction));
   PF_ASSIGN(int64_t ignore_index, a.integer(4));
   PF_ASSIGN(ClassOperands o, class_operands(b, a.tensor(0), a.tensor(1), c));
@@ -364,7 +355,7 @@ Result<std::vector<DeviceTensor>> run_cross_entropy(const GpuArgs& a,
                                                     const std::vector<TensorType>& out,
                                                     PlanBuilder& b) {
   static constexpr P kReduction{3, 5, 6, false};
-  const DType c = compute_dtype(out[0].dtype);
+  const DType c = composite_compute_dtype(out[0].dtype);
   PF_ASSIGN(LossReduction r, read_loss_reduction(a, kReduction));
   PF_ASSIGN(int64_t ignore_index, a.integer(4));
   PF_ASSIGN(double ls, a.real(7));

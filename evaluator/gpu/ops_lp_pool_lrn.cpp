@@ -15,21 +15,12 @@
 namespace pf::gpu {
 namespace {
 
-DType compute_dtype(DType out) {
-  return out == DType::float16 || out == DType::bfloat16 ? DType::float32 : out;
-}
-
-Result<DeviceTensor> as_dtype(PlanBuilder& b, const DeviceTensor& t, DType d) {
-  if (t.dtype() == d) return t;
-  return materialize(b, t, d);
-}
-
 // (sign(avg) * relu(|avg|) * window)^(1 / p), avg = avg_pool(x^p) (F.lp_pool<n>d).
 GpuOpFn run_lp_pool(int nd) {
   return [nd](const GpuArgs& a, const std::vector<TensorType>& out,
               PlanBuilder& b) -> Result<std::vector<DeviceTensor>> {
     PF_ASSIGN(LpPoolParams p, read_lp_pool(a, nd));
-    PF_ASSIGN(DeviceTensor x, as_dtype(b, a.tensor(0), compute_dtype(out[0].dtype)));
+    PF_ASSIGN(DeviceTensor x, as_dtype(b, a.tensor(0), composite_compute_dtype(out[0].dtype)));
     PF_ASSIGN(DeviceTensor powered, call_gpu_op1(b, "pow", {x, Arg::make_real(p.norm_type)}));
     PF_ASSIGN(DeviceTensor avg, call_gpu_op1(b, p.avg_pool,
                                              {powered, p.kernel, p.stride, Arg::make_int(0),
@@ -50,7 +41,7 @@ Result<std::vector<DeviceTensor>> run_local_response_norm(const GpuArgs& a,
                                                           const std::vector<TensorType>& out,
                                                           PlanBuilder& b) {
   PF_ASSIGN(LrnParams p, read_lrn(a, a.tensor(0).shape()));
-  PF_ASSIGN(DeviceTensor x, as_dtype(b, a.tensor(0), compute_dtype(out[0].dtype)));
+  PF_ASSIGN(DeviceTensor x, as_dtype(b, a.tensor(0), composite_compute_dtype(out[0].dtype)));
   PF_ASSIGN(DeviceTensor sq, call_gpu_op1(b, "mul", {x, x}));
   PF_ASSIGN(DeviceTensor div, call_gpu_op1(b, "reshape", {sq, p.pooled_view}));
   PF_ASSIGN(div, call_gpu_op1(b, "pad", {div, p.pad}));

@@ -405,15 +405,10 @@ Result<std::vector<DeviceTensor>> run_cosine_similarity(const GpuArgs& a,
   PF_ASSIGN(int64_t dim, a.integer(2));
   const Arg dims = int_list({dim});
   const DType result = out[0].dtype;
-  const DType compute =
-      result == DType::float16 || result == DType::bfloat16 ? DType::float32 : result;
+  const DType compute = composite_compute_dtype(result);
   std::vector<DeviceTensor> unit;
   for (size_t i : {0, 1}) {
-    const DeviceTensor& t = a.tensor(i);
-    DeviceTensor x = t;
-    if (t.dtype() != compute) {
-      PF_ASSIGN(x, materialize(b, t, compute));
-    }
+    PF_ASSIGN(DeviceTensor x, as_dtype(b, a.tensor(i), compute));
     x = DeviceTensor::view_of(x, shape, broadcast_strides(x.shape(), x.strides(), shape),
                               x.offset());
     PF_ASSIGN(DeviceTensor n,
@@ -424,9 +419,7 @@ Result<std::vector<DeviceTensor>> run_cosine_similarity(const GpuArgs& a,
   }
   PF_ASSIGN(DeviceTensor prod, call_gpu_op1(b, "mul", {unit[0], unit[1]}));
   PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "sum", {prod, dims}));
-  if (compute != result) {
-    PF_ASSIGN(y, materialize(b, y, result));
-  }
+  PF_ASSIGN(y, as_dtype(b, y, result));
   return std::vector<DeviceTensor>{y};
 }
 

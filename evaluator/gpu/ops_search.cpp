@@ -20,11 +20,6 @@
 namespace pf::gpu {
 namespace {
 
-Result<DeviceTensor> as_dtype(PlanBuilder& b, const DeviceTensor& t, DType d) {
-  if (t.dtype() == d) return t;
-  return materialize(b, t, d);
-}
-
 GpuOpFn run_search(size_t seq_i, size_t val_i) {
   return [seq_i, val_i](const GpuArgs& a, const std::vector<TensorType>& out,
                         PlanBuilder& b) -> Result<std::vector<DeviceTensor>> {
