@@ -6,21 +6,11 @@ leaves the index of tied values unspecified, so kthvalue cases have distinct val
 """
 import torch
 
-from golden_lib import BF16, F16, F32, F64, Golden, dtype_tag, rint, rnd, transposed
+from golden_lib import BF16, F16, F32, F64, Golden, distinct, dtype_tag, rint, rnd, transposed
 
 g = Golden("order_statistics")
 I64, I32, U8, BOOL = torch.int64, torch.int32, torch.uint8, torch.bool
 NAN = float("nan")
-
-
-def distinct(shape, dt=F32):
-    """Distinct values (a permutation of a grid exact in every float dtype), so no ties."""
-    n = 1
-    for s in shape:
-        n *= s
-    perm = torch.randperm(n, generator=torch.Generator().manual_seed(n)) - n // 2
-    scale = 4 if dt.is_floating_point else 1
-    return (perm.to(F64) / scale).reshape(shape).to(dt)
 
 
 # PyTorch 1.13's CPU has no float16 kthvalue/median (the GPU op-diff cases sweep it).

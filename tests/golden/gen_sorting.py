@@ -5,20 +5,10 @@ out of index order), so cases with ties ask for stable=True; topk cases have dis
 """
 import torch
 
-from golden_lib import BF16, F16, F32, F64, Golden, dtype_tag, rint, transposed
+from golden_lib import BF16, F16, F32, F64, Golden, distinct, dtype_tag, rint, transposed
 
 g = Golden("sorting")
 I64, I32, U8, BOOL = torch.int64, torch.int32, torch.uint8, torch.bool
-
-
-def distinct(shape, dt=F32):
-    """Distinct values (a permutation of a grid exact in every float dtype), so no ties."""
-    n = 1
-    for s in shape:
-        n *= s
-    perm = torch.randperm(n, generator=torch.Generator().manual_seed(n)) - n // 2
-    scale = 4 if dt.is_floating_point else 1
-    return (perm.to(F64) / scale).reshape(shape).to(dt)
 
 
 for dt in (F32, F16, BF16, F64, I64, I32):

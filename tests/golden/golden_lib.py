@@ -70,6 +70,16 @@ def rint(shape, dtype=torch.int64, lo=-10, hi=10):
     return torch.randint(lo, hi, shape, generator=_GEN, dtype=torch.int64).to(dtype)
 
 
+def distinct(shape, dt=torch.float32):
+    """Distinct values (a permutation of a grid exact in every float dtype), so no ties."""
+    n = 1
+    for s in shape:
+        n *= s
+    perm = torch.randperm(n, generator=torch.Generator().manual_seed(n)) - n // 2
+    scale = 4 if dt.is_floating_point else 1
+    return (perm.to(torch.float64) / scale).reshape(shape).to(dt)
+
+
 def rbool(shape):
     return torch.rand(shape, generator=_GEN) < 0.5
 
