@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstring>
 
 namespace pf {
 namespace {
@@ -24,6 +26,27 @@ TEST(Half, OverflowSubnormalAndSpecials) {
   EXPECT_EQ(round_to_half(std::ldexp(1.0, -26)), 0.0);
   EXPECT_TRUE(std::isnan(round_to_half(NAN)));
   EXPECT_EQ(half_bits_to_float(float_to_half_bits(-2.5f)), -2.5f);
+}
+
+// Every one of the 65536 encodings decodes to the value IEEE 754 binary16
+// defines: (-1)^s 2^(e-15) (1 + m/1024), subnormals 2^-14 (m/1024), inf, and
+// NaN with its payload kept in the float's top mantissa bits.
+TEST(Half, EveryEncodingDecodesExactly) {
+  for (uint32_t h = 0; h < 65536; ++h) {
+    const uint32_t e = (h >> 10) & 0x1fu, m = h & 0x3ffu;
+    const double sign = (h & 0x8000u) != 0 ? -1.0 : 1.0;
+    const float got = half_bits_to_float(static_cast<uint16_t>(h));
+    if (e == 0x1f) {
+      uint32_t bits = 0;
+      std::memcpy(&bits, &got, sizeof bits);
+      EXPECT_EQ(bits, ((h & 0x8000u) << 16) | 0x7f800000u | (m << 13)) << h;
+      continue;
+    }
+    const double want = e == 0 ? sign * std::ldexp(static_cast<double>(m), -24)
+                               : sign * std::ldexp(1.0 + m / 1024.0, static_cast<int>(e) - 15);
+    EXPECT_EQ(static_cast<double>(got), want) << h;
+    EXPECT_EQ(std::signbit(got), (h & 0x8000u) != 0) << h;
+  }
 }
 
 TEST(BFloat16, RoundsToNearestEven) {
