@@ -63,22 +63,32 @@ Result<std::vector<DeviceTensor>> run_index_put(const GpuArgs& a,
     PF_ASSIGN(offsets, call_gpu_op1(b, "add", {offsets, placed(term, f.view, pos)}));
   }
   PF_ASSIGN(DeviceTensor flat_offsets, materialize(b, offsets, DType::int64));
+  // Half sums run in float32 and round once, as the CPU reference's (and
+  // PyTorch CUDA's) accumulation; one rounding per atomic add would make the
+  // result depend on the order the adds land in.
+  const DType compute = accumulate ? composite_compute_dtype(x.dtype()) : x.dtype();
   DeviceTensor values;
   if (a.is_tensor(2)) {
     const DeviceTensor& v = a.tensor(2);
     PF_ASSIGN(values,
-              materialize(b, placed(v, f.view, f.view.size() - v.shape().size()), x.dtype()));
+              materialize(b, placed(v, f.view, f.view.size() - v.shape().size()), compute));
   } else {
     PF_ASSIGN(values, call_gpu_op1(b, "full", {int_list(f.view), a.arg(2)},
-                                   {{"dtype", Arg::make_dtype(x.dtype())}}));
+                                   {{"dtype", Arg::make_dtype(compute)}}));
   }
-  PF_ASSIGN(DeviceTensor base, contiguous(b, x));
+  DeviceTensor base;
+  if (compute != x.dtype()) {
+    PF_ASSIGN(base, materialize(b, x, compute));
+  } else {
+    PF_ASSIGN(base, contiguous(b, x));
+  }
   const int64_t n = shape_numel(f.view);
   auto flat = [n](const DeviceTensor& t) { return DeviceTensor::view_of(t, {n}, {1}, t.offset()); };
   const DeviceTensor whole = DeviceTensor::view_of(base, {x.numel()}, {1}, base.offset());
-  PF_ASSIGN(DeviceTensor y,
+  PF_ASSIGN(DeviceTensor sum,
             call_gpu_op1(b, accumulate ? "scatter_add" : "scatter",
                          {whole, Arg::make_int(0), flat(flat_offsets), flat(values)}));
+  PF_ASSIGN(DeviceTensor y, as_dtype(b, sum, x.dtype()));
   return std::vector<DeviceTensor>{
       DeviceTensor::view_of(y, out[0].shape, contiguous_strides(out[0].shape), y.offset())};
 }

@@ -219,7 +219,10 @@ Result<std::vector<DeviceTensor>> run_norm(const GpuArgs& a, const std::vector<T
                                            PlanBuilder& b) {
   PF_ASSIGN(Reduction r, reduction_of(a, 2, 3));
   PF_ASSIGN(ReduceCall call, norm_call(a, 1));
-  return reduce_into_new(b, a.tensor(0), r, out[0], call);
+  // A dtype argument casts the input before the norm (PyTorch), so float64
+  // accumulates in float64 rather than in the input's opmath type.
+  PF_ASSIGN(DeviceTensor x, as_dtype(b, a.tensor(0), out[0].dtype));
+  return reduce_into_new(b, x, r, out[0], call);
 }
 
 // F.normalize: x / clamp_min(norm(x, p, dim, keepdim=True), eps).

@@ -3,13 +3,13 @@
 // include_self, input with the identity where an index lands) through the
 // scatter kernels (scatter_add; scatter with reduce='multiply'), mean
 // dividing by counts scattered the same way (zero counts as one, floor
-// division for integers). amax/amin have no scatter kernel: every index
-// element is compared with every position of dim (eq against arange, a
-// [index..., dim size] bool), src where equal and the identity elsewhere is
-// reduced over the index's dim with amax/amin, and the positions some index
-// reached take that (combined with input's value under include_self). That
-// costs index elements x dim size in memory and work (PyTorch: one atomic
-// per index element).
+// division for integers; halves combine in float32 and round once).
+// amax/amin have no scatter kernel: every index element is compared with
+// every position of dim (eq against arange, a [index..., dim size] bool),
+// src where equal and the identity elsewhere is reduced over the index's dim
+// with amax/amin, and the positions some index reached take that (combined
+// with input's value under include_self). That costs index elements x dim
+// size in memory and work (PyTorch: one atomic per index element).
 #include <limits>
 
 #include "evaluator/gpu/copy.h"
@@ -97,28 +97,37 @@ Outputs run_scatter_reduce(const GpuArgs& a, const std::vector<TensorType>&, Pla
   }
   const Arg d = Arg::make_int(dim);
   const DeviceTensor& index = a.tensor(2);
-  DeviceTensor base = x;
+  // Half inputs combine in float32 and round once, as the CPU reference
+  // (rounding at every atomic update would depend on their order).
+  const DType compute = composite_compute_dtype(x.dtype());
+  PF_ASSIGN(DeviceTensor xc, as_dtype(b, x, compute));
+  PF_ASSIGN(DeviceTensor src, as_dtype(b, a.tensor(3), compute));
+  auto result = [&](const DeviceTensor& y) -> Outputs {
+    PF_ASSIGN(DeviceTensor rounded, as_dtype(b, y, x.dtype()));
+    return std::vector<DeviceTensor>{rounded};
+  };
+  DeviceTensor base = xc;
   DeviceTensor reached;
   if (!include_self) {
     PF_ASSIGN(DeviceTensor none,
-              call_gpu_op1(b, "zeros_like", {x}, {{"dtype", Arg::make_dtype(DType::int64)}}));
+              call_gpu_op1(b, "zeros_like", {xc}, {{"dtype", Arg::make_dtype(DType::int64)}}));
     PF_ASSIGN(DeviceTensor marks, call_gpu_op1(b, "scatter", {none, d, index, Arg::make_int(1)}));
     PF_ASSIGN(reached, call_gpu_op1(b, "ne", {marks, Arg::make_int(0)}));
     PF_ASSIGN(base,
-              call_gpu_op1(b, "where", {reached, Arg::make_int(reduce == "prod" ? 1 : 0), x}));
+              call_gpu_op1(b, "where", {reached, Arg::make_int(reduce == "prod" ? 1 : 0), xc}));
   }
   if (reduce == "prod") {
-    PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "scatter", {base, d, index, a.tensor(3)},
+    PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "scatter", {base, d, index, src},
                                            {{"reduce", Arg::make_string("multiply")}}));
-    return std::vector<DeviceTensor>{y};
+    return result(y);
   }
-  PF_ASSIGN(DeviceTensor sums, call_gpu_op1(b, "scatter_add", {base, d, index, a.tensor(3)}));
-  if (reduce == "sum") return std::vector<DeviceTensor>{sums};
-  PF_ASSIGN(DeviceTensor start, call_gpu_op1(b, "ones_like", {x}));
+  PF_ASSIGN(DeviceTensor sums, call_gpu_op1(b, "scatter_add", {base, d, index, src}));
+  if (reduce == "sum") return result(sums);
+  PF_ASSIGN(DeviceTensor start, call_gpu_op1(b, "ones_like", {xc}));
   if (!include_self) {
     PF_ASSIGN(start, call_gpu_op1(b, "where", {reached, Arg::make_int(0), start}));
   }
-  PF_ASSIGN(DeviceTensor ones, call_gpu_op1(b, "ones_like", {a.tensor(3)}));
+  PF_ASSIGN(DeviceTensor ones, call_gpu_op1(b, "ones_like", {src}));
   PF_ASSIGN(DeviceTensor counts, call_gpu_op1(b, "scatter_add", {start, d, index, ones}));
   PF_ASSIGN(DeviceTensor empty, call_gpu_op1(b, "eq", {counts, Arg::make_int(0)}));
   PF_ASSIGN(DeviceTensor divisor,
@@ -126,7 +135,7 @@ Outputs run_scatter_reduce(const GpuArgs& a, const std::vector<TensorType>&, Pla
   std::vector<std::pair<std::string, CallArg>> rounding;
   if (!is_floating(x.dtype())) rounding.emplace_back("rounding_mode", Arg::make_string("floor"));
   PF_ASSIGN(DeviceTensor y, call_gpu_op1(b, "div", {sums, divisor}, rounding));
-  return std::vector<DeviceTensor>{y};
+  return result(y);
 }
 
 }  // namespace

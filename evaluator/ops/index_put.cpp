@@ -86,6 +86,13 @@ OpInfo index_put_op() {
     const bool exact = !is_floating(x.dtype());
     Tensor y = x.contiguous_copy();
     std::vector<int64_t> written(static_cast<size_t>(y.numel()), -1);
+    // Floating accumulation in double, rounded to the dtype once at the end
+    // (PyTorch's CUDA kernel sums duplicates in float, then rounds).
+    std::vector<double> sums;
+    if (accumulate && !exact) {
+      sums.resize(static_cast<size_t>(y.numel()));
+      for (int64_t i = 0; i < y.numel(); ++i) sums[static_cast<size_t>(i)] = y.get(i);
+    }
     const Strides strides = contiguous_strides(x.shape());
     std::vector<int64_t> c(f.view.size());
     for (int64_t e = 0, n = shape_numel(f.view); e < n; ++e) {
@@ -117,7 +124,7 @@ OpInfo index_put_op() {
         if (exact) {
           y.set_int(to, y.get_int(to) + values.get_int(e));
         } else {
-          y.set(to, y.get(to) + values.get(e));
+          sums[static_cast<size_t>(to)] += values.get(e);
         }
         continue;
       }
@@ -134,6 +141,7 @@ OpInfo index_put_op() {
         y.set(to, values.get(e));
       }
     }
+    for (size_t i = 0; i < sums.size(); ++i) y.set(static_cast<int64_t>(i), sums[i]);
     return std::vector<Tensor>{y};
   };
   op.doc = "a copy of input with values written (accumulate: added) at the indexed positions";

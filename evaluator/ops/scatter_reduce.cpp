@@ -4,15 +4,17 @@
 // combined by sum, prod, mean, amax or amin (NaN propagates in amax/amin).
 // include_self=False leaves input's value out of every element that
 // receives one. mean divides by the number of values combined (floor
-// division for integers). Every reduction is order-independent but for
-// float rounding, so duplicate indices need no tie rule. The GPU baseline
-// composes it (gpu/ops_scatter_reduce.cpp).
+// division for integers, of the sum wrapped to the dtype as PyTorch sums in
+// it). Every reduction is order-independent but for float rounding, so
+// duplicate indices need no tie rule. The GPU baseline composes it
+// (gpu/ops_scatter_reduce.cpp).
 #include <cmath>
 #include <limits>
 
 #include "evaluator/ops/layout_util.h"
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/ops/op_util.h"
+#include "evaluator/ops/type_promotion.h"
 
 namespace pf {
 namespace {
@@ -120,6 +122,8 @@ Result<Tensor> scatter_reduce_values(const BoundArgs<Tensor>& a, int64_t dim, Re
       if constexpr (std::is_floating_point_v<V>) {
         v = v / k;
       } else {
+        // PyTorch sums in the dtype (wrapping) before dividing: wrap first.
+        v = wrap_to_dtype(v, x.dtype());
         v = v / k - ((v % k != 0) && ((v < 0) != (k < 0)) ? 1 : 0);  // floor division
       }
     }

@@ -59,6 +59,11 @@ for red in REDUCES:
             rint([2, 3, 5], I64, -3, 4).to(F64), red], {"include_self": False})
 g.case("scatter_reduce/mean_int_floor", "torch.scatter_reduce",
        [torch.tensor([0, 0, 5]), 0, torch.tensor([0, 0, 1, 1]), torch.tensor([-3, -4, 3, 4]), "mean"])
+for dt, values in ((U8, [250, 10, 4, 200]), (torch.int8, [120, 10, 4, -100])):
+    # The sum wraps in the dtype before the floor division.
+    g.case(f"scatter_reduce/mean_int_wraps/{dtype_tag(dt)}", "torch.scatter_reduce",
+           [torch.tensor([values[0], 3], dtype=dt), 0, torch.tensor([0, 0, 1]),
+            torch.tensor(values[1:], dtype=dt), "mean"])
 g.case("scatter_reduce/index_out_of_range", "torch.scatter_reduce",
        [rnd([2, 3]), 1, torch.tensor([[0, 3]]), rnd([2, 3]), "sum"], expect_error=True)
 g.case("scatter_reduce/negative_index", "torch.scatter_reduce",

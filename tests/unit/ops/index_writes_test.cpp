@@ -2,7 +2,7 @@
 // index_put without accumulate refuses duplicate positions carrying
 // different values (PyTorch's CPU raises nothing there, so no golden fixture
 // can hold this), writes equal duplicates, and sums duplicates with
-// accumulate.
+// accumulate (halves rounded once, which PyTorch's CPU does not do either).
 #include <gtest/gtest.h>
 
 #include "tests/unit/ops/op_runner.h"
@@ -50,6 +50,20 @@ TEST(IndexPut, AccumulatesDuplicates) {
                    Arg::make_value(3), Arg::make_bool(true)});
   ASSERT_TRUE(r.ok()) << r.error().message;
   EXPECT_EQ(r->outputs[0].to_doubles(), (std::vector<double>{0, 41, 32, 3}));
+}
+
+TEST(IndexPut, AccumulatesHalvesWithOneRounding) {
+  // 1 + 3 x 0.0004 in float16: each add alone rounds back to 1 (half an ulp
+  // of 1 is 0.000488); the sum rounded once is the next half, 1.000977.
+  // PyTorch's CUDA kernel sums in float and rounds once; the GPU baseline
+  // does, and an order of atomic adds cannot change it.
+  auto r = run_op("torch.index_put",
+                  {Tensor::from_doubles(DType::float16, {2}, {1, 1}), int64s({3}, {0, 0, 0}),
+                   Tensor::from_doubles(DType::float16, {3}, {0.0004, 0.0004, 0.0004})},
+                  {Arg::make_value(0), indices({Arg::make_value(1)}), Arg::make_value(2),
+                   Arg::make_bool(true)});
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->outputs[0].to_doubles(), (std::vector<double>{1.0009765625, 1}));
 }
 
 TEST(IndexPut, RefusesBoolMasksAndNonTensorIndices) {
