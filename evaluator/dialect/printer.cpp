@@ -132,7 +132,8 @@ Arg stored_default(const ParamDef& p) {
 }
 
 bool omittable(const ParamDef& p, const Arg& a) {
-  return p.kind == ParamKind::ignored || (p.default_value && a == stored_default(p));
+  return p.kind == ParamKind::ignored ||
+         (p.default_value && !p.required_in_pytorch && a == stored_default(p));
 }
 
 bool valid_identifier(const std::string& s) {

@@ -105,6 +105,7 @@ OpInfo batch_norm_op() {
                param_opt_tensor("running_var"), param_opt_tensor("weight"),
                param_opt_tensor("bias"),         param_bool("training", false),
                param_real("momentum", 0.1),      param_real("eps", 1e-5)};
+  op.params[1].required_in_pytorch = op.params[2].required_in_pytorch = true;
   op.doc = "per-channel (dim 1) normalisation with running stats (batch stats if training)";
   op.infer = [](const BoundArgs<TensorType>& a) -> Result<std::vector<TensorType>> {
     PF_ASSIGN(int64_t c, channels(a));

@@ -46,6 +46,10 @@ struct ParamDef {
   //! list/tuple (or value, in patterns) argument is taken as the whole list.
   bool varargs = false;
   bool keyword_only = false;
+  //! PyTorch's signature has no default here though ours does (batch_norm's
+  //! running stats take None): the printer writes it even when it is ours,
+  //! so that printed sources stay valid PyTorch.
+  bool required_in_pytorch = false;
 };
 
 using InferFn = std::function<Result<std::vector<TensorType>>(const BoundArgs<TensorType>&)>;

@@ -159,5 +159,24 @@ TEST(Printer, OverloadOnlyOpsPrintAsTheirSpelling) {
   EXPECT_TRUE(*again == *g) << text;
 }
 
+// F.batch_norm's running stats have no default in PyTorch (ours is None):
+// `batch_norm(x, training=True)` raised a TypeError in PyTorch, which is
+// how a built-in task's printed source failed to run there.
+TEST(Printer, ArgumentsPyTorchRequiresArePrintedEvenAtOurDefault) {
+  const OpRegistry& builtin = OpRegistry::builtin();
+  auto g = load_graph(
+      "def f(x):\n    y = torch.nn.functional.batch_norm(x, None, None, None, None, True, 0.1, "
+      "1e-05)\n    return (y,)\n",
+      "p.py", builtin, "f");
+  ASSERT_TRUE(g.ok()) << g.error().message;
+  const std::string text = print_graph(*g, builtin);
+  EXPECT_NE(text.find("batch_norm(x, running_mean=None, running_var=None, training=True)"),
+            std::string::npos)
+      << text;
+  auto again = load_graph(text, "printed.py", builtin, "f");
+  ASSERT_TRUE(again.ok()) << again.error().message << "\n" << text;
+  EXPECT_TRUE(*again == *g) << text;
+}
+
 }  // namespace
 }  // namespace pf::dialect
