@@ -68,17 +68,26 @@ PF_COPY_FROM(bfloat16, pf_bf16)
 PF_COPY_FROM(float32, float)
 PF_COPY_FROM(float64, double)
 
+// Loads before stores, as the strided elementwise kernels (elementwise.cuh).
 extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_copy_strided(const PfCopyParams p) {
-  unsigned int idx = blockIdx.x * (PF_EW_THREADS * PF_EW_STRIDED_WORK) + threadIdx.x;
+  const unsigned int first = blockIdx.x * (PF_EW_THREADS * PF_EW_STRIDED_WORK) + threadIdx.x;
   const unsigned int n = static_cast<unsigned int>(p.n);
+  scalar_t v[PF_EW_STRIDED_WORK];
+  unsigned int out_off[PF_EW_STRIDED_WORK];
 #pragma unroll
-  for (int w = 0; w < PF_EW_STRIDED_WORK; ++w, idx += PF_EW_THREADS) {
-    if (idx >= n) return;
+  for (int w = 0; w < PF_EW_STRIDED_WORK; ++w) {
+    const unsigned int idx = first + w * PF_EW_THREADS;
+    if (idx >= n) break;
     unsigned int off[2];
     pf_offsets<2>(p.oc, idx, off);
+    out_off[w] = off[0];
     const char* src = reinterpret_cast<const char*>(p.in) + off[1];
-    scalar_t v = p.in_dtype == PF_DTYPE ? pf_load<scalar_t>(src) : pf_load_dyn<scalar_t>(src, p.in_dtype);
-    *reinterpret_cast<scalar_t*>(reinterpret_cast<char*>(p.out) + off[0]) = v;
+    v[w] = p.in_dtype == PF_DTYPE ? pf_load<scalar_t>(src) : pf_load_dyn<scalar_t>(src, p.in_dtype);
+  }
+#pragma unroll
+  for (int w = 0; w < PF_EW_STRIDED_WORK; ++w) {
+    if (first + w * PF_EW_THREADS >= n) return;
+    *reinterpret_cast<scalar_t*>(reinterpret_cast<char*>(p.out) + out_off[w]) = v[w];
   }
 }
 

@@ -92,27 +92,37 @@ __device__ __forceinline__ void pf_ew_vec(const PfElementwiseParams& p) {
 template <class Op>
 __device__ __forceinline__ void pf_ew_strided(const PfElementwiseParams& p) {
   typedef typename Op::out_t out_t;
-  unsigned int idx = blockIdx.x * (PF_EW_THREADS * PF_EW_STRIDED_WORK) + threadIdx.x;
+  const unsigned int first = blockIdx.x * (PF_EW_THREADS * PF_EW_STRIDED_WORK) + threadIdx.x;
   const unsigned int n = static_cast<unsigned int>(p.n);
+  // Every work item's loads before any store (PyTorch's Loops.cuh order): a
+  // store could alias the next item's loads, so the compiler would otherwise
+  // issue them one memory latency apart; small strided ops are latency-bound.
+  opmath_t a[PF_EW_STRIDED_WORK][Op::nin];
+  unsigned int out_off[PF_EW_STRIDED_WORK];
 #pragma unroll
-  for (int w = 0; w < PF_EW_STRIDED_WORK; ++w, idx += PF_EW_THREADS) {
-    if (idx >= n) return;
+  for (int w = 0; w < PF_EW_STRIDED_WORK; ++w) {
+    const unsigned int idx = first + w * PF_EW_THREADS;
+    if (idx >= n) break;
     unsigned int off[Op::nin + 1];
     pf_offsets<Op::nin + 1>(p.oc, idx, off);
-    opmath_t a[Op::nin];
+    out_off[w] = off[0];
 #pragma unroll
     for (int k = 0; k < Op::nin; ++k) {
       const char* src = reinterpret_cast<const char*>(p.in[k]) + off[k + 1];
       if (p.in_kind[k] == PF_OPERAND_LITERAL) {
-        a[k] = pf_literal<opmath_t>(p, k);
+        a[w][k] = pf_literal<opmath_t>(p, k);
       } else if (p.in_dtype[k] == PF_DTYPE && !((Op::bool_args >> k) & 1)) {
-        a[k] = pf_cast<opmath_t>(pf_load<scalar_t>(src));
+        a[w][k] = pf_cast<opmath_t>(pf_load<scalar_t>(src));
       } else {
-        a[k] = pf_load_dyn<opmath_t>(src, p.in_dtype[k]);
+        a[w][k] = pf_load_dyn<opmath_t>(src, p.in_dtype[k]);
       }
     }
-    *reinterpret_cast<out_t*>(reinterpret_cast<char*>(p.out) + off[0]) =
-        pf_cast<out_t>(Op::apply(p, a));
+  }
+#pragma unroll
+  for (int w = 0; w < PF_EW_STRIDED_WORK; ++w) {
+    if (first + w * PF_EW_THREADS >= n) return;
+    *reinterpret_cast<out_t*>(reinterpret_cast<char*>(p.out) + out_off[w]) =
+        pf_cast<out_t>(Op::apply(p, a[w]));
   }
 }
 
