@@ -102,16 +102,20 @@ __device__ __forceinline__ pf_u128 pf_remap_fill(unsigned long long bits, pf_u12
   return pf_u128{bits, bits};  // the host repeated the element's pattern over 8 bytes
 }
 
+// Both gathers load every work item before storing any, as the strided
+// elementwise kernels (elementwise.cuh): the loads are then in flight together.
 template <class U>
 __device__ __forceinline__ void pf_remap_impl(const PfRemapParams& p) {
-  unsigned int idx = blockIdx.x * (PF_EW_THREADS * PF_EW_STRIDED_WORK) + threadIdx.x;
+  const unsigned int first = blockIdx.x * (PF_EW_THREADS * PF_EW_STRIDED_WORK) + threadIdx.x;
   const unsigned int n = static_cast<unsigned int>(p.n);
   const U* in = reinterpret_cast<const U*>(p.in);
   U* out = reinterpret_cast<U*>(p.out);
   const U fill = pf_remap_fill(p.fill, static_cast<U*>(nullptr));
+  U v[PF_EW_STRIDED_WORK];
 #pragma unroll
-  for (int w = 0; w < PF_EW_STRIDED_WORK; ++w, idx += PF_EW_THREADS) {
-    if (idx >= n) return;
+  for (int w = 0; w < PF_EW_STRIDED_WORK; ++w) {
+    const unsigned int idx = first + w * PF_EW_THREADS;
+    if (idx >= n) break;
     unsigned int rem = idx;
     long long off = 0;
     bool inside = true;
@@ -125,7 +129,13 @@ __device__ __forceinline__ void pf_remap_impl(const PfRemapParams& p) {
       inside = inside && src >= 0;
       off += static_cast<long long>(src) * p.in_strides[d];
     }
-    out[idx] = inside ? in[off] : fill;
+    v[w] = inside ? in[off] : fill;
+  }
+#pragma unroll
+  for (int w = 0; w < PF_EW_STRIDED_WORK; ++w) {
+    const unsigned int idx = first + w * PF_EW_THREADS;
+    if (idx >= n) return;
+    out[idx] = v[w];
   }
 }
 
@@ -138,13 +148,15 @@ extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_remap_vec(const P
 }
 
 extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_index(const PfIndexParams p) {
-  unsigned int idx = blockIdx.x * (PF_EW_THREADS * PF_EW_STRIDED_WORK) + threadIdx.x;
+  const unsigned int first = blockIdx.x * (PF_EW_THREADS * PF_EW_STRIDED_WORK) + threadIdx.x;
   const unsigned int n = static_cast<unsigned int>(p.n);
   const char* src = reinterpret_cast<const char*>(p.src);
   scalar_t* out = reinterpret_cast<scalar_t*>(p.out);
+  scalar_t r[PF_EW_STRIDED_WORK];
 #pragma unroll
-  for (int w = 0; w < PF_EW_STRIDED_WORK; ++w, idx += PF_EW_THREADS) {
-    if (idx >= n) return;
+  for (int w = 0; w < PF_EW_STRIDED_WORK; ++w) {
+    const unsigned int idx = first + w * PF_EW_THREADS;
+    if (idx >= n) break;
     unsigned int off[1 + PF_INDEX_MAX];
     pf_offsets<1 + PF_INDEX_MAX>(p.oc, idx, off);
     long long element = 0;
@@ -157,13 +169,17 @@ extern "C" __global__ void __launch_bounds__(PF_EW_THREADS) pf_index(const PfInd
       inside = inside && v >= 0 && v < p.sizes[k];
       element += v * p.strides[k];
     }
-    scalar_t r;
     if (inside) {
-      r = *reinterpret_cast<const scalar_t*>(src + off[0] + element * static_cast<long long>(sizeof(scalar_t)));
+      r[w] = *reinterpret_cast<const scalar_t*>(src + off[0] + element * static_cast<long long>(sizeof(scalar_t)));
     } else {
-      r = scalar_t(0);
+      r[w] = scalar_t(0);
     }
-    out[idx] = r;
+  }
+#pragma unroll
+  for (int w = 0; w < PF_EW_STRIDED_WORK; ++w) {
+    const unsigned int idx = first + w * PF_EW_THREADS;
+    if (idx >= n) return;
+    out[idx] = r[w];
   }
 }
 
