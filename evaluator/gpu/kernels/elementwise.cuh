@@ -6,7 +6,8 @@
 //                    indexing, scalar tail.
 //   pf_<op>_strided: any strides (broadcasts are stride 0), any input dtypes
 //                    (converted on load), an offset calculator over up to 8
-//                    coalesced dims; 4 elements per thread, 32-bit indexing.
+//                    coalesced dims; 4 elements per thread (all loaded
+//                    before any is stored), 32-bit indexing.
 // An op is a struct with
 //   typedef ... out_t;          scalar_t, or bool for predicates
 //   enum { nin = N };           inputs (1..3)
