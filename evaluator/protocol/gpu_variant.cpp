@@ -99,7 +99,9 @@ class VariantEvaluator {
       t0 = Clock::now();
       if (auto stop = compare_set(s)) return stop;
       if (s == 0) {
+        const auto guard_t0 = Clock::now();
         if (auto stop = trivial_guard()) return stop;
+        run_.phase_ms["compare.guard"] = ms_since(guard_t0);
       }
       run_.phase_ms["compare"] += ms_since(t0);
     }
