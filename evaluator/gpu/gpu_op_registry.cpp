@@ -130,6 +130,7 @@ void register_all_gpu_ops(GpuOpRegistry& r) {
   register_gpu_search_ops(r);
   register_gpu_cumulative_extrema_ops(r);
   register_gpu_rnn_cell_ops(r);
+  register_gpu_histc_ops(r);
 }
 
 }  // namespace pf::gpu

@@ -679,6 +679,7 @@ const std::vector<OpCase>& op_cases() {
     add_search_cases(c);
     add_cumulative_extrema_cases(c);
     add_rnn_cell_cases(c);
+    add_histc_cases(c);
     return c;
   }();
   return cases;
