@@ -70,5 +70,7 @@ void register_gpu_cumulative_extrema_ops(GpuOpRegistry& r);
 void register_gpu_rnn_cell_ops(GpuOpRegistry& r);
 // histc (bin edges, bucketize, scatter_add).
 void register_gpu_histc_ops(GpuOpRegistry& r);
+// mode (sort, run lengths by cummax, argmax, gathers).
+void register_gpu_mode_ops(GpuOpRegistry& r);
 
 }  // namespace pf::gpu

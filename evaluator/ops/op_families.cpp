@@ -51,6 +51,7 @@ void register_all_builtin_ops(OpRegistry& r) {
   register_cumulative_extrema_ops(r);
   register_rnn_cell_ops(r);
   register_histc_ops(r);
+  register_mode_ops(r);
 }
 
 }  // namespace pf

@@ -54,6 +54,7 @@ void register_search_ops(OpRegistry& r);
 void register_cumulative_extrema_ops(OpRegistry& r);
 void register_rnn_cell_ops(OpRegistry& r);
 void register_histc_ops(OpRegistry& r);
+void register_mode_ops(OpRegistry& r);
 
 void register_all_builtin_ops(OpRegistry& r);
 

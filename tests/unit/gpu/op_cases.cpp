@@ -680,6 +680,7 @@ const std::vector<OpCase>& op_cases() {
     add_cumulative_extrema_cases(c);
     add_rnn_cell_cases(c);
     add_histc_cases(c);
+    add_mode_cases(c);
     return c;
   }();
   return cases;

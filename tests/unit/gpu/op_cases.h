@@ -73,6 +73,7 @@ void add_search_cases(std::vector<OpCase>& c);
 void add_cumulative_extrema_cases(std::vector<OpCase>& c);
 void add_rnn_cell_cases(std::vector<OpCase>& c);
 void add_histc_cases(std::vector<OpCase>& c);
+void add_mode_cases(std::vector<OpCase>& c);
 
 //! Every case, in registry order of the families.
 const std::vector<OpCase>& op_cases();
