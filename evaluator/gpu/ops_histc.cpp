@@ -68,7 +68,9 @@ Outputs run_histc(const GpuArgs& a, const std::vector<TensorType>& out, PlanBuil
   if (lo_arg == hi_arg) {
     PF_ASSIGN(DeviceTensor low, call_gpu_op1(b, "min", {flat}));
     PF_ASSIGN(DeviceTensor high, call_gpu_op1(b, "max", {flat}));
-    PF_ASSIGN(DeviceTensor same, call_gpu_op1(b, "eq", {low, high}));
+    PF_ASSIGN(DeviceTensor equal, call_gpu_op1(b, "eq", {low, high}));
+    // 1 where the data hold one value (PyTorch refuses bool operands of sub).
+    PF_ASSIGN(DeviceTensor same, as_dtype(b, equal, t));
     PF_ASSIGN(lo, call_gpu_op1(b, "sub", {low, same}));
     PF_ASSIGN(hi, call_gpu_op1(b, "add", {high, same}));
   } else {
