@@ -6,6 +6,7 @@
 // (gpu/ops_cumulative_extrema.cpp).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/ops/op_util.h"
@@ -102,7 +103,7 @@ OpInfo logcumsumexp_op() {
     const Tensor xg = grouped_view(x, r);
     Tensor yg = grouped_view(y, r);
     for (int64_t g = 0; g < r.groups; ++g) {
-      double acc = -INFINITY;
+      double acc = -std::numeric_limits<double>::infinity();
       for (int64_t k = 0; k < r.group_size; ++k) {
         const int64_t i = g * r.group_size + k;
         acc = log_add_exp(xg.get(i), acc);

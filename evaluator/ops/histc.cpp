@@ -11,6 +11,7 @@
 // the input's dtype (float32/float64 only, as PyTorch's CPU).
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "evaluator/ops/linspace_values.h"
@@ -70,8 +71,8 @@ OpInfo histc_op() {
     PF_ASSIGN(double hi, a.real(kMax));
     if (lo == hi && n > 0) {
       // aminmax: NaN when any value is NaN (the range check reports it).
-      lo = INFINITY;
-      hi = -INFINITY;
+      lo = std::numeric_limits<double>::infinity();
+      hi = -lo;
       bool nan = false;
       for (int64_t i = 0; i < n; ++i) {
         const double v = x.get(i);
@@ -79,7 +80,7 @@ OpInfo histc_op() {
         lo = std::min(lo, v);
         hi = std::max(hi, v);
       }
-      if (nan) lo = hi = NAN;
+      if (nan) lo = hi = std::numeric_limits<double>::quiet_NaN();
     }
     PF_ASSIGN(auto range, outer_edges(a, lo, hi));
     const std::vector<double> edges =
