@@ -298,7 +298,7 @@ PROBES = [
     ("torch.view_as_real", "torch.view_as_real(torch.fft.fft(in_0))", [X3]),
     # RNNs in older detectors / speech front ends
     ("torch.lstm cell", "torch.lstm_cell(in_0, (in_1, in_1), in_2, in_3)",
-     [([2, 8], "float32"), ([2, 4], "float32"), ([16, 8], "float32"), ([16, 4], "float32")]),
+     [([2, 8], "float32"), ([2, 4], "float32"), ([16, 8], "float32"), ([16, 4], "float32")], 2),
 ]
 
 

@@ -64,5 +64,13 @@ void register_gpu_lp_pool_lrn_ops(GpuOpRegistry& r);
 void register_gpu_diag_block_ops(GpuOpRegistry& r);
 // isin, bucketize, searchsorted, angle (compositions).
 void register_gpu_search_ops(GpuOpRegistry& r);
+// cummax, cummin, logcumsumexp (scans by doubling of compositions).
+void register_gpu_cumulative_extrema_ops(GpuOpRegistry& r);
+// lstm_cell, gru_cell, rnn_tanh_cell, rnn_relu_cell (linear and elementwise ops).
+void register_gpu_rnn_cell_ops(GpuOpRegistry& r);
+// histc (bin edges, bucketize, scatter_add).
+void register_gpu_histc_ops(GpuOpRegistry& r);
+// mode (sort, run lengths by cummax, argmax, gathers).
+void register_gpu_mode_ops(GpuOpRegistry& r);
 
 }  // namespace pf::gpu

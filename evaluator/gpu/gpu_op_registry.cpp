@@ -128,6 +128,10 @@ void register_all_gpu_ops(GpuOpRegistry& r) {
   register_gpu_lp_pool_lrn_ops(r);
   register_gpu_diag_block_ops(r);
   register_gpu_search_ops(r);
+  register_gpu_cumulative_extrema_ops(r);
+  register_gpu_rnn_cell_ops(r);
+  register_gpu_histc_ops(r);
+  register_gpu_mode_ops(r);
 }
 
 }  // namespace pf::gpu

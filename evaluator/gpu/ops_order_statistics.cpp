@@ -9,6 +9,7 @@
 #include "evaluator/gpu/gpu_op_families.h"
 #include "evaluator/gpu/gpu_op_registry.h"
 #include "evaluator/gpu/op_support.h"
+#include "evaluator/gpu/sorted_rows.h"
 #include "evaluator/ops/layout_util.h"
 
 namespace pf::gpu {
@@ -33,17 +34,9 @@ Result<SortInput> sort_input(PlanBuilder& b, const GpuArgs& a, std::optional<siz
   return SortInput{x, dim};
 }
 
-// The sort kernel picks in O(length^2) per row, one thread a row: a whole
-// flattened tensor (dim=None) or a long row would run for minutes, so rows
-// past this length have no GPU baseline (PyTorch: a segmented radix sort).
-constexpr int64_t kMaxSortedRow = 8192;
-
+// dim=None flattens the whole tensor into one row (sorted_rows.h's limit).
 Status check_row(const SortInput& in) {
-  const int64_t n = in.x.dim() == 0 ? 1 : in.x.shape()[static_cast<size_t>(in.dim)];
-  if (n <= kMaxSortedRow) return ok_status();
-  return make_error(ErrorCode::unsupported,
-                    "order statistics over more than " + std::to_string(kMaxSortedRow) +
-                        " values per row have no GPU baseline (got " + std::to_string(n) + ")");
+  return check_sorted_row(in.x.dim() == 0 ? 1 : in.x.shape()[static_cast<size_t>(in.dim)]);
 }
 
 // The shape of one position per row: the sorted shape with dim of size 1.

@@ -48,6 +48,10 @@ void register_all_builtin_ops(OpRegistry& r) {
   register_lp_pool_lrn_ops(r);
   register_diag_block_ops(r);
   register_search_ops(r);
+  register_cumulative_extrema_ops(r);
+  register_rnn_cell_ops(r);
+  register_histc_ops(r);
+  register_mode_ops(r);
 }
 
 }  // namespace pf

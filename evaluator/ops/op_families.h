@@ -51,6 +51,10 @@ void register_loss_ops(OpRegistry& r);
 void register_lp_pool_lrn_ops(OpRegistry& r);
 void register_diag_block_ops(OpRegistry& r);
 void register_search_ops(OpRegistry& r);
+void register_cumulative_extrema_ops(OpRegistry& r);
+void register_rnn_cell_ops(OpRegistry& r);
+void register_histc_ops(OpRegistry& r);
+void register_mode_ops(OpRegistry& r);
 
 void register_all_builtin_ops(OpRegistry& r);
 

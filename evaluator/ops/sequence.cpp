@@ -1,13 +1,33 @@
 // Tensors from literals and ranges: arange, linspace, eye and torch.tensor.
 // arange infers int64 when start/end/step are all integers, float32
 // otherwise; torch.tensor infers bool, int64 or float32 from its data.
+#include <algorithm>
 #include <cmath>
 
+#include "evaluator/ops/linspace_values.h"
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/ops/op_util.h"
 #include "evaluator/ops/type_promotion.h"
 
 namespace pf {
+
+std::vector<double> linspace_values(double start, double end, int64_t steps, DType dtype) {
+  const DType math = is_floating(dtype) ? opmath_type(dtype) : DType::float64;
+  auto rnd = [math](double v) { return round_to_dtype(v, math); };
+  start = rnd(start);
+  end = rnd(end);
+  std::vector<double> y(static_cast<size_t>(std::max<int64_t>(steps, 0)));
+  if (steps == 1) y[0] = start;
+  const double step = steps > 1 ? rnd((end - start) / static_cast<double>(steps - 1)) : 0;
+  const int64_t halfway = steps / 2;
+  for (int64_t i = 0; steps > 1 && i < steps; ++i) {
+    y[static_cast<size_t>(i)] = i < halfway
+                                    ? rnd(start + rnd(step * static_cast<double>(i)))
+                                    : rnd(end - rnd(step * static_cast<double>(steps - 1 - i)));
+  }
+  return y;
+}
+
 namespace {
 
 bool any_real(const ArgReader& a, std::initializer_list<size_t> params) {
@@ -115,24 +135,10 @@ OpInfo linspace_op() {
               const std::vector<TensorType>& out) -> Result<std::vector<Tensor>> {
     PF_ASSIGN(double start, a.real(0));
     PF_ASSIGN(double end, a.real(1));
-    int64_t steps = out[0].shape[0];
+    const int64_t steps = out[0].shape[0];
     Tensor y = Tensor::zeros(out[0].dtype, out[0].shape);
-    // PyTorch's symmetric form: the first half counts up from start, the
-    // second half down from end, so both ends are exact.
-    // Arithmetic in the output's opmath precision (float for float32 and
-    // below, double for float64 and integers), rounding each step like PyTorch.
-    DType t = out[0].dtype;
-    DType math = is_floating(t) ? opmath_type(t) : DType::float64;
-    auto rnd = [math](double v) { return round_to_dtype(v, math); };
-    start = rnd(start);
-    end = rnd(end);
-    if (steps == 1) y.set(0, start);
-    double step = steps > 1 ? rnd((end - start) / static_cast<double>(steps - 1)) : 0;
-    int64_t halfway = steps / 2;
-    for (int64_t i = 0; steps > 1 && i < steps; ++i) {
-      y.set(i, i < halfway ? rnd(start + rnd(step * static_cast<double>(i)))
-                           : rnd(end - rnd(step * static_cast<double>(steps - 1 - i))));
-    }
+    const std::vector<double> v = linspace_values(start, end, steps, out[0].dtype);
+    for (int64_t i = 0; i < steps; ++i) y.set(i, v[static_cast<size_t>(i)]);
     return std::vector<Tensor>{y};
   };
   op.doc = "steps evenly spaced values from start to end inclusive";

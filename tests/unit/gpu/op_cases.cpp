@@ -677,6 +677,10 @@ const std::vector<OpCase>& op_cases() {
     add_lp_pool_lrn_cases(c);
     add_diag_block_cases(c);
     add_search_cases(c);
+    add_cumulative_extrema_cases(c);
+    add_rnn_cell_cases(c);
+    add_histc_cases(c);
+    add_mode_cases(c);
     return c;
   }();
   return cases;

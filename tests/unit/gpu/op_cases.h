@@ -70,6 +70,10 @@ void add_loss_cases(std::vector<OpCase>& c);
 void add_lp_pool_lrn_cases(std::vector<OpCase>& c);
 void add_diag_block_cases(std::vector<OpCase>& c);
 void add_search_cases(std::vector<OpCase>& c);
+void add_cumulative_extrema_cases(std::vector<OpCase>& c);
+void add_rnn_cell_cases(std::vector<OpCase>& c);
+void add_histc_cases(std::vector<OpCase>& c);
+void add_mode_cases(std::vector<OpCase>& c);
 
 //! Every case, in registry order of the families.
 const std::vector<OpCase>& op_cases();
