@@ -21,11 +21,16 @@ bool is_tensor_value(const Graph& graph, const Arg& a) {
 
 const char* expected_kind(ParamKind kind) {
   switch (kind) {
-    case ParamKind::tensor: return "a tensor";
-    case ParamKind::optional_tensor: return "a tensor or None";
-    case ParamKind::tensor_list: return "a list of tensors";
-    case ParamKind::tensor_or_scalar: return "a tensor or a number";
-    default: return "a literal";
+    case ParamKind::tensor:
+      return "a tensor";
+    case ParamKind::optional_tensor:
+      return "a tensor or None";
+    case ParamKind::tensor_list:
+      return "a list of tensors";
+    case ParamKind::tensor_or_scalar:
+      return "a tensor or a number";
+    default:
+      return "a literal";
   }
 }
 
@@ -44,8 +49,12 @@ Status check_arg_kinds(const Graph& graph, const Node& node, const OpInfo& op) {
     const Arg& a = node.args[i];
     bool ok = true;
     switch (p.kind) {
-      case ParamKind::tensor: ok = is_tensor_value(graph, a); break;
-      case ParamKind::optional_tensor: ok = a.is_none() || is_tensor_value(graph, a); break;
+      case ParamKind::tensor:
+        ok = is_tensor_value(graph, a);
+        break;
+      case ParamKind::optional_tensor:
+        ok = a.is_none() || is_tensor_value(graph, a);
+        break;
       case ParamKind::tensor_list:
         if (a.is_value()) {
           ok = a.value >= 0 && static_cast<size_t>(a.value) < graph.values.size();
@@ -59,18 +68,42 @@ Status check_arg_kinds(const Graph& graph, const Node& node, const OpInfo& op) {
         ok = is_tensor_value(graph, a) || a.is_number() || a.kind == Arg::Kind::boolean ||
              (a.is_none() && p.default_value && p.default_value->is_none());
         break;
-      case ParamKind::indices: break;
-      default: ok = !a.references_values(); break;
+      case ParamKind::indices:
+        break;
+      default:
+        ok = !a.references_values();
+        break;
     }
     if (!ok) {
-      std::string got = a.references_values() ? (a.is_value() && graph.values[a.value].is_list
-                                                     ? "a tensor list"
-                                                     : "a tensor value")
-                                               : "'" + arg_to_string(a, graph.value_names()) + "'";
+      std::string got =
+          a.references_values()
+              ? (a.is_value() && graph.values[a.value].is_list ? "a tensor list" : "a tensor value")
+              : "'" + arg_to_string(a, graph.value_names()) + "'";
       return make_error(ErrorCode::invalid_argument, op.name + ": parameter '" + p.name +
                                                          "' expects " + expected_kind(p.kind) +
                                                          ", got " + got);
     }
+  }
+  return ok_status();
+}
+
+// Type inference is where a graph's sizes are first known. A size no
+// evaluation could hold (a literal like torch.zeros(10**12) from a model or a
+// task file) is refused here with the node's name, before the CPU reference
+// or the GPU tries the allocation and the process dies of std::bad_alloc.
+constexpr int64_t kMaxTensorBytes = int64_t{1} << 34;  // 16 GiB
+
+Status check_size(const TensorType& t) {
+  int64_t bytes = static_cast<int64_t>(dtype_size(t.dtype));
+  for (int64_t d : t.shape) {
+    if (d < 0)
+      return make_error(ErrorCode::invalid_argument, "negative size in " + shape_str(t.shape));
+    if (d != 0 && bytes > kMaxTensorBytes / d) {
+      return make_error(ErrorCode::invalid_argument,
+                        "an output of shape " + shape_str(t.shape) + " (" + dtype_name(t.dtype) +
+                            ") exceeds the 16 GiB limit on one tensor");
+    }
+    bytes *= d;
   }
   return ok_status();
 }
@@ -93,14 +126,18 @@ Status infer_types(Graph& graph, const std::vector<TensorType>& input_types,
     Node& node = graph.nodes[n];
     const OpInfo* op = registry.find(node.op);
     if (!op) {
-      return make_error(ErrorCode::unsupported,
-                        describe_node(graph, static_cast<int>(n)) + ": unknown op '" + node.op + "'");
+      return make_error(ErrorCode::unsupported, describe_node(graph, static_cast<int>(n)) +
+                                                    ": unknown op '" + node.op + "'");
     }
     Status kinds = check_arg_kinds(graph, node, *op);
     if (!kinds.ok()) return kinds.error().with_context(describe_node(graph, static_cast<int>(n)));
     BoundArgs<TensorType> args(node, registry.param_names(node.op), env);
     auto types = op->infer(args);
     if (!types.ok()) return types.error().with_context(describe_node(graph, static_cast<int>(n)));
+    for (const TensorType& t : *types) {
+      Status size = check_size(t);
+      if (!size.ok()) return size.error().with_context(describe_node(graph, static_cast<int>(n)));
+    }
     env[node.output] = *types;
     graph.values[node.output].types = std::move(*types);
   }

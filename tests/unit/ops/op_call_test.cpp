@@ -222,6 +222,16 @@ TEST(OpCall, ErrorMessagesNameTheProblem) {
   expect_error(call("operator.sub", {v(0), v(0)}, {}, {bools}), {"sub", "bool", "logical"});
   expect_error(call("operator.add", {Arg::make_int(1), Arg::make_int(2)}, {}, {}),
                {"add", "tensor"});
+  // Sizes nothing could allocate are refused at type inference, not met as
+  // std::bad_alloc (or an overflowing element count) later.
+  expect_error(call("torch.zeros", {Arg::make_int(1000000000000)}, {}, {}),
+               {"zeros", "[1000000000000]", "16 GiB"});
+  expect_error(
+      call("torch.zeros",
+           {Arg::make_list({Arg::make_int(int64_t{1} << 40), Arg::make_int(int64_t{1} << 40)})}, {},
+           {}),
+      {"zeros", "16 GiB"});
+  EXPECT_TRUE(call("torch.zeros", {Arg::make_int(1000)}, {}, {}).status.ok());
 }
 
 TEST(OpCall, CpuRunRefusesInputsThatDisagreeWithTheTypes) {
