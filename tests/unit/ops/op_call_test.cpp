@@ -234,6 +234,22 @@ TEST(OpCall, ErrorMessagesNameTheProblem) {
   EXPECT_TRUE(call("torch.zeros", {Arg::make_int(1000)}, {}, {}).status.ok());
 }
 
+// The same limit reached in other disguises: a count of bins, a repeat of a
+// small input, a fill; each would otherwise allocate terabytes on the CPU.
+TEST(OpCall, HugeOutputsInOtherDisguisesAreRefusedAtTypeInference) {
+  Tensor x = f32({4}, {1, 2, 3, 4});
+  expect_error(call("torch.histc", {v(0)}, {{"bins", Arg::make_int(1000000000000)}}, {x}),
+               {"histc", "16 GiB"});
+  expect_error(
+      call("Tensor.repeat", {v(0), Arg::make_int(1000000), Arg::make_int(1000000)}, {}, {x}),
+      {"repeat", "16 GiB"});
+  expect_error(
+      call("torch.full",
+           {Arg::make_list({Arg::make_int(70000), Arg::make_int(70000)}), Arg::make_real(1.5)}, {},
+           {}),
+      {"full", "16 GiB"});
+}
+
 TEST(OpCall, CpuRunRefusesInputsThatDisagreeWithTheTypes) {
   Tensor x = f32({2}, {1, 2});
   Call c = call("torch.exp", {v(0)}, {}, {x});
