@@ -74,9 +74,9 @@ Result<std::vector<uint64_t>> device_digests(GpuRuntime& rt, const std::vector<D
   return sums;
 }
 
-Result<std::vector<int64_t>> count_changed_on_device(GpuRuntime& rt,
-                                                     const std::vector<DeviceTensor>& a,
-                                                     const std::vector<DeviceTensor>& b) {
+namespace {
+
+Status check_comparable(const std::vector<DeviceTensor>& a, const std::vector<DeviceTensor>& b) {
   if (a.size() != b.size()) {
     return make_error(ErrorCode::internal, "device comparison of batches of different sizes");
   }
@@ -86,60 +86,115 @@ Result<std::vector<int64_t>> count_changed_on_device(GpuRuntime& rt,
       return make_error(ErrorCode::internal, "device comparison of unlike or strided tensors");
     }
   }
-  auto add = [&](PlanBuilder& builder, size_t k, CUdeviceptr count) -> Status {
-    if (a[k].numel() == 0) return ok_status();
-    PfCountChangedParams p{};
-    p.a = a[k].data_ptr();
-    p.b = b[k].data_ptr();
-    p.count = count;
-    p.n = a[k].numel();
-    p.dtype = static_cast<int>(a[k].dtype());
-    return builder.add_kernel("check.cu", DType::float32, "pf_count_changed", strided_launch(p.n),
-                              p);
+  return ok_status();
+}
+
+// The kernel that counts into `count` the elements of a and b that differ.
+Status add_count_changed(PlanBuilder& builder, const DeviceTensor& a, const DeviceTensor& b,
+                         CUdeviceptr count) {
+  if (a.numel() == 0) return ok_status();
+  PfCountChangedParams p{};
+  p.a = a.data_ptr();
+  p.b = b.data_ptr();
+  p.count = count;
+  p.n = a.numel();
+  p.dtype = static_cast<int>(a.dtype());
+  return builder.add_kernel("check.cu", DType::float32, "pf_count_changed", strided_launch(p.n), p);
+}
+
+// Where a plan's canaries are: both guards of every guarded storage, and
+// whether they all have one size the device kernel reads (in 4-byte words).
+struct GuardRanges {
+  std::vector<CUdeviceptr> ranges;
+  size_t bytes = 0;
+  bool uniform = true;
+};
+
+GuardRanges guard_ranges(const Plan& plan) {
+  GuardRanges g;
+  for (const auto& s : plan.storages()) {
+    const cuda::DeviceBuffer& buf = s->buffer();
+    if (buf.guard_bytes() == 0) continue;
+    g.uniform = g.uniform && (g.bytes == 0 || g.bytes == buf.guard_bytes()) &&
+                buf.guard_bytes() % 4 == 0 && buf.size() % 4 == 0;
+    g.bytes = buf.guard_bytes();
+    g.ranges.push_back(buf.data() - buf.guard_bytes());
+    g.ranges.push_back(buf.data() + buf.size());
+  }
+  return g;
+}
+
+// The kernels that add into `damaged` the guard words that differ from the
+// fill: one launch per PF_GUARD_BATCH guards.
+Status add_guard_damage(PlanBuilder& b, const GuardRanges& g, CUdeviceptr damaged) {
+  for (size_t first = 0; first < g.ranges.size(); first += PF_GUARD_BATCH) {
+    PfGuardParams p{};
+    p.damaged = damaged;
+    p.bytes = static_cast<unsigned>(g.bytes);
+    p.word = 0x01010101u * cuda::DeviceBuffer::kGuardByte;
+    for (size_t k = first; k < g.ranges.size() && k < first + PF_GUARD_BATCH; ++k) {
+      p.base[p.count++] = g.ranges[k];
+    }
+    cuda::LaunchConfig lc;
+    const int64_t words = static_cast<int64_t>(g.bytes / 4);
+    lc.grid = {static_cast<unsigned>((words + PF_EW_THREADS - 1) / PF_EW_THREADS),
+               static_cast<unsigned>(p.count), 1};
+    lc.block = {PF_EW_THREADS, 1, 1};
+    PF_TRY(b.add_kernel("check.cu", DType::float32, "pf_guard_damage", lc, p));
+  }
+  return ok_status();
+}
+
+// The verdict once the device counted `damaged` words: damage is named by
+// the host, which reads every guard for the buffers and offsets.
+Status guard_verdict(GpuRuntime& rt, const Plan& plan, uint64_t damaged) {
+  if (damaged == 0) return ok_status();
+  PF_TRY(rt.synchronize_device());
+  return plan.check_guards();
+}
+
+}  // namespace
+
+Result<std::vector<int64_t>> count_changed_on_device(GpuRuntime& rt,
+                                                     const std::vector<DeviceTensor>& a,
+                                                     const std::vector<DeviceTensor>& b) {
+  PF_TRY(check_comparable(a, b));
+  auto add = [&](PlanBuilder& builder, size_t k, CUdeviceptr count) {
+    return add_count_changed(builder, a[k], b[k], count);
   };
   PF_ASSIGN(std::vector<uint64_t> counts, run_counters(rt, a.size(), "check_changed", add));
   return std::vector<int64_t>(counts.begin(), counts.end());
 }
 
 Status check_plan_guards(GpuRuntime& rt, const Plan& plan) {
-  std::vector<CUdeviceptr> ranges;
-  size_t bytes = 0;
-  bool uniform = true;
-  for (const auto& s : plan.storages()) {
-    const cuda::DeviceBuffer& buf = s->buffer();
-    if (buf.guard_bytes() == 0) continue;
-    uniform = uniform && (bytes == 0 || bytes == buf.guard_bytes()) && buf.guard_bytes() % 4 == 0 &&
-              buf.size() % 4 == 0;
-    bytes = buf.guard_bytes();
-    ranges.push_back(buf.data() - buf.guard_bytes());
-    ranges.push_back(buf.data() + buf.size());
-  }
-  if (ranges.empty()) return ok_status();
+  const GuardRanges g = guard_ranges(plan);
+  if (g.ranges.empty()) return ok_status();
   // Guards of unusual sizes: the host reads them (as it always did).
-  if (!uniform) return plan.check_guards();
-  auto add = [&](PlanBuilder& b, size_t, CUdeviceptr damaged) -> Status {
-    for (size_t first = 0; first < ranges.size(); first += PF_GUARD_BATCH) {
-      PfGuardParams p{};
-      p.damaged = damaged;
-      p.bytes = static_cast<unsigned>(bytes);
-      p.word = 0x01010101u * cuda::DeviceBuffer::kGuardByte;
-      for (size_t k = first; k < ranges.size() && k < first + PF_GUARD_BATCH; ++k) {
-        p.base[p.count++] = ranges[k];
-      }
-      cuda::LaunchConfig lc;
-      const int64_t words = static_cast<int64_t>(bytes / 4);
-      lc.grid = {static_cast<unsigned>((words + PF_EW_THREADS - 1) / PF_EW_THREADS),
-                 static_cast<unsigned>(p.count), 1};
-      lc.block = {PF_EW_THREADS, 1, 1};
-      PF_TRY(b.add_kernel("check.cu", DType::float32, "pf_guard_damage", lc, p));
-    }
-    return ok_status();
+  if (!g.uniform) return plan.check_guards();
+  auto add = [&](PlanBuilder& b, size_t, CUdeviceptr damaged) {
+    return add_guard_damage(b, g, damaged);
   };
   PF_ASSIGN(std::vector<uint64_t> damaged, run_counters(rt, 1, "check_guards", add));
-  if (damaged[0] == 0) return ok_status();
-  // Damage: the host reads every guard to name the buffers and offsets.
-  PF_TRY(rt.synchronize_device());
-  return plan.check_guards();
+  return guard_verdict(rt, plan, damaged[0]);
+}
+
+Result<PlanCheck> check_plan(GpuRuntime& rt, const Plan& plan, const std::vector<DeviceTensor>& a,
+                             const std::vector<DeviceTensor>& b) {
+  PF_TRY(check_comparable(a, b));
+  const GuardRanges g = guard_ranges(plan);
+  PlanCheck out;
+  // Guards of unusual sizes: the host reads them, the counts still batch.
+  const bool on_device = !g.ranges.empty() && g.uniform;
+  if (!g.ranges.empty() && !g.uniform) out.guards = plan.check_guards();
+  // Counter 0: damaged guard words; 1 + k: elements of a[k] that changed.
+  auto add = [&](PlanBuilder& builder, size_t k, CUdeviceptr counter) {
+    if (k == 0) return on_device ? add_guard_damage(builder, g, counter) : ok_status();
+    return add_count_changed(builder, a[k - 1], b[k - 1], counter);
+  };
+  PF_ASSIGN(std::vector<uint64_t> counts, run_counters(rt, 1 + a.size(), "check_plan", add));
+  if (on_device) out.guards = guard_verdict(rt, plan, counts[0]);
+  out.changed.assign(counts.begin() + 1, counts.end());
+  return out;
 }
 
 }  // namespace pf::gpu

@@ -41,4 +41,16 @@ Result<std::vector<int64_t>> count_changed_on_device(GpuRuntime& rt,
 //! the host, for the same error naming the buffer and offsets. Synchronises.
 Status check_plan_guards(GpuRuntime& rt, const Plan& plan);
 
+struct PlanCheck {
+  Status guards;                 // check_plan_guards's verdict
+  std::vector<int64_t> changed;  // count_changed_on_device(a, b)
+};
+
+//! check_plan_guards and count_changed_on_device(a, b) in one batch of
+//! counters: one read-back for both (the protocol checks a plan's guards and
+//! its inputs together, several times per variant). The error is a failure
+//! to check (CUDA's, unlike tensors); damage is in `guards`. Synchronises.
+Result<PlanCheck> check_plan(GpuRuntime& rt, const Plan& plan, const std::vector<DeviceTensor>& a,
+                             const std::vector<DeviceTensor>& b);
+
 }  // namespace pf::gpu

@@ -246,5 +246,38 @@ TEST(DeviceChecks, PlanGuardsCheckedOnTheDeviceReportLikeTheHost) {
   EXPECT_NE(before.error().message.find("guarded_0"), std::string::npos) << before.error().message;
 }
 
+// The protocol's batch: a plan's guards and its inputs' changes read back
+// together, each verdict as the separate checks give it.
+TEST(DeviceChecks, PlanCheckBatchesGuardsAndInputCounts) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  PlanBuilder b(*rt);
+  auto t = b.allocate(TensorType{DType::float32, {1000}}, "guarded_out");
+  ASSERT_TRUE(t.ok()) << t.error().message;
+  Plan plan = b.finish();
+  Tensor truth = values(DType::float32, 4097, 3);
+  Tensor changed = truth.contiguous_copy();
+  constexpr size_t kFloatBytes = sizeof(float);
+  changed.mutable_data()[kFloatBytes * 17] ^= std::byte{0x01};
+  changed.mutable_data()[kFloatBytes * 4096 + 3] ^= std::byte{0x80};
+  const std::vector<DeviceTensor> inputs = {upload(*rt, changed), upload(*rt, truth)};
+  const std::vector<DeviceTensor> expected = {upload(*rt, truth), upload(*rt, truth)};
+  ASSERT_TRUE(rt->synchronize_device().ok());
+  auto intact = check_plan(*rt, plan, inputs, expected);
+  ASSERT_TRUE(intact.ok()) << intact.error().message;
+  EXPECT_TRUE(intact->guards.ok());
+  EXPECT_EQ(intact->changed, (std::vector<int64_t>{2, 0}));
+  const cuda::DeviceBuffer& buf = t->storage()->buffer();
+  ASSERT_EQ(rt->driver().api().cuMemsetD8(buf.data() + buf.size() + 7, 0x00, 1), CUDA_SUCCESS);
+  auto damaged = check_plan(*rt, plan, inputs, expected);
+  ASSERT_TRUE(damaged.ok()) << damaged.error().message;
+  ASSERT_FALSE(damaged->guards.ok());
+  EXPECT_EQ(damaged->guards.error().message, plan.check_guards().error().message);
+  EXPECT_EQ(damaged->changed, (std::vector<int64_t>{2, 0}));
+  // Unlike tensors are an error of the check, not a verdict.
+  EXPECT_FALSE(check_plan(*rt, plan, inputs, {expected[0]}).ok());
+}
+
 }  // namespace
 }  // namespace pf::gpu::test
