@@ -31,14 +31,17 @@ struct TimingHarness::Impl {
   cuda::CudaEvent end;
   std::unique_ptr<cuda::L2Flusher> flusher;
 
-  // Captures every plan of `r`. Each plan runs once first, so libraries'
-  // lazy first-call work (module loading, handles) happens outside capture.
-  Result<std::vector<cuda::CudaGraph>> capture(const Runnable& r) {
+  // Captures every plan of `r`. Each plan runs once first, unless it ran
+  // before (`warm`), so libraries' lazy first-call work (module loading,
+  // handles) happens outside capture.
+  Result<std::vector<cuda::CudaGraph>> capture(const Runnable& r, bool warm) {
     std::vector<cuda::CudaGraph> graphs;
     CUstream s = rt.stream();
     for (const Plan* plan : r.plans) {
-      PF_TRY(plan->run(s));
-      PF_TRY(rt.synchronize());
+      if (!warm) {
+        PF_TRY(plan->run(s));
+        PF_TRY(rt.synchronize());
+      }
       auto graph = cuda::CudaGraph::capture(rt.driver_ptr(), s,
                                             [plan](CUstream cs) { return plan->run(cs); });
       if (!graph.ok()) return graph.error().with_context("capturing '" + r.name + "'");
@@ -55,7 +58,7 @@ struct TimingHarness::Impl {
     for (const Runnable* r : runnables) out.push_back(Launchable{r, {}});
     if (!options.graph_replay) return out;
     for (Launchable& l : out) {
-      auto graphs = capture(*l.runnable);
+      auto graphs = capture(*l.runnable, options.plans_warm);
       if (!graphs.ok()) {
         // A failed capture leaves no sticky state, but a crash inside the
         // plan's first run does: that is the plan's error, not a fallback.
@@ -70,7 +73,7 @@ struct TimingHarness::Impl {
   }
 
   // One trial of `l`: flush, sync, events and host clock around the plan.
-  Status trial(const Launchable& l, int t, bool flush, double* device_ms, double* e2e_ms) {
+  Status trial(const Launchable& l, int t, bool flush, double& device_ms, double& e2e_ms) {
     CUstream s = rt.stream();
     if (flush) PF_TRY(flusher->flush(s));
     PF_TRY(rt.synchronize());
@@ -80,11 +83,9 @@ struct TimingHarness::Impl {
     PF_TRY(end.record(s));
     PF_TRY(end.synchronize());
     auto t1 = std::chrono::steady_clock::now();
-    if (device_ms != nullptr) {
-      PF_ASSIGN(float ms, end.elapsed_ms_since(start));
-      *device_ms = ms;
-    }
-    if (e2e_ms != nullptr) *e2e_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
+    PF_ASSIGN(float ms, end.elapsed_ms_since(start));
+    device_ms = ms;
+    e2e_ms = std::chrono::duration<double, std::milli>(t1 - t0).count();
     return ok_status();
   }
 
@@ -94,33 +95,49 @@ struct TimingHarness::Impl {
     return l.graphs[index].launch(rt.stream());
   }
 
-  // Trials [first, last) of every side, interleaved, as one batch: the host
-  // waits once, at the end. Device times go to out[k] (none when out is
-  // empty: the warm-up).
-  Status batch(std::span<const Launchable> sides, int first, int last, const TimingOptions& o,
-               const PrepareFn& prepare, std::span<SideTiming> out) {
-    const size_t pairs = static_cast<size_t>(last - first) * sides.size();
-    if (!out.empty()) PF_TRY(reserve_events(pairs));
+  // Trials [first, last) of every side still measuring (not `done`),
+  // interleaved, as one batch: the host waits once, at the end. Device
+  // times go to out[k].
+  Status batch(std::span<const Launchable> sides, const std::vector<bool>& done, int first,
+               int last, const TimingOptions& o, const PrepareFn& prepare,
+               std::span<SideTiming> out) {
+    PF_TRY(reserve_events(static_cast<size_t>(last - first) * sides.size()));
     CUstream s = rt.stream();
     size_t e = 0;
     for (int t = first; t < last; ++t) {
       for (size_t k = 0; k < sides.size(); ++k) {
+        if (done[k]) continue;
         PF_TRY(prepare(static_cast<int>(k), t));
         if (o.flush_l2) PF_TRY(flusher->flush(s));
-        if (!out.empty()) PF_TRY(starts[e].record(s));
+        PF_TRY(starts[e].record(s));
         PF_TRY(launch(sides[k], t));
-        if (!out.empty()) PF_TRY(ends[e++].record(s));
+        PF_TRY(ends[e++].record(s));
       }
     }
     PF_TRY(rt.synchronize());
     e = 0;
-    for (int t = first; t < last && !out.empty(); ++t) {
-      for (size_t k = 0; k < sides.size(); ++k, ++e) {
+    for (int t = first; t < last; ++t) {
+      for (size_t k = 0; k < sides.size(); ++k) {
+        if (done[k]) continue;
         PF_ASSIGN(float ms, ends[e].elapsed_ms_since(starts[e]));
+        ++e;
         out[k].device_ms.push_back(ms);
       }
     }
     return ok_status();
+  }
+
+  // The warm-up: `warmup` trials of every side enqueued back to back,
+  // prepared but not flushed (nothing is measured), and one wait at the end.
+  Status warm_up(std::span<const Launchable> sides, const TimingOptions& o,
+                 const PrepareFn& prepare) {
+    for (int t = 0; t < o.warmup; ++t) {
+      for (size_t k = 0; k < sides.size(); ++k) {
+        PF_TRY(prepare(static_cast<int>(k), t));
+        PF_TRY(launch(sides[k], t));
+      }
+    }
+    return rt.synchronize();
   }
 
   Status reserve_events(size_t n) {
@@ -133,20 +150,19 @@ struct TimingHarness::Impl {
     return ok_status();
   }
 
-  // Trials [first, last) of every side, interleaved A B A B: batched when
-  // the options and the launches allow it, else each synchronised alone.
-  Status run(std::span<const Launchable> sides, int first, int last, const TimingOptions& o,
-             const PrepareFn& prepare, std::span<SideTiming> out) {
-    if (batched(sides, o)) return batch(sides, first, last, o, prepare, out);
+  // Trials [first, last) of every side still measuring, interleaved A B A B:
+  // batched when the options and the launches allow it, else each
+  // synchronised alone.
+  Status run(std::span<const Launchable> sides, const std::vector<bool>& done, int first,
+             int last, const TimingOptions& o, const PrepareFn& prepare,
+             std::span<SideTiming> out) {
+    if (batched(sides, o)) return batch(sides, done, first, last, o, prepare, out);
     for (int t = first; t < last; ++t) {
       for (size_t k = 0; k < sides.size(); ++k) {
+        if (done[k]) continue;
         PF_TRY(prepare(static_cast<int>(k), t));
-        if (out.empty()) {
-          PF_TRY(trial(sides[k], t, o.flush_l2, nullptr, nullptr));
-          continue;
-        }
         double d = 0, e = 0;
-        PF_TRY(trial(sides[k], t, o.flush_l2, &d, &e));
+        PF_TRY(trial(sides[k], t, o.flush_l2, d, e));
         out[k].device_ms.push_back(d);
         out[k].e2e_ms.push_back(e);
       }
@@ -160,9 +176,9 @@ struct TimingHarness::Impl {
                        [](const Launchable& l) { return !l.graphs.empty(); });
   }
 
-  Result<bool> measure(std::span<const Launchable> sides, const TimingOptions& o, int minimum,
-                       const PrepareFn& prepare, const TrialChecker& checker, int* checks,
-                       std::span<SideTiming> st);
+  Result<bool> measure(std::span<const Launchable> sides, const TimingOptions& o,
+                       std::span<const int> minimum, const PrepareFn& prepare,
+                       const TrialChecker& checker, int* checks, std::span<SideTiming> st);
 
   std::vector<cuda::CudaEvent> starts;
   std::vector<cuda::CudaEvent> ends;
@@ -229,6 +245,12 @@ int minimum_trials(const TimingOptions& options, size_t max_plans) {
   return std::min(minimum, options.trials);
 }
 
+int minimum_trials_b(const TimingOptions& options, int minimum_a) {
+  if (options.min_trials_b <= 0) return minimum_a;
+  const int round = round_trials(options);
+  return std::min((options.min_trials_b + round - 1) / round * round, options.trials);
+}
+
 namespace {
 
 Status check_runnable(const Runnable& r) {
@@ -270,31 +292,67 @@ bool check_now(const TimingOptions& o, int t) {
   return false;
 }
 
-// After trial t of every side: may the attempt stop here, before o.trials?
-bool stop_early(const TimingOptions& o, int t, int minimum, std::span<SideTiming> sides) {
+// Whether a side's fresh samples still agree with its prior, on the
+// stability metric's clock.
+bool prior_agrees(const SideTiming& side, const TimingOptions& o) {
+  const auto n = static_cast<std::ptrdiff_t>(side.prior);
+  auto agrees = [&](const std::vector<double>& v) {
+    return agrees_with_prior({v.begin(), v.begin() + n}, {v.begin() + n, v.end()}, o.confidence,
+                             o.precision);
+  };
+  const bool e2e = !side.e2e_ms.empty() && agrees(side.e2e_ms);
+  const bool device = agrees(side.device_ms);
+  return metric_verdict(o.stability, e2e, device, e2e && device);
+}
+
+void drop_prior(SideTiming& side) {
+  const auto n = static_cast<std::ptrdiff_t>(side.prior);
+  side.device_ms.erase(side.device_ms.begin(), side.device_ms.begin() + n);
+  if (!side.e2e_ms.empty()) side.e2e_ms.erase(side.e2e_ms.begin(), side.e2e_ms.begin() + n);
+  side.prior = 0;
+  side.prior_dropped = true;
+}
+
+// The side's own samples before trial 0: a prior that matches how it is
+// launched and clocked (e2e samples exactly when trials are not batched).
+void seed_with_prior(SideTiming& side, const PriorSamples* prior, const Launchable& l,
+                     bool batched) {
+  if (prior == nullptr || prior->device_ms.empty()) return;
+  if (prior->launch != (l.graphs.empty() ? "stream" : "graph")) return;
+  const bool clocked_alike = batched ? prior->e2e_ms.empty()
+                                     : prior->e2e_ms.size() == prior->device_ms.size();
+  if (!clocked_alike) return;
+  side.device_ms = prior->device_ms;
+  side.e2e_ms = prior->e2e_ms;
+  side.prior = static_cast<int>(prior->device_ms.size());
+}
+
+// After trial t of a side with `minimum` trials to run: may it stop here,
+// before o.trials?
+bool stop_early(const TimingOptions& o, int t, int minimum, SideTiming& side) {
   if (!adaptive(o) || t + 1 < minimum || t + 1 >= o.trials || !round_ends(o, t)) return false;
-  for (SideTiming& side : sides) {
-    measure_precision(side, o);
-    if (!side_precise(side, o)) return false;
-  }
-  return true;
+  measure_precision(side, o);
+  return side_precise(side, o);
 }
 
 }  // namespace
 
 // One attempt: rounds of trials up to o.trials, the checks at round ends,
-// the precision rule after each round. Returns whether it stopped early.
+// the precision rule for each side after each round (a side that meets it
+// stops; the others run on). Returns whether every side stopped early.
 Result<bool> TimingHarness::Impl::measure(std::span<const Launchable> sides, const TimingOptions& o,
-                                          int minimum, const PrepareFn& prepare,
+                                          std::span<const int> minimum, const PrepareFn& prepare,
                                           const TrialChecker& checker, int* checks,
                                           std::span<SideTiming> st) {
   const int round = round_trials(o);
+  std::vector<bool> done(sides.size(), false);
   for (int first = 0; first < o.trials; first += round) {
     const int last = std::min(first + round, o.trials);
-    PF_TRY(run(sides, first, last, o, prepare, st));
+    PF_TRY(run(sides, done, first, last, o, prepare, st));
     const int t = last - 1;
     if (checker && check_now(o, t)) {
       for (size_t k = 0; k < sides.size(); ++k) {
+        if (done[k]) continue;
         ++*checks;
         const size_t plan = static_cast<size_t>(t) % sides[k].runnable->plans.size();
         auto checked = checker(static_cast<int>(k), t, plan);
@@ -304,7 +362,13 @@ Result<bool> TimingHarness::Impl::measure(std::span<const Launchable> sides, con
         }
       }
     }
-    if (stop_early(o, t, minimum, st)) return true;
+    for (size_t k = 0; k < sides.size(); ++k) {
+      if (done[k]) continue;
+      // A prior asks one round of fresh trials, for as long as they agree.
+      if (st[k].prior > 0 && round_ends(o, t) && !prior_agrees(st[k], o)) drop_prior(st[k]);
+      done[k] = stop_early(o, t, st[k].prior > 0 ? round : minimum[k], st[k]);
+    }
+    if (std::all_of(done.begin(), done.end(), [](bool d) { return d; })) return true;
   }
   return false;
 }
@@ -312,7 +376,8 @@ Result<bool> TimingHarness::Impl::measure(std::span<const Launchable> sides, con
 Result<TimingResult> TimingHarness::time_interleaved(const Runnable& a, const Runnable& b,
                                                      const TimingOptions& options,
                                                      const TrialChecker& checker,
-                                                     const TrialPreparer& prepare) {
+                                                     const TrialPreparer& prepare,
+                                                     const PriorSamples* b_prior) {
   PF_TRY(check_runnable(a));
   PF_TRY(check_runnable(b));
   std::string fallback;
@@ -330,18 +395,20 @@ Result<TimingResult> TimingHarness::time_interleaved(const Runnable& a, const Ru
     if (!prepare) return ok_status();
     return prepare(k, static_cast<size_t>(t) % sides[k].runnable->plans.size());
   };
-  PF_TRY(impl_->run(sides, 0, options.warmup, options, prepare_trial, {}));
+  PF_TRY(impl_->warm_up(sides, options, prepare_trial));
   result.warmup_ms = lap();
   result.batched = Impl::batched(sides, options);
-  const int minimum = minimum_trials(options, std::max(a.plans.size(), b.plans.size()));
+  const int minimum_a = minimum_trials(options, std::max(a.plans.size(), b.plans.size()));
+  const int minimum[2] = {minimum_a, minimum_trials_b(options, minimum_a)};
   for (int attempt = 0; attempt <= options.remeasures; ++attempt) {
     result.attempts = attempt + 1;
     SideTiming st[2];
     st[0].name = a.name;
     st[1].name = b.name;
+    if (adaptive(options)) seed_with_prior(st[1], b_prior, sides[1], result.batched);
     PF_ASSIGN(result.stopped_early,
               impl_->measure(sides, options, minimum, prepare_trial, checker, &result.checks, st));
-    result.trials = static_cast<int>(st[0].device_ms.size());
+    result.trials = st[0].trials();
     finish_side(st[0], sides[0], fallback, options);
     finish_side(st[1], sides[1], fallback, options);
     result.a = std::move(st[0]);
@@ -356,9 +423,9 @@ Result<SideTiming> TimingHarness::time_single(const Runnable& a, const TimingOpt
   std::string fallback;
   PF_ASSIGN(std::vector<Launchable> sides, impl_->prepare({&a}, options, &fallback));
   PrepareFn none = [](int, int) { return ok_status(); };
-  PF_TRY(impl_->run(sides, 0, options.warmup, options, none, {}));
+  PF_TRY(impl_->warm_up(sides, options, none));
   SideTiming side;
-  const int minimum = minimum_trials(options, a.plans.size());
+  const int minimum[1] = {minimum_trials(options, a.plans.size())};
   for (int attempt = 0; attempt <= options.remeasures; ++attempt) {
     side = SideTiming{};
     side.name = a.name;
@@ -387,6 +454,9 @@ nlohmann::json TimingResult::to_json(bool with_samples) const {
                         {"device_ms", pf::gpu::to_json(s.device)},
                         {"e2e_ms", s.e2e_ms.empty() ? nlohmann::json() : pf::gpu::to_json(s.e2e)},
                         {"unstable", s.unstable},
+                        {"trials", s.trials()},
+                        {"prior", s.prior},
+                        {"prior_dropped", s.prior_dropped},
                         {"launch", s.launch},
                         {"e2e_precision", precision_json(s.e2e_precision)},
                         {"device_precision", precision_json(s.device_precision)}};

@@ -10,10 +10,14 @@
 // re-check the outputs of timed trials.
 //
 // Trial count: fixed (`trials`) when `precision` is 0; otherwise trials run in
-// rounds of `round_trials()` and the measurement stops at the end of the first
-// round, past `minimum_trials()`, where both sides' medians are known to
-// `precision` (timing_stopping.h), else at `trials`. Every round ends with a
-// checked trial, so the last trial is always checked either way.
+// rounds of `round_trials()` and each side stops at the end of the first round,
+// past its minimum (`minimum_trials()`, B's `minimum_trials_b()`), where its
+// median is known to `precision` (timing_stopping.h), else at `trials`; once
+// one side has stopped the other's trials run on alone. Every round ends with
+// a checked trial, so a side's last trial is always checked either way.
+//
+// Warm-up: its trials are enqueued back to back without flushes (nothing of
+// them is measured) and the host waits once, at the end.
 //
 // Batched rounds: with the device clock as the stability metric and every
 // plan replayed as a captured graph, a round's trials (with their re-poisoning
@@ -67,6 +71,11 @@ struct TimingOptions {
   //! cover two checks of each side (so each of two input sets' plans) and
   //! every plan twice, in whole rounds.
   int min_trials = 20;
+  //! With precision > 0: B's own minimum, in whole rounds (0: A's). The
+  //! checks are what raise A's minimum; B (the baseline, which no check
+  //! judges) needs only its median's precision. Each side stops on its own
+  //! at a round's end once past its minimum and precise; the other runs on.
+  int min_trials_b = 0;
   bool flush_l2 = true;
   double max_iqr_ratio = 0.2;
   int remeasures = 1;
@@ -81,12 +90,28 @@ struct TimingOptions {
   //! Replay each plan as a captured CUDA graph (false: submit its steps to
   //! the stream every trial, host launch gaps included).
   bool graph_replay = true;
+  //! Every plan has run before (its lazy first-call work, module loads and
+  //! library handles, is done): captured without running it first.
+  bool plans_warm = false;
 };
 
 //! One side: trial t runs plans[t % plans.size()].
 struct Runnable {
   std::string name;
   std::vector<const Plan*> plans;
+};
+
+//! B's samples from earlier measurements of the same work with the same
+//! options (a worker's baseline pool), in trial order, and how they were
+//! launched. With a prior that matches B's launch, B's minimum is one round
+//! of fresh trials and its precision is judged on prior and fresh samples
+//! together, as long as the fresh ones agree with the prior
+//! (agrees_with_prior on the stability metric's samples, checked at every
+//! round's end); once they do not, the prior is dropped and B is measured
+//! afresh, as without one.
+struct PriorSamples {
+  std::vector<double> device_ms, e2e_ms;
+  std::string launch;  // "graph" or "stream"
 };
 
 //! Called after a timed trial (side 0 = A, 1 = B) with the index of the plan
@@ -101,8 +126,14 @@ using TrialPreparer = std::function<Status(int side, size_t plan_index)>;
 
 struct SideTiming {
   std::string name;
-  std::vector<double> device_ms;  // per trial
-  std::vector<double> e2e_ms;     // per trial; empty in batched rounds
+  //! Timed trials in the last attempt (the two sides may stop apart).
+  int trials() const { return static_cast<int>(device_ms.size()) - prior; }
+  //! Per trial, after the `prior` samples of a PriorSamples that was used.
+  std::vector<double> device_ms;
+  std::vector<double> e2e_ms;  // per trial; empty in batched rounds
+  int prior = 0;
+  //! A prior was given and dropped: the fresh samples did not agree with it.
+  bool prior_dropped = false;
   SampleStats device;
   SampleStats e2e;
   bool unstable = false;
@@ -121,8 +152,8 @@ struct TimingResult {
   SideTiming b;
   int attempts = 1;  // 1 + the re-measures that ran
   int checks = 0;    // checker calls
-  int trials = 0;    // timed trials per side in the last attempt
-  //! The precision rule ended the last attempt before options.trials.
+  int trials = 0;    // A's timed trials in the last attempt (B's: b.trials())
+  //! The precision rule ended both sides' last attempt before options.trials.
   bool stopped_early = false;
   //! Trials ran in batched rounds (no end-to-end samples).
   bool batched = false;
@@ -141,7 +172,8 @@ class TimingHarness {
   Result<TimingResult> time_interleaved(const Runnable& a, const Runnable& b,
                                         const TimingOptions& options,
                                         const TrialChecker& checker = nullptr,
-                                        const TrialPreparer& prepare = nullptr);
+                                        const TrialPreparer& prepare = nullptr,
+                                        const PriorSamples* b_prior = nullptr);
   //! One runnable alone (benchmarks): the same protocol without a partner.
   Result<SideTiming> time_single(const Runnable& a, const TimingOptions& options);
 
@@ -161,6 +193,9 @@ int round_trials(const TimingOptions& options);
 //! options.trials), for runnables of up to `max_plans` plans: min_trials,
 //! raised to whole rounds that check every plan twice.
 int minimum_trials(const TimingOptions& options, size_t max_plans);
+//! B's minimum: options.min_trials_b in whole rounds (at most options.trials),
+//! or `minimum_a` when it is 0.
+int minimum_trials_b(const TimingOptions& options, int minimum_a);
 //! Whether a side's precision on the stability metric's samples meets
 //! options.precision (> 0).
 bool side_precise(const SideTiming& side, const TimingOptions& options);

@@ -67,4 +67,15 @@ MedianPrecision median_precision(const std::vector<double>& samples, double conf
   return p;
 }
 
+bool agrees_with_prior(const std::vector<double>& prior, const std::vector<double>& fresh,
+                       double confidence, double precision) {
+  if (fresh.empty()) return false;
+  std::vector<double> sorted = prior;
+  std::sort(sorted.begin(), sorted.end());
+  const MedianInterval ci = median_interval(sorted, confidence);
+  if (!ci.defined) return false;
+  const double m = median_of(fresh);
+  return m >= ci.lo * (1 - precision) && m <= ci.hi * (1 + precision);
+}
+
 }  // namespace pf::gpu

@@ -55,4 +55,12 @@ struct MedianPrecision {
 //! The precision of the median of `samples`, given in trial order.
 MedianPrecision median_precision(const std::vector<double>& samples, double confidence);
 
+//! Whether samples measured now agree with samples of the same work measured
+//! before (a worker's baseline pool): the median of `fresh` lies in the
+//! distribution-free interval of the median of `prior` at `confidence`,
+//! widened by `precision` on each side. False when either has too few
+//! samples for that interval.
+bool agrees_with_prior(const std::vector<double>& prior, const std::vector<double>& fresh,
+                       double confidence, double precision);
+
 }  // namespace pf::gpu

@@ -46,6 +46,16 @@ TimingOptions adaptive_options() {
   return o;
 }
 
+// Loose enough that two steady sides meet it at their minimums (the first
+// test says why the clock may take a while to settle); B's own minimum 10.
+TimingOptions steady_options() {
+  TimingOptions o = adaptive_options();
+  o.precision = 0.5;
+  o.warmup = 50;
+  o.min_trials_b = 10;
+  return o;
+}
+
 TEST(AdaptiveTiming, StopsAtARoundEndWhenPreciseAndChecksTheLastTrial) {
   PF_REQUIRE_GPU();
   GpuRuntime* rt = runtime();
@@ -96,6 +106,89 @@ TEST(AdaptiveTiming, StopsAtARoundEndWhenPreciseAndChecksTheLastTrial) {
   ASSERT_TRUE(fixed.ok()) << fixed.error().message;
   EXPECT_EQ(fixed->trials, 33);
   EXPECT_FALSE(fixed->stopped_early);
+}
+
+// B has its own minimum (the baseline's, which no check reads): with both
+// sides steady it stops at 10 trials and A, whose minimum covers its checks,
+// runs on alone to 20; A's rounds are still checked, B's only while it runs.
+TEST(AdaptiveTiming, BStopsAtItsOwnMinimumAndARunsOnAlone) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  auto harness = TimingHarness::create(*rt);
+  ASSERT_TRUE(harness.ok()) << harness.error().message;
+  Plan a = spinning_plan(*rt, [](int) { return 300; });
+  Plan b = spinning_plan(*rt, [](int) { return 300; });
+  std::vector<int> checked[2];
+  auto checker = [&](int side, int trial, size_t) -> Status {
+    checked[side].push_back(trial);
+    return ok_status();
+  };
+  TimingOptions o = steady_options();
+  auto r = (*harness)->time_interleaved({"a", {&a}}, {"b", {&b}}, o, checker);
+  ASSERT_TRUE(r.ok()) << r.error().message;
+  EXPECT_EQ(r->b.trials(), 10);
+  EXPECT_EQ(r->a.trials(), 20);
+  EXPECT_EQ(r->trials, 20);
+  EXPECT_TRUE(r->stopped_early);
+  EXPECT_EQ(checked[0], (std::vector<int>{4, 9, 14, 19}));
+  EXPECT_EQ(checked[1], (std::vector<int>{4, 9}));
+  EXPECT_EQ(r->to_json(false)["b"]["trials"], 10);
+  // Without its own minimum B has A's (each side still stops on its own).
+  o.min_trials_b = 0;
+  auto same = (*harness)->time_interleaved({"a", {&a}}, {"b", {&b}}, o, checker);
+  ASSERT_TRUE(same.ok()) << same.error().message;
+  EXPECT_GE(same->b.trials(), 20);
+  EXPECT_GE(same->a.trials(), 20);
+}
+
+// A prior for B (the baseline pool's samples of earlier evaluations): one
+// round of fresh trials when they agree with it; dropped, and B measured
+// afresh from its own minimum, when they do not; ignored when it was
+// launched another way.
+TEST(AdaptiveTiming, BWithAPriorRunsOneRoundWhileTheFreshTrialsAgree) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  auto harness = TimingHarness::create(*rt);
+  ASSERT_TRUE(harness.ok()) << harness.error().message;
+  Plan a = spinning_plan(*rt, [](int) { return 300; });
+  Plan b = spinning_plan(*rt, [](int) { return 300; });
+  TimingOptions o = steady_options();
+  auto first = (*harness)->time_interleaved({"a", {&a}}, {"b", {&b}}, o);
+  ASSERT_TRUE(first.ok()) << first.error().message;
+  PriorSamples prior{first->b.device_ms, first->b.e2e_ms, first->b.launch};
+  ASSERT_EQ(prior.launch, "stream");
+
+  auto agreed = (*harness)->time_interleaved({"a", {&a}}, {"b", {&b}}, o, nullptr, nullptr, &prior);
+  ASSERT_TRUE(agreed.ok()) << agreed.error().message;
+  EXPECT_EQ(agreed->b.prior, static_cast<int>(prior.device_ms.size()));
+  EXPECT_FALSE(agreed->b.prior_dropped);
+  EXPECT_EQ(agreed->b.trials(), 5);
+  EXPECT_EQ(agreed->b.e2e_ms.size(), prior.e2e_ms.size() + 5);
+  EXPECT_EQ(agreed->to_json(false)["b"]["prior"], agreed->b.prior);
+
+  // A prior three times as slow as B is now: the fresh median is outside
+  // its interval, even widened by the loose precision.
+  PriorSamples slow = prior;
+  for (double& ms : slow.device_ms) ms *= 3;
+  for (double& ms : slow.e2e_ms) ms *= 3;
+  auto dropped = (*harness)->time_interleaved({"a", {&a}}, {"b", {&b}}, o, nullptr, nullptr, &slow);
+  ASSERT_TRUE(dropped.ok()) << dropped.error().message;
+  EXPECT_TRUE(dropped->b.prior_dropped);
+  EXPECT_EQ(dropped->b.prior, 0);
+  EXPECT_GE(dropped->b.trials(), 10);
+  EXPECT_EQ(dropped->b.e2e_ms.size(), static_cast<size_t>(dropped->b.trials()));
+  EXPECT_LT(dropped->b.e2e.median, 2 * first->b.e2e.median);
+
+  PriorSamples graphed = prior;
+  graphed.launch = "graph";
+  auto ignored =
+      (*harness)->time_interleaved({"a", {&a}}, {"b", {&b}}, o, nullptr, nullptr, &graphed);
+  ASSERT_TRUE(ignored.ok()) << ignored.error().message;
+  EXPECT_EQ(ignored->b.prior, 0);
+  EXPECT_FALSE(ignored->b.prior_dropped);
+  EXPECT_GE(ignored->b.trials(), 10);
 }
 
 // A side that is slow for its first 12 timed trials and fast after: until

@@ -135,6 +135,41 @@ TEST(StoppingRule, MinimumIsWholeRoundsCoveringChecksAndPlans) {
   EXPECT_EQ(minimum_trials(o, 2), 15);  // never past the maximum
 }
 
+TEST(StoppingRule, BHasItsOwnMinimumInWholeRounds) {
+  TimingOptions o;
+  o.precision = 0.02;
+  o.trials = 100;
+  o.check_every = 5;
+  o.min_trials = 20;
+  const int a = minimum_trials(o, 2);
+  EXPECT_EQ(minimum_trials_b(o, a), 20);  // 0: A's
+  o.min_trials_b = 10;
+  EXPECT_EQ(minimum_trials_b(o, a), 10);
+  o.min_trials_b = 7;
+  EXPECT_EQ(minimum_trials_b(o, a), 10);  // whole rounds
+  o.min_trials_b = 1;
+  EXPECT_EQ(minimum_trials_b(o, a), 5);  // one round: its last trial ends it
+  o.min_trials_b = 40;
+  EXPECT_EQ(minimum_trials_b(o, a), 40);  // above A's, if asked
+  o.trials = 12;
+  EXPECT_EQ(minimum_trials_b(o, minimum_trials(o, 2)), 12);  // never past the maximum
+}
+
+// n = 20 at 95 %: the interval is [x_(6), x_(15)], here [1.05, 1.14]; with a
+// precision of 2 % a fresh median agrees from 1.05 * 0.98 to 1.14 * 1.02.
+TEST(StoppingRule, FreshSamplesAgreeWithAPriorInsideItsWidenedInterval) {
+  std::vector<double> prior(20);
+  for (size_t i = 0; i < prior.size(); ++i) prior[i] = 1.0 + 0.01 * static_cast<double>(i);
+  EXPECT_TRUE(agrees_with_prior(prior, {1.03, 1.03, 1.2}, 0.95, 0.02));  // median 1.03 >= 1.029
+  EXPECT_FALSE(agrees_with_prior(prior, {1.02, 1.02, 1.2}, 0.95, 0.02));
+  EXPECT_TRUE(agrees_with_prior(prior, {1.16}, 0.95, 0.02));  // <= 1.1628
+  EXPECT_FALSE(agrees_with_prior(prior, {1.17}, 0.95, 0.02));
+  EXPECT_FALSE(agrees_with_prior(prior, {1.17}, 0.95, 0.0));
+  EXPECT_FALSE(agrees_with_prior(prior, {}, 0.95, 0.02));
+  // Five samples have no 95 % interval: nothing to agree with.
+  EXPECT_FALSE(agrees_with_prior({1, 1, 1, 1, 1}, {1}, 0.95, 0.02));
+}
+
 TEST(StoppingRule, SidePreciseFollowsTheStabilityMetric) {
   SideTiming side;
   for (int i = 0; i < 40; ++i) {
