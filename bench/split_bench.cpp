@@ -54,18 +54,30 @@ struct Profile {
   int trials = 0;
   double precision = 0;
   std::optional<TimingClock> clock;
+  std::optional<int> baseline_min_trials;
+  std::optional<bool> baseline_pool;
 };
 
 std::optional<Profile> parse_profile(const std::string& spec) {
   Profile p;
   char name[64] = {};
   char clock[32] = {};
-  const int fields = std::sscanf(spec.c_str(), "%63[^:]:%d:%d:%lf:%31s", name, &p.warmup, &p.trials,
-                                 &p.precision, clock);
+  int baseline_min = 0;
+  int pool = 0;
+  const int fields = std::sscanf(spec.c_str(), "%63[^:]:%d:%d:%lf:%31[^:]:%d:%d", name, &p.warmup,
+                                 &p.trials, &p.precision, clock, &baseline_min, &pool);
   if (fields < 4 || p.warmup < 0 || p.trials < 1 || p.precision < 0 || p.precision > 1) {
     return std::nullopt;
   }
-  if (fields == 5) {
+  if (fields == 7) {
+    if (pool != 0 && pool != 1) return std::nullopt;
+    p.baseline_pool = pool == 1;
+  }
+  if (fields >= 6) {
+    if (baseline_min < 1) return std::nullopt;
+    p.baseline_min_trials = baseline_min;
+  }
+  if (fields >= 5) {
     const std::string c = clock;
     if (c != "device" && c != "end_to_end") return std::nullopt;
     p.clock = c == "device" ? TimingClock::device : TimingClock::end_to_end;
@@ -158,6 +170,9 @@ class PhaseTotals {
       if (t.is_object()) {
         ++timed_;
         trials_ += t.value("trials", 0);
+        eager_trials_ += t.value("eager_trials", 0);
+        eager_prior_ += t.value("eager_prior_trials", 0);
+        eager_dropped_ += t.value("eager_prior_dropped", false) ? 1 : 0;
         stopped_early_ += t.value("stopped_early", false) ? 1 : 0;
       }
     }
@@ -176,6 +191,13 @@ class PhaseTotals {
             {"trials_per_timed_variant",
              timed_ > 0 ? json(static_cast<double>(trials_) / static_cast<double>(timed_))
                         : json(nullptr)},
+            {"eager_trials_per_timed_variant",
+             timed_ > 0 ? json(static_cast<double>(eager_trials_) / static_cast<double>(timed_))
+                        : json(nullptr)},
+            {"eager_prior_trials_per_timed_variant",
+             timed_ > 0 ? json(static_cast<double>(eager_prior_) / static_cast<double>(timed_))
+                        : json(nullptr)},
+            {"eager_prior_dropped", eager_dropped_},
             {"stopped_early_share",
              timed_ > 0 ? json(static_cast<double>(stopped_early_) / static_cast<double>(timed_))
                         : json(nullptr)}};
@@ -183,7 +205,8 @@ class PhaseTotals {
 
  private:
   mutable std::mutex mu_;
-  uint64_t evaluations_ = 0, timed_ = 0, trials_ = 0, stopped_early_ = 0;
+  uint64_t evaluations_ = 0, timed_ = 0, trials_ = 0, eager_trials_ = 0, stopped_early_ = 0;
+  uint64_t eager_prior_ = 0, eager_dropped_ = 0;
   std::map<std::string, double> ms_;
   std::map<std::string, double> bytes_;  // the variants' host_traffic
 };
@@ -193,6 +216,8 @@ void apply_profile(Config& config, const Profile& p) {
   config.evaluator.trials = p.trials;
   config.evaluator.timing_precision = p.precision;
   if (p.clock) config.evaluator.timing_clock = *p.clock;
+  if (p.baseline_min_trials) config.evaluator.baseline_min_trials = *p.baseline_min_trials;
+  if (p.baseline_pool) config.evaluator.baseline_pool = *p.baseline_pool;
 }
 
 Result<json> run_mode(const Options& o, Config config, const protocol::EvaluationPlan& plan,
@@ -349,7 +374,8 @@ int run(const Options& o) {
     std::optional<Profile> profile = parse_profile(spec);
     if (!profile) {
       return fail("--timing " + spec +
-                  ": expected NAME:WARMUP:TRIALS:PRECISION[:device|end_to_end]");
+                  ": expected "
+                  "NAME:WARMUP:TRIALS:PRECISION[:device|end_to_end[:BASELINE_MIN_TRIALS[:POOL]]]");
     }
     profiles_asked.push_back(*profile);
   }
@@ -412,6 +438,8 @@ int run(const Options& o) {
               {"seed", o.seed ? json(*o.seed) : json(nullptr)},
               {"protocol",
                {{"min_trials", config.evaluator.min_trials},
+                {"baseline_min_trials", config.evaluator.baseline_min_trials},
+                {"baseline_pool", config.evaluator.baseline_pool},
                 {"timing_confidence", config.evaluator.timing_confidence},
                 {"l2_flush", config.evaluator.l2_flush},
                 {"graph_replay", config.evaluator.graph_replay}}},
@@ -442,7 +470,9 @@ int main(int argc, char** argv) {
     app.add_option("--modes", o.modes, "cpu_precompile settings to measure, in order")
         ->check(CLI::IsMember({"off", "on"}));
     app.add_option("--timing", o.timing,
-                   "timing profiles NAME:WARMUP:TRIALS:PRECISION[:device|end_to_end], each "
+                   "timing profiles "
+                   "NAME:WARMUP:TRIALS:PRECISION[:device|end_to_end[:BASELINE_MIN_TRIALS[:POOL]]], "
+                   "each "
                    "measured in every mode");
     app.add_option("--repeat", o.repeat,
                    "evaluations of each task's reference pass per profile for the AS spread (0: "

@@ -93,9 +93,16 @@ std::vector<Field> describe_fields(Config& c) {
         "their distribution-free confidence interval; 0: always run `trials`",
         {0, 1});
   f.add("min_trials", v.min_trials,
-        "timed runs of each side before timing_precision may stop (raised to two re-checks of "
-        "each input set's plan)",
+        "timed runs of the candidate before timing_precision may stop (raised to two re-checks "
+        "of each input set's plan)",
         {1, 1000000});
+  f.add("baseline_min_trials", v.baseline_min_trials,
+        "timed runs of the baseline before timing_precision may stop it (no check reads the "
+        "baseline, so it needs only its own precision; the candidate runs on alone)",
+        {1, 1000000});
+  f.add("baseline_pool", v.baseline_pool,
+        "use the baseline's timing samples from earlier evaluations of the same variant in this "
+        "worker as a prior: one round of fresh baseline trials that must agree with it");
   f.add("timing_confidence", v.timing_confidence,
         "confidence of the median's interval that timing_precision bounds", {0.5, 0.999});
   f.add("l2_flush", v.l2_flush, "flush the L2 cache before every timed run");

@@ -145,6 +145,7 @@ Result<FullEvaluation> evaluate_full(const Task& task, const passes::PassWorkspa
   GpuContext ctx{runtime, *harness, peaks, registry};
   // Only a requested seed can repeat, so only then are draws worth keeping.
   if (requested.seed) ctx.input_draws = &InputDrawCache::process();
+  if (options.baseline_pool) ctx.baseline_pool = &BaselinePool::process();
 
   t0 = Clock::now();
   // The evaluator's own time (its phases and what they leave out: releasing

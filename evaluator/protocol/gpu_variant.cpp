@@ -47,6 +47,66 @@ struct Stop {
   std::string message;
 };
 
+// One input set's outputs against the expected ones: a report per output
+// compared (up to the first that ends the variant), and that verdict (a wrong
+// count, dtype or shape, an output still holding the poison) with its flag.
+// Pure: set 0's comparison runs on a thread beside set 1's run.
+struct SetComparison {
+  std::vector<OutputReport> reports;
+  std::optional<IntegrityFlag> flag;
+  std::optional<Stop> stop;
+};
+
+std::string shape_str(const Shape& s) {
+  std::string out = "[";
+  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
+  return out + "]";
+}
+
+SetComparison compare_outputs(int s, const std::vector<Tensor>& candidate,
+                              const std::vector<Tensor>& expected) {
+  SetComparison c;
+  if (candidate.size() != expected.size()) {
+    c.stop = Stop{FailureClass::shape_mismatch,
+                  "the rewritten graph returns " + std::to_string(candidate.size()) +
+                      " outputs, the original " + std::to_string(expected.size())};
+    return c;
+  }
+  for (size_t o = 0; o < expected.size(); ++o) {
+    OutputReport r;
+    r.dtype = dtype_name(expected[o].dtype());
+    r.shape = expected[o].shape();
+    r.comparison = compare_output(candidate[o], expected[o]);
+    if (r.comparison.shape_ok && r.comparison.dtype_ok) {
+      r.poisoned = count_poison(candidate[o], gpu::PlanBuilderOptions{}.poison_byte, &expected[o]);
+    }
+    const OutputComparison cmp = r.comparison;
+    const int64_t poisoned = r.poisoned;
+    c.reports.push_back(std::move(r));
+    std::string out = "output " + std::to_string(o) + " (input set " + std::to_string(s) + ")";
+    if (!cmp.dtype_ok) {
+      c.stop = Stop{FailureClass::dtype_mismatch, out + " is " +
+                                                      dtype_name(candidate[o].dtype()) +
+                                                      ", expected " + dtype_name(expected[o].dtype())};
+      return c;
+    }
+    if (!cmp.shape_ok) {
+      c.stop = Stop{FailureClass::shape_mismatch, out + " is " + shape_str(candidate[o].shape()) +
+                                                      ", expected " + shape_str(expected[o].shape())};
+      return c;
+    }
+    if (poisoned > 0) {
+      std::string ev = out + ": " + std::to_string(poisoned) + " of " +
+                       std::to_string(expected[o].numel()) +
+                       " elements were never written (still the poison fill)";
+      c.flag = IntegrityFlag{"unwritten_output", ev, true};
+      c.stop = Stop{FailureClass::integrity, ev + "; every output element must be written"};
+      return c;
+    }
+  }
+  return c;
+}
+
 class VariantEvaluator {
  public:
   VariantEvaluator(GpuContext& ctx, passes::GpuReplacements& repl, const TaskVariant& variant,
@@ -69,6 +129,7 @@ class VariantEvaluator {
       return std::move(run_);
     }
     std::optional<Stop> stop = steps();
+    if (auto first = finish_compare0()) stop = first;
     finish_trivial_guard();
     if (stop) {
       run_.failure = stop->failure;
@@ -94,19 +155,30 @@ class VariantEvaluator {
     // readable by the candidate.
     if (auto st = scrub_free_memory(); !st.ok()) return candidate_error(st.error(), "scrubbing");
     run_.phase_ms["scrub"] = ms_since(t0);
-    for (int s = 0; s < kSets; ++s) {
+    t0 = Clock::now();
+    if (auto stop = run_set(0)) return stop;
+    run_.phase_ms["run_set0"] = ms_since(t0);
+    // Set 0's outputs are compared on a thread while set 1 runs; its verdict
+    // still comes first, as if it had been reached before set 1 ran.
+    t0 = Clock::now();
+    compare0_ = std::async(std::launch::async, [this] {
+      return compare_outputs(0, sets_[0].candidate, sets_[0].expected);
+    });
+    const auto guard_t0 = Clock::now();
+    std::optional<Stop> set1 = trivial_guard();
+    run_.phase_ms["compare.guard"] = ms_since(guard_t0);
+    run_.phase_ms["compare"] += ms_since(t0);
+    if (!set1) {
       t0 = Clock::now();
-      if (auto stop = run_set(s)) return stop;
-      run_.phase_ms[s == 0 ? "run_set0" : "run_set1"] = ms_since(t0);
-      t0 = Clock::now();
-      if (auto stop = compare_set(s)) return stop;
-      if (s == 0) {
-        const auto guard_t0 = Clock::now();
-        if (auto stop = trivial_guard()) return stop;
-        run_.phase_ms["compare.guard"] = ms_since(guard_t0);
-      }
-      run_.phase_ms["compare"] += ms_since(t0);
+      set1 = run_set(1);
+      run_.phase_ms["run_set1"] = ms_since(t0);
     }
+    t0 = Clock::now();
+    if (auto first = finish_compare0()) return first;
+    if (set1) return set1;
+    set1 = compare_set(1);
+    run_.phase_ms["compare"] += ms_since(t0);
+    if (set1) return set1;
     t0 = Clock::now();
     remember_checked_outputs();
     if (auto stop = determinism_rerun()) return stop;
@@ -288,26 +360,28 @@ class VariantEvaluator {
 
   std::optional<Stop> check_inputs_and_guards(int s, const char* when) {
     SetRun& set = sets_[s];
-    Status guards = gpu::check_plan_guards(rt_, set.cand_plan);
-    if (!guards.ok()) {
-      flag("canary_overwritten", guards.error().message);
-      return Stop{FailureClass::integrity,
-                  std::string("memory outside the candidate's buffers was written ") + when + ": " +
-                      guards.error().message};
-    }
     // The values the inputs must hold, drawn again on the device after the
     // candidate ran (nothing it wrote can have reached them), compared there
-    // bit for bit: only the count comes back.
+    // bit for bit, with the plan's guards read in the same batch: only the
+    // counts come back.
     // Queued on the stream the comparison runs on.
     auto truth = draw_device_inputs(rt_, variant_, sets_[set.content].drawn, "check_ref_in_");
     if (!truth.ok()) return candidate_error(truth.error(), "drawing the inputs' values again");
-    auto changed = gpu::count_changed_on_device(rt_, set.cand_inputs, *truth);
-    if (!changed.ok()) return candidate_error(changed.error(), "checking the inputs");
+    auto checked = gpu::check_plan(rt_, set.cand_plan, set.cand_inputs, *truth);
+    if (!checked.ok()) return candidate_error(checked.error(), "checking the inputs");
+    if (!checked->guards.ok()) {
+      const std::string& damage = checked->guards.error().message;
+      flag("canary_overwritten", damage);
+      return Stop{FailureClass::integrity,
+                  std::string("memory outside the candidate's buffers was written ") + when + ": " +
+                      damage};
+    }
+    const std::vector<int64_t>& changed = checked->changed;
     for (size_t k = 0; k < set.cand_inputs.size(); ++k) {
       run_.avoided_bytes += byte_size(set.cand_inputs[k]);
-      if ((*changed)[k] != 0) {
+      if (changed[k] != 0) {
         std::string name = variant_.inputs[k].name;
-        std::string ev = name + ": " + std::to_string((*changed)[k]) + " of " +
+        std::string ev = name + ": " + std::to_string(changed[k]) + " of " +
                          std::to_string(set.cand_inputs[k].numel()) +
                          " elements changed (input set " + std::to_string(s) + ", " + when + ")";
         flag("inputs_modified", ev);
@@ -318,44 +392,21 @@ class VariantEvaluator {
     return std::nullopt;
   }
 
+  // Input set s's comparison, merged into the run: its reports, the worst
+  // level, its flag and verdict; after set 1 also the cross-set rule.
   std::optional<Stop> compare_set(int s) {
-    SetRun& set = sets_[s];
+    return merge_comparison(s, compare_outputs(s, sets_[s].candidate, sets_[s].expected));
+  }
+
+  std::optional<Stop> merge_comparison(int s, SetComparison c) {
     std::vector<OutputReport>& reports = s == 0 ? run_.outputs : run_.recheck;
-    if (set.candidate.size() != set.expected.size()) {
-      return Stop{FailureClass::shape_mismatch,
-                  "the rewritten graph returns " + std::to_string(set.candidate.size()) +
-                      " outputs, the original " + std::to_string(set.expected.size())};
-    }
-    for (size_t o = 0; o < set.expected.size(); ++o) {
-      OutputReport r;
-      r.dtype = dtype_name(set.expected[o].dtype());
-      r.shape = set.expected[o].shape();
-      r.comparison = compare_output(set.candidate[o], set.expected[o]);
-      if (r.comparison.shape_ok && r.comparison.dtype_ok) {
-        r.poisoned =
-            count_poison(set.candidate[o], gpu::PlanBuilderOptions{}.poison_byte, &set.expected[o]);
-      }
-      reports.push_back(r);
+    for (OutputReport& r : c.reports) {
       run_.first_passing_level =
           std::max(run_.first_passing_level, r.comparison.first_passing_level);
-      std::string out = "output " + std::to_string(o) + " (input set " + std::to_string(s) + ")";
-      if (!r.comparison.dtype_ok) {
-        return Stop{FailureClass::dtype_mismatch,
-                    out + " is " + dtype_name(set.candidate[o].dtype()) + ", expected " + r.dtype};
-      }
-      if (!r.comparison.shape_ok) {
-        return Stop{FailureClass::shape_mismatch, out + " is " +
-                                                      shape_str(set.candidate[o].shape()) +
-                                                      ", expected " + shape_str(r.shape)};
-      }
-      if (r.poisoned > 0) {
-        std::string ev = out + ": " + std::to_string(r.poisoned) + " of " +
-                         std::to_string(set.expected[o].numel()) +
-                         " elements were never written (still the poison fill)";
-        flag("unwritten_output", ev);
-        return Stop{FailureClass::integrity, ev + "; every output element must be written"};
-      }
+      reports.push_back(std::move(r));
     }
+    if (c.flag) run_.flags.push_back(std::move(*c.flag));
+    if (c.stop) return c.stop;
     if (s == 1 && run_.outputs.size() == run_.recheck.size()) {
       bool first_ok = true, second_ok = true;
       for (size_t o = 0; o < run_.outputs.size(); ++o) {
@@ -408,6 +459,18 @@ class VariantEvaluator {
                           return trivial_output_guard(expected, inputs, names);
                         });
     return std::nullopt;
+  }
+
+  // Joins set 0's comparison and merges it (once): its verdict, if any.
+  std::optional<Stop> finish_compare0() {
+    if (!compare0_.valid()) return std::nullopt;
+    const auto t0 = Clock::now();
+    SetComparison c = compare0_.get();
+    run_.phase_ms["compare.wait"] = ms_since(t0);
+    std::optional<Stop> stop = merge_comparison(0, std::move(c));
+    // Set 0 ended the variant: the guard's verdict on it was never reached.
+    if (stop && guard_.valid()) guard_ = {};
+    return stop;
   }
 
   void finish_trivial_guard() {
@@ -516,22 +579,26 @@ class VariantEvaluator {
 
   std::optional<Stop> time_both() {
     gpu::TimingOptions to = timing_options(options_);
+    // Each plan runs (and is waited for) just below: no run before capture.
+    to.plans_warm = true;
     // Bound the time: one round of both sides (plus a flush) per trial.
+    // Every plan runs once (the baseline's for the first time), back to back,
+    // with one wait: the candidate's kernels run first in this context, so a
+    // fault surfacing at the wait, or in a baseline plan with the context
+    // already broken, is theirs.
     auto t0 = Clock::now();
     for (int s = 0; s < kSets; ++s) {
       Status st = sets_[s].cand_plan.run(rt_.stream());
-      if (st.ok()) st = rt_.synchronize();
       if (!st.ok()) return candidate_error(st.error(), "timing warm-up");
-      // The baseline plan's first run.
       st = sets_[s].base_plan.run(rt_.stream());
-      if (st.ok()) st = rt_.synchronize();
       if (!st.ok()) {
-        // The candidate's kernels ran first in this context: a sticky fault
-        // surfacing now is theirs.
         if (!rt_.driver().poisoned().empty()) return candidate_error(st.error(), "timing warm-up");
         run_.skipped = "the eager baseline failed: " + st.error().message;
         return Stop{FailureClass::none, ""};
       }
+    }
+    if (Status st = rt_.synchronize(); !st.ok()) {
+      return candidate_error(st.error(), "timing warm-up");
     }
     double round_s = ms_since(t0) / 1e3 / kSets + 1e-4;
     bool reduced = false;
@@ -588,17 +655,29 @@ class VariantEvaluator {
       if (side != 0 || !options_.repoison_every_trial) return ok_status();
       return enqueue_poison(sets_[plan], rt_.stream());
     };
+    // The eager side's samples of earlier evaluations in this worker.
+    BaselinePool* pool = ctx_.baseline_pool;
+    const std::string pool_key =
+        pool != nullptr ? BaselinePool::key(graph_, ctx_.registry, variant_, to, device_name())
+                        : "";
+    std::optional<gpu::PriorSamples> prior = pool != nullptr ? pool->find(pool_key) : std::nullopt;
     auto timed = ctx_.harness.time_interleaved(
         {"candidate", {&sets_[0].cand_plan, &sets_[1].cand_plan}},
-        {"eager", {&sets_[0].base_plan, &sets_[1].base_plan}}, to, checker, prepare);
+        {"eager", {&sets_[0].base_plan, &sets_[1].base_plan}}, to, checker, prepare,
+        prior ? &*prior : nullptr);
     if (check_stop) return check_stop;
     if (!timed.ok()) return candidate_error(timed.error(), "timing");
+    // Only a complete, stable measurement joins the pool.
+    if (pool != nullptr && !timed->b.unstable && !reduced) pool->insert(pool_key, timed->b);
     run_.phase_ms["timing.capture"] = timed->capture_ms;
     run_.phase_ms["timing.warmup"] = timed->warmup_ms;
     TimingSummary ts;
     ts.candidate = side(timed->a);
     ts.eager = side(timed->b);
     ts.trials = timed->trials;
+    ts.eager_trials = timed->b.trials();
+    ts.eager_prior_trials = timed->b.prior;
+    ts.eager_prior_dropped = timed->b.prior_dropped;
     ts.max_trials = to.trials;
     const bool device_clock = options_.timing_clock == TimingClock::device;
     auto precision = [device_clock](const gpu::SideTiming& t) {
@@ -633,6 +712,12 @@ class VariantEvaluator {
       flag("implausible_speedup", buf);
     }
     return std::nullopt;
+  }
+
+  // The device in the baseline pool's key.
+  std::string device_name() const {
+    const auto& p = rt_.properties();
+    return p.name + " #" + std::to_string(p.ordinal);
   }
 
   // What later runs of the plan must still meet: the level the first runs
@@ -703,13 +788,8 @@ class VariantEvaluator {
     run_.flags.push_back({std::move(name), std::move(evidence), blames_model});
   }
 
-  static std::string shape_str(const Shape& s) {
-    std::string out = "[";
-    for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-    return out + "]";
-  }
-
   std::future<std::vector<TrivialCheck>> guard_;
+  std::future<SetComparison> compare0_;
   GpuContext& ctx_;
   gpu::GpuRuntime& rt_;
   passes::GpuReplacements& repl_;
@@ -734,6 +814,7 @@ gpu::TimingOptions timing_options(const ProtocolOptions& o) {
   t.trials = o.trials;
   t.precision = o.timing_precision;
   t.min_trials = o.min_trials;
+  t.min_trials_b = o.baseline_min_trials;
   t.confidence = o.timing_confidence;
   t.flush_l2 = o.l2_flush;
   t.graph_replay = o.graph_replay;

@@ -25,6 +25,7 @@
 #include "evaluator/gpu/timing.h"
 #include "evaluator/ops/op_registry.h"
 #include "evaluator/passes/gpu_replacement.h"
+#include "evaluator/protocol/baseline_pool.h"
 #include "evaluator/protocol/input_draw_cache.h"
 #include "evaluator/protocol/protocol_options.h"
 #include "evaluator/protocol/roofline.h"
@@ -41,6 +42,8 @@ struct GpuContext {
   //! The worker's memo of input draws (input_draw_cache.h); null: every
   //! evaluation draws its inputs (a fresh seed never repeats).
   InputDrawCache* input_draws = nullptr;
+  //! Eager samples of earlier evaluations (options.baseline_pool).
+  BaselinePool* baseline_pool = nullptr;
 };
 
 //! `graph` is the variant's typed graph, `rewritten` the same after the

@@ -79,6 +79,8 @@ Result<ProtocolOptions> options_from_json(const json& options) {
   PF_TRY(r.integer("trials", o.trials, 1, 1000000));
   PF_TRY(r.number("timing_precision", o.timing_precision, 0, 1));
   PF_TRY(r.integer("min_trials", o.min_trials, 1, 1000000));
+  PF_TRY(r.integer("baseline_min_trials", o.baseline_min_trials, 1, 1000000));
+  PF_TRY(r.boolean("baseline_pool", o.baseline_pool));
   PF_TRY(r.number("timing_confidence", o.timing_confidence, 0.5, 0.999));
   PF_TRY(r.boolean("l2_flush", o.l2_flush));
   PF_TRY(r.boolean("graph_replay", o.graph_replay));
@@ -135,6 +137,8 @@ json options_to_json(const ProtocolOptions& o) {
           {"trials", o.trials},
           {"timing_precision", o.timing_precision},
           {"min_trials", o.min_trials},
+          {"baseline_min_trials", o.baseline_min_trials},
+          {"baseline_pool", o.baseline_pool},
           {"timing_confidence", o.timing_confidence},
           {"l2_flush", o.l2_flush},
           {"graph_replay", o.graph_replay},

@@ -36,6 +36,11 @@ struct ProtocolOptions {
   //! sides' medians are known to this relative half-width; 0: fixed count.
   double timing_precision = 0.02;
   int min_trials = 20;
+  //! The eager side's own minimum (gpu::TimingOptions::min_trials_b).
+  int baseline_min_trials = 10;
+  //! Eager samples of earlier evaluations in this worker as a prior
+  //! (baseline_pool.h).
+  bool baseline_pool = true;
   double timing_confidence = 0.95;
   bool l2_flush = true;
   bool graph_replay = true;    // time captured CUDA graphs (gpu::TimingOptions::graph_replay)

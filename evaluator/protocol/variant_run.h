@@ -43,8 +43,13 @@ struct SideSummary {
 
 struct TimingSummary {
   SideSummary candidate, eager;
-  //! Timed trials per side (last attempt); the most that could run.
-  int trials = 0, max_trials = 0;
+  //! Timed trials of the candidate and of the eager side (last attempt;
+  //! the eager side may stop sooner); the most either could run.
+  int trials = 0, eager_trials = 0, max_trials = 0;
+  //! Eager samples from the worker's baseline pool the medians include, and
+  //! whether a prior was given and dropped (the fresh samples disagreed).
+  int eager_prior_trials = 0;
+  bool eager_prior_dropped = false;
   int warmup = 0, attempts = 0, checks = 0;
   //! The clock the speedup comes from: "device" or "end_to_end".
   std::string clock;

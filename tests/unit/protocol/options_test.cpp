@@ -18,7 +18,8 @@ TEST(ProtocolOptions, DefaultsAgreeWithTheEvaluatorSection) {
   json section = test::default_evaluator_section();
   ProtocolOptions defaults;
   json mine = options_to_json(defaults);
-  for (const char* key : {"warmup", "trials", "timing_precision", "min_trials", "timing_confidence",
+  for (const char* key : {"warmup", "trials", "timing_precision", "min_trials",
+                          "baseline_min_trials", "baseline_pool", "timing_confidence",
                           "l2_flush", "graph_replay", "timing_clock", "iqr_threshold", "remeasure", "b", "p",
                           "scoring_mode", "tolerance_min", "tolerance_max", "std_zero_rule"}) {
     ASSERT_TRUE(section.contains(key)) << key;
@@ -34,6 +35,8 @@ TEST(ProtocolOptions, ReadsKnownKeysAndRoundTrips) {
              {"trials", 7},
              {"timing_precision", 0.03},
              {"min_trials", 11},
+             {"baseline_min_trials", 6},
+             {"baseline_pool", false},
              {"timing_confidence", 0.9},
              {"l2_flush", false},
              {"graph_replay", false},
@@ -54,6 +57,8 @@ TEST(ProtocolOptions, ReadsKnownKeysAndRoundTrips) {
   EXPECT_EQ(o->trials, 7);
   EXPECT_DOUBLE_EQ(o->timing_precision, 0.03);
   EXPECT_EQ(o->min_trials, 11);
+  EXPECT_EQ(o->baseline_min_trials, 6);
+  EXPECT_FALSE(o->baseline_pool);
   EXPECT_DOUBLE_EQ(o->timing_confidence, 0.9);
   EXPECT_FALSE(o->l2_flush);
   EXPECT_FALSE(o->graph_replay);
@@ -112,6 +117,7 @@ TEST(ProtocolOptions, TimingOptionsAlternateTheCheckedInputSet) {
   EXPECT_EQ(t.trials, 40);
   EXPECT_DOUBLE_EQ(t.precision, 0.02);
   EXPECT_EQ(t.min_trials, 12);
+  EXPECT_EQ(t.min_trials_b, 10);
   EXPECT_DOUBLE_EQ(t.confidence, 0.9);
   EXPECT_FALSE(t.flush_l2);
   EXPECT_FALSE(t.graph_replay);

@@ -1,0 +1,80 @@
+#include "evaluator/protocol/baseline_pool.h"
+
+#include <nlohmann/json.hpp>
+
+#include "common/sha256.h"
+#include "evaluator/dialect/printer.h"
+
+namespace pf::protocol {
+namespace {
+
+// The last `n` values of `v` (all of them when it holds fewer).
+std::vector<double> last(const std::vector<double>& v, size_t n) {
+  const size_t from = v.size() > n ? v.size() - n : 0;
+  return {v.begin() + static_cast<std::ptrdiff_t>(from), v.end()};
+}
+
+}  // namespace
+
+BaselinePool& BaselinePool::process() {
+  static BaselinePool pool;
+  return pool;
+}
+
+std::string BaselinePool::key(const Graph& graph, const OpRegistry& registry,
+                              const TaskVariant& variant, const gpu::TimingOptions& options,
+                              const std::string& device) {
+  Task one;
+  one.variants.push_back(variant);
+  std::string text = dialect::print_graph(graph, registry);
+  text += '\n' + task_to_json(one).dump();
+  for (const auto& in : variant.inputs) {
+    if (in.data) {
+      text.append(reinterpret_cast<const char*>(in.data->data()), in.data->size() * sizeof(double));
+    }
+  }
+  const nlohmann::json timing = {{"warmup", options.warmup},
+                                 {"flush_l2", options.flush_l2},
+                                 {"graph_replay", options.graph_replay},
+                                 {"batch_rounds", options.batch_rounds},
+                                 {"stability", static_cast<int>(options.stability)},
+                                 {"device", device}};
+  text += '\n' + timing.dump();
+  return sha256_hex(text);
+}
+
+std::optional<gpu::PriorSamples> BaselinePool::find(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(key);
+  if (it == entries_.end()) return std::nullopt;
+  lru_.splice(lru_.begin(), lru_, it->second.lru);
+  return it->second.samples;
+}
+
+void BaselinePool::insert(const std::string& key, const gpu::SideTiming& side) {
+  if (side.device_ms.empty()) return;
+  gpu::PriorSamples samples;
+  samples.device_ms = last(side.device_ms, kMaxSamples);
+  samples.e2e_ms = last(side.e2e_ms, kMaxSamples);
+  samples.launch = side.launch;
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = entries_.find(key);
+  if (it != entries_.end()) {
+    it->second.samples = std::move(samples);
+    lru_.splice(lru_.begin(), lru_, it->second.lru);
+    return;
+  }
+  lru_.push_front(key);
+  entries_.emplace(key, Entry{std::move(samples), lru_.begin()});
+  while (entries_.size() > kMaxKeys) {
+    entries_.erase(lru_.back());
+    lru_.pop_back();
+  }
+}
+
+size_t BaselinePool::size() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return entries_.size();
+}
+
+}  // namespace pf::protocol
