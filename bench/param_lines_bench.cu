@@ -1,0 +1,143 @@
+// What a kernel's parameter layout costs when its parameters are cold, as in
+// every timed trial (the L2 is flushed before each graph replay, by the
+// timing harness and by bench/fidelity.py). A graph kernel node's parameters
+// are written once, when the graph is uploaded, so after a flush the first
+// read of each constant-cache line of them goes to memory. Our elementwise
+// kernels read fields spread over about 130 bytes of a 404-byte struct;
+// PyTorch's read a few tens of bytes.
+//
+// Kernels here read two 8-byte fields of a 512-byte parameter struct at a
+// distance of D bytes (D = 8 .. 256) and one kernel reads K fields 64 bytes
+// apart (K = 1 .. 6); each is one 128-thread block over 128 floats, replayed
+// as a one-node graph (and as a three-node chain) after a flush of 1.25x the
+// L2. Prints the median device time per configuration (events around the
+// replay) as JSON lines. A jump between two distances is the line size; the
+// K series is the cost of each further cold line.
+//
+// Build: nvcc -O3 -std=c++17 -arch=sm_90 bench/param_lines_bench.cu -o pf_param_lines_bench
+// Usage: pf_param_lines_bench [--reps 400]
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#define CHECK(x)                                                                   \
+  do {                                                                             \
+    cudaError_t e_ = (x);                                                          \
+    if (e_ != cudaSuccess) {                                                       \
+      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x,               \
+                   cudaGetErrorString(e_));                                        \
+      std::exit(1);                                                                \
+    }                                                                              \
+  } while (0)
+
+struct Params {
+  unsigned long long word[64];  // 512 bytes; word 0 holds the data pointer
+};
+
+// out[i] = in[i] * (fields read): reads word 0 (the pointer) and word W.
+template <int W>
+__global__ void __launch_bounds__(128) two_fields(const Params p) {
+  float* data = reinterpret_cast<float*>(p.word[0]);
+  const float scale = static_cast<float>(p.word[W]);
+  data[threadIdx.x] *= scale;
+}
+
+// Reads K words, 64 bytes apart (word 0, 8, 16, ...).
+template <int K>
+__global__ void __launch_bounds__(128) k_lines(const Params p) {
+  float* data = reinterpret_cast<float*>(p.word[0]);
+  float scale = 1.0f;
+#pragma unroll
+  for (int k = 1; k < K; ++k) scale *= static_cast<float>(p.word[8 * k]);
+  data[threadIdx.x] *= scale;
+}
+
+struct Bench {
+  cudaStream_t stream{};
+  void* flush = nullptr;
+  size_t flush_bytes = 0;
+  float* data = nullptr;
+  cudaEvent_t start{}, end{};
+  int reps = 400;
+
+  // Median device time (us) of replaying a graph of `nodes` launches of
+  // `kernel`, each after a flush.
+  double time(const void* kernel, int nodes) {
+    Params p{};
+    p.word[0] = reinterpret_cast<unsigned long long>(data);
+    for (int i = 1; i < 64; ++i) p.word[i] = 1;
+    void* args[] = {&p};
+    cudaGraph_t graph;
+    CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < nodes; ++i) {
+      CHECK(cudaLaunchKernel(kernel, dim3(1), dim3(128), args, 0, stream));
+    }
+    CHECK(cudaStreamEndCapture(stream, &graph));
+    cudaGraphExec_t exec;
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    std::vector<float> us;
+    for (int r = 0; r < reps + 5; ++r) {
+      CHECK(cudaMemsetAsync(flush, r & 0xff, flush_bytes, stream));
+      CHECK(cudaEventRecord(start, stream));
+      CHECK(cudaGraphLaunch(exec, stream));
+      CHECK(cudaEventRecord(end, stream));
+      CHECK(cudaEventSynchronize(end));
+      float ms = 0;
+      CHECK(cudaEventElapsedTime(&ms, start, end));
+      if (r >= 5) us.push_back(ms * 1000.0f);
+    }
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaGraphDestroy(graph));
+    std::sort(us.begin(), us.end());
+    return us[us.size() / 2];
+  }
+};
+
+template <int W>
+void distance(Bench& b) {
+  for (int nodes : {1, 3}) {
+    std::printf("{\"series\": \"distance\", \"bytes\": %d, \"nodes\": %d, \"median_us\": %.3f}\n",
+                W * 8, nodes, b.time(reinterpret_cast<const void*>(&two_fields<W>), nodes));
+  }
+}
+
+template <int K>
+void lines(Bench& b) {
+  for (int nodes : {1, 3}) {
+    std::printf("{\"series\": \"lines\", \"lines\": %d, \"nodes\": %d, \"median_us\": %.3f}\n", K,
+                nodes, b.time(reinterpret_cast<const void*>(&k_lines<K>), nodes));
+  }
+}
+
+int main(int argc, char** argv) {
+  Bench b;
+  for (int i = 1; i + 1 < argc; ++i) {
+    if (std::strcmp(argv[i], "--reps") == 0) b.reps = std::max(10, std::atoi(argv[i + 1]));
+  }
+  cudaDeviceProp prop{};
+  CHECK(cudaGetDeviceProperties(&prop, 0));
+  b.flush_bytes = static_cast<size_t>(prop.l2CacheSize) * 5 / 4;
+  CHECK(cudaStreamCreate(&b.stream));
+  CHECK(cudaMalloc(&b.flush, b.flush_bytes));
+  CHECK(cudaMalloc(&b.data, 128 * sizeof(float)));
+  CHECK(cudaMemset(b.data, 0, 128 * sizeof(float)));
+  CHECK(cudaEventCreate(&b.start));
+  CHECK(cudaEventCreate(&b.end));
+  std::printf("{\"gpu\": \"%s\", \"l2_bytes\": %d, \"flush_bytes\": %zu, \"reps\": %d}\n",
+              prop.name, prop.l2CacheSize, b.flush_bytes, b.reps);
+  distance<1>(b);
+  distance<4>(b);
+  distance<8>(b);
+  distance<16>(b);
+  distance<32>(b);
+  lines<1>(b);
+  lines<2>(b);
+  lines<3>(b);
+  lines<4>(b);
+  lines<6>(b);
+  return 0;
+}
