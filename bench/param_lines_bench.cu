@@ -14,6 +14,11 @@
 // replay) as JSON lines. A jump between two distances is the line size; the
 // K series is the cost of each further cold line.
 //
+// Then the same for code: kernels that execute K unrolled multiply-adds
+// (K = 8 .. 2048, about 16 bytes of code each) once, with and without the
+// flush before each replay. The flushed-minus-warm difference of a long
+// kernel against a short one is what fetching its code from memory costs.
+//
 // Build: nvcc -O3 -std=c++17 -arch=sm_90 bench/param_lines_bench.cu -o pf_param_lines_bench
 // Usage: pf_param_lines_bench [--reps 400]
 #include <cuda_runtime.h>
@@ -56,17 +61,29 @@ __global__ void __launch_bounds__(128) k_lines(const Params p) {
   data[threadIdx.x] *= scale;
 }
 
+// K dependent multiply-adds, unrolled: K instructions run once per thread.
+template <int K>
+__global__ void __launch_bounds__(128) code_size(const Params p) {
+  float* data = reinterpret_cast<float*>(p.word[0]);
+  float acc = data[threadIdx.x];
+  const float a = static_cast<float>(p.word[1]) * 0.5f;
+#pragma unroll
+  for (int k = 0; k < K; ++k) acc = acc * a + static_cast<float>(k);
+  data[threadIdx.x] = acc;
+}
+
 struct Bench {
   cudaStream_t stream{};
-  void* flush = nullptr;
+  void* flush_buffer = nullptr;
   size_t flush_bytes = 0;
   float* data = nullptr;
   cudaEvent_t start{}, end{};
   int reps = 400;
 
   // Median device time (us) of replaying a graph of `nodes` launches of
-  // `kernel`, each after a flush.
-  double time(const void* kernel, int nodes) {
+  // `kernel`, each after a flush (or with the caches as the last replay
+  // left them).
+  double time(const void* kernel, int nodes, bool flush = true) {
     Params p{};
     p.word[0] = reinterpret_cast<unsigned long long>(data);
     for (int i = 1; i < 64; ++i) p.word[i] = 1;
@@ -81,7 +98,7 @@ struct Bench {
     CHECK(cudaGraphInstantiate(&exec, graph, 0));
     std::vector<float> us;
     for (int r = 0; r < reps + 5; ++r) {
-      CHECK(cudaMemsetAsync(flush, r & 0xff, flush_bytes, stream));
+      if (flush) CHECK(cudaMemsetAsync(flush_buffer, r & 0xff, flush_bytes, stream));
       CHECK(cudaEventRecord(start, stream));
       CHECK(cudaGraphLaunch(exec, stream));
       CHECK(cudaEventRecord(end, stream));
@@ -113,6 +130,13 @@ void lines(Bench& b) {
   }
 }
 
+template <int K>
+void code(Bench& b) {
+  const void* k = reinterpret_cast<const void*>(&code_size<K>);
+  std::printf("{\"series\": \"code\", \"fmas\": %d, \"flushed_us\": %.3f, \"warm_us\": %.3f}\n",
+              K, b.time(k, 1, true), b.time(k, 1, false));
+}
+
 int main(int argc, char** argv) {
   Bench b;
   for (int i = 1; i + 1 < argc; ++i) {
@@ -122,7 +146,7 @@ int main(int argc, char** argv) {
   CHECK(cudaGetDeviceProperties(&prop, 0));
   b.flush_bytes = static_cast<size_t>(prop.l2CacheSize) * 5 / 4;
   CHECK(cudaStreamCreate(&b.stream));
-  CHECK(cudaMalloc(&b.flush, b.flush_bytes));
+  CHECK(cudaMalloc(&b.flush_buffer, b.flush_bytes));
   CHECK(cudaMalloc(&b.data, 128 * sizeof(float)));
   CHECK(cudaMemset(b.data, 0, 128 * sizeof(float)));
   CHECK(cudaEventCreate(&b.start));
@@ -139,5 +163,9 @@ int main(int argc, char** argv) {
   lines<3>(b);
   lines<4>(b);
   lines<6>(b);
+  code<8>(b);
+  code<128>(b);
+  code<512>(b);
+  code<2048>(b);
   return 0;
 }
