@@ -63,6 +63,18 @@ std::string shape_str(const Shape& s) {
   return out + "]";
 }
 
+// The outputs' count, dtypes and shapes agree (what compare_outputs checks
+// before any value): O(1) per output.
+bool same_structure(const std::vector<Tensor>& candidate, const std::vector<Tensor>& expected) {
+  if (candidate.size() != expected.size()) return false;
+  for (size_t o = 0; o < expected.size(); ++o) {
+    if (candidate[o].dtype() != expected[o].dtype() || candidate[o].shape() != expected[o].shape()) {
+      return false;
+    }
+  }
+  return true;
+}
+
 SetComparison compare_outputs(int s, const std::vector<Tensor>& candidate,
                               const std::vector<Tensor>& expected) {
   SetComparison c;
@@ -159,11 +171,17 @@ class VariantEvaluator {
     if (auto stop = run_set(0)) return stop;
     run_.phase_ms["run_set0"] = ms_since(t0);
     // Set 0's outputs are compared on a thread while set 1 runs; its verdict
-    // still comes first, as if it had been reached before set 1 ran.
+    // still comes first, as if it had been reached before set 1 ran. A wrong
+    // count, dtype or shape is known at once: set 1 does not run then.
     t0 = Clock::now();
-    compare0_ = std::async(std::launch::async, [this] {
-      return compare_outputs(0, sets_[0].candidate, sets_[0].expected);
-    });
+    if (same_structure(sets_[0].candidate, sets_[0].expected)) {
+      compare0_ = std::async(std::launch::async, [this] {
+        return compare_outputs(0, sets_[0].candidate, sets_[0].expected);
+      });
+    } else if (std::optional<Stop> wrong = compare_set(0)) {
+      run_.phase_ms["compare"] += ms_since(t0);
+      return wrong;
+    }
     const auto guard_t0 = Clock::now();
     std::optional<Stop> set1 = trivial_guard();
     run_.phase_ms["compare.guard"] = ms_since(guard_t0);
