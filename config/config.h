@@ -86,7 +86,7 @@ struct EvaluatorConfig {
   double timing_precision = 0.02;
   int min_trials = 20;
   int baseline_min_trials = 10;
-  bool baseline_pool = true;
+  bool baseline_pool = false;
   double timing_confidence = 0.95;
   bool l2_flush = true;
   bool graph_replay = true;

@@ -39,8 +39,8 @@ struct ProtocolOptions {
   //! The eager side's own minimum (gpu::TimingOptions::min_trials_b).
   int baseline_min_trials = 10;
   //! Eager samples of earlier evaluations in this worker as a prior
-  //! (baseline_pool.h).
-  bool baseline_pool = true;
+  //! (baseline_pool.h); off by default: docs/evaluation.md says why.
+  bool baseline_pool = false;
   double timing_confidence = 0.95;
   bool l2_flush = true;
   bool graph_replay = true;    // time captured CUDA graphs (gpu::TimingOptions::graph_replay)
