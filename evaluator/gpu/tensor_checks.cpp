@@ -167,15 +167,8 @@ Result<std::vector<int64_t>> count_changed_on_device(GpuRuntime& rt,
 }
 
 Status check_plan_guards(GpuRuntime& rt, const Plan& plan) {
-  const GuardRanges g = guard_ranges(plan);
-  if (g.ranges.empty()) return ok_status();
-  // Guards of unusual sizes: the host reads them (as it always did).
-  if (!g.uniform) return plan.check_guards();
-  auto add = [&](PlanBuilder& b, size_t, CUdeviceptr damaged) {
-    return add_guard_damage(b, g, damaged);
-  };
-  PF_ASSIGN(std::vector<uint64_t> damaged, run_counters(rt, 1, "check_guards", add));
-  return guard_verdict(rt, plan, damaged[0]);
+  PF_ASSIGN(PlanCheck checked, check_plan(rt, plan, {}, {}));
+  return checked.guards;
 }
 
 Result<PlanCheck> check_plan(GpuRuntime& rt, const Plan& plan, const std::vector<DeviceTensor>& a,
@@ -186,6 +179,7 @@ Result<PlanCheck> check_plan(GpuRuntime& rt, const Plan& plan, const std::vector
   // Guards of unusual sizes: the host reads them, the counts still batch.
   const bool on_device = !g.ranges.empty() && g.uniform;
   if (!g.ranges.empty() && !g.uniform) out.guards = plan.check_guards();
+  if (!on_device && a.empty()) return out;  // nothing for the device to count
   // Counter 0: damaged guard words; 1 + k: elements of a[k] that changed.
   auto add = [&](PlanBuilder& builder, size_t k, CUdeviceptr counter) {
     if (k == 0) return on_device ? add_guard_damage(builder, g, counter) : ok_status();

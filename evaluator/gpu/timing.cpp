@@ -233,22 +233,29 @@ int round_trials(const TimingOptions& options) {
   return options.check_every > 0 ? options.check_every : kRoundWithoutChecks;
 }
 
-int minimum_trials(const TimingOptions& options, size_t max_plans) {
+namespace {
+
+// At least `n` trials, in whole rounds, at most options.trials.
+int in_whole_rounds(const TimingOptions& options, int n) {
   const int round = round_trials(options);
+  return std::min((n + round - 1) / round * round, options.trials);
+}
+
+}  // namespace
+
+int minimum_trials(const TimingOptions& options, size_t max_plans) {
   // Every plan checked twice before any early stop (checks end the rounds
   // and, with an odd round, alternate between the plans): a check rotates
   // its plan's input contents, and only the plan's next check sees whether
   // its outputs followed them (a kernel that returns early on an output it
   // finds written is caught there).
-  int minimum = std::max(options.min_trials, 2 * static_cast<int>(max_plans) * round);
-  minimum = (minimum + round - 1) / round * round;
-  return std::min(minimum, options.trials);
+  const int checks = 2 * static_cast<int>(max_plans) * round_trials(options);
+  return in_whole_rounds(options, std::max(options.min_trials, checks));
 }
 
 int minimum_trials_b(const TimingOptions& options, int minimum_a) {
   if (options.min_trials_b <= 0) return minimum_a;
-  const int round = round_trials(options);
-  return std::min((options.min_trials_b + round - 1) / round * round, options.trials);
+  return in_whole_rounds(options, options.min_trials_b);
 }
 
 namespace {

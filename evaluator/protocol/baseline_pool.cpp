@@ -24,15 +24,7 @@ BaselinePool& BaselinePool::process() {
 std::string BaselinePool::key(const Graph& graph, const OpRegistry& registry,
                               const TaskVariant& variant, const gpu::TimingOptions& options,
                               const std::string& device) {
-  Task one;
-  one.variants.push_back(variant);
-  std::string text = dialect::print_graph(graph, registry);
-  text += '\n' + task_to_json(one).dump();
-  for (const auto& in : variant.inputs) {
-    if (in.data) {
-      text.append(reinterpret_cast<const char*>(in.data->data()), in.data->size() * sizeof(double));
-    }
-  }
+  std::string text = dialect::print_graph(graph, registry) + '\n' + variant_content(variant);
   const nlohmann::json timing = {{"warmup", options.warmup},
                                  {"flush_l2", options.flush_l2},
                                  {"graph_replay", options.graph_replay},

@@ -8,6 +8,7 @@
 #include <set>
 
 #include "common/elapsed.h"
+#include "evaluator/core/shape.h"
 #include "evaluator/gpu/graph_plan.h"
 #include "evaluator/gpu/tensor_checks.h"
 #include "evaluator/protocol/gpu_input_drawer.h"
@@ -56,12 +57,6 @@ struct SetComparison {
   std::optional<IntegrityFlag> flag;
   std::optional<Stop> stop;
 };
-
-std::string shape_str(const Shape& s) {
-  std::string out = "[";
-  for (size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
-  return out + "]";
-}
 
 // The outputs' count, dtypes and shapes agree (what compare_outputs checks
 // before any value): O(1) per output.

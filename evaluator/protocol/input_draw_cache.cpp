@@ -34,14 +34,7 @@ InputDrawCache& InputDrawCache::process() {
 }
 
 std::string InputDrawCache::key(const TaskVariant& variant, const SynthesisOptions& options) {
-  // The task JSON covers every field; literal data is added as raw bytes
-  // too, so the key never depends on how JSON spells inf and nan.
-  Task one;
-  one.variants.push_back(variant);
-  std::string text = task_to_json(one).dump();
-  for (const auto& in : variant.inputs) {
-    if (in.data) append_raw(text, in.data->data(), in.data->size() * sizeof(double));
-  }
+  std::string text = variant_content(variant);
   append_raw(text, &options.seed, sizeof(options.seed));
   append_raw(text, &options.round, sizeof(options.round));
   append_raw(text, &options.zero_std, sizeof(options.zero_std));

@@ -152,6 +152,17 @@ json task_to_json(const Task& task) {
               {"models", task.models},   {"variants", variants}};
 }
 
+std::string variant_content(const TaskVariant& variant) {
+  Task one;
+  one.variants.push_back(variant);
+  std::string text = task_to_json(one).dump();
+  for (const auto& in : variant.inputs) {
+    if (!in.data) continue;
+    text.append(reinterpret_cast<const char*>(in.data->data()), in.data->size() * sizeof(double));
+  }
+  return text;
+}
+
 Result<Task> task_from_json(const json& j, const std::string& origin) {
   Reader rd(origin);
   if (!j.is_object()) return rd.error("$", "expected a JSON object");

@@ -52,6 +52,10 @@ struct Task {
 };
 
 nlohmann::json task_to_json(const Task& task);
+//! Everything that defines one variant, as bytes (for content keys): its
+//! task JSON, then its literal data's exact bytes, so that a key never
+//! depends on how JSON spells inf and nan.
+std::string variant_content(const TaskVariant& variant);
 //! Errors name the file and the JSON path of the offending field.
 Result<Task> task_from_json(const nlohmann::json& j, const std::string& origin);
 
