@@ -7,7 +7,7 @@
 #include "common/strings.h"
 #include "evaluator/dialect/printer.h"
 #include "evaluator/dialect/syntax_error.h"
-#include "evaluator/tasks/importer.h"
+#include "evaluator/tasks/typed_graph_memo.h"
 
 namespace pf::passes {
 namespace {
@@ -103,7 +103,7 @@ Result<CompileOnlyResult> evaluate_compile_only(const Task& task, const PassWork
   double& dry_run_ms = result.phase_ms["dry_run"];
   for (const TaskVariant& variant : task.variants) {
     t0 = Clock::now();
-    auto graph = typed_variant_graph(variant, registry);
+    auto graph = TypedGraphMemo::process().typed(variant, registry);
     if (!graph.ok()) {
       return graph.error().with_context("task " + task.id + ", variant " + variant.name);
     }
