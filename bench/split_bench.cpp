@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -30,6 +31,7 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <thread>
+#include <vector>
 
 #include "common/log.h"
 #include "config/config_loader.h"
@@ -173,6 +175,9 @@ class PhaseTotals {
         eager_trials_ += t.value("eager_trials", 0);
         eager_prior_ += t.value("eager_prior_trials", 0);
         eager_dropped_ += t.value("eager_prior_dropped", false) ? 1 : 0;
+        const json& ratio = t.value("eager_prior_ratio", json());
+        if (ratio.is_number()) prior_ratios_.push_back(ratio.get<double>());
+        pool_emptied_ += t.value("eager_pool_emptied", false) ? 1 : 0;
         stopped_early_ += t.value("stopped_early", false) ? 1 : 0;
       }
     }
@@ -198,6 +203,8 @@ class PhaseTotals {
              timed_ > 0 ? json(static_cast<double>(eager_prior_) / static_cast<double>(timed_))
                         : json(nullptr)},
             {"eager_prior_dropped", eager_dropped_},
+            {"eager_prior_ratio", ratio_summary()},
+            {"eager_pool_emptied", pool_emptied_},
             {"stopped_early_share",
              timed_ > 0 ? json(static_cast<double>(stopped_early_) / static_cast<double>(timed_))
                         : json(nullptr)}};
@@ -206,7 +213,24 @@ class PhaseTotals {
  private:
   mutable std::mutex mu_;
   uint64_t evaluations_ = 0, timed_ = 0, trials_ = 0, eager_trials_ = 0, stopped_early_ = 0;
-  uint64_t eager_prior_ = 0, eager_dropped_ = 0;
+  uint64_t eager_prior_ = 0, eager_dropped_ = 0, pool_emptied_ = 0;
+  // The pooled variants' fresh eager medians over their priors': centred on 1
+  // when the GPU is steady between evaluations (the pool's drift guard).
+  std::vector<double> prior_ratios_;
+
+  json ratio_summary() const {
+    if (prior_ratios_.empty()) return nullptr;
+    std::vector<double> r = prior_ratios_;
+    std::sort(r.begin(), r.end());
+    double log_sum = 0;
+    for (double x : r) log_sum += std::log(x);
+    auto at = [&r](double q) { return r[static_cast<size_t>(q * static_cast<double>(r.size() - 1))]; };
+    return {{"n", r.size()},
+            {"geomean", std::exp(log_sum / static_cast<double>(r.size()))},
+            {"p10", at(0.1)},
+            {"median", at(0.5)},
+            {"p90", at(0.9)}};
+  }
   std::map<std::string, double> ms_;
   std::map<std::string, double> bytes_;  // the variants' host_traffic
 };

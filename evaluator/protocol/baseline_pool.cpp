@@ -1,9 +1,12 @@
 #include "evaluator/protocol/baseline_pool.h"
 
+#include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "common/sha256.h"
 #include "evaluator/dialect/printer.h"
+#include "evaluator/gpu/timing_stats.h"
 
 namespace pf::protocol {
 namespace {
@@ -62,6 +65,28 @@ void BaselinePool::insert(const std::string& key, const gpu::SideTiming& side) {
     entries_.erase(lru_.back());
     lru_.pop_back();
   }
+}
+
+bool BaselinePool::observe(double fresh_over_prior, double bound) {
+  if (!(fresh_over_prior > 0) || !std::isfinite(fresh_over_prior)) return false;
+  std::lock_guard<std::mutex> lock(mu_);
+  ratios_.push_back(fresh_over_prior);
+  if (ratios_.size() > kDriftWindow) ratios_.pop_front();
+  if (ratios_.size() < kDriftMinimum) return false;
+  std::vector<double> sorted(ratios_.begin(), ratios_.end());
+  std::sort(sorted.begin(), sorted.end());
+  const double median = gpu::quantile_sorted(sorted, 0.5);
+  if (std::abs(median - 1) <= bound) return false;
+  entries_.clear();
+  lru_.clear();
+  ratios_.clear();
+  ++drift_resets_;
+  return true;
+}
+
+uint64_t BaselinePool::drift_resets() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return drift_resets_;
 }
 
 size_t BaselinePool::size() const {

@@ -9,10 +9,21 @@
 // prior follows the GPU as it changes), least recently used keys are dropped
 // beyond kMaxKeys.
 //
+// The drift guard: a prior is only as good as the GPU's steadiness between
+// evaluations, and one variant's round of fresh trials cannot tell a drift of
+// a percent or two from noise. Across variants it can: after every
+// evaluation whose eager side was given a prior, the ratio of its fresh
+// median to the prior's is observed (observe()); when the median of the last
+// kDriftWindow ratios (once kDriftMinimum are in) is further from 1 than the
+// precision each side is measured to, the pool is emptied and every variant
+// is measured afresh. Without drift the ratios centre on 1.
+//
 // Thread-safe: find() and insert() take a mutex.
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <deque>
 #include <list>
 #include <map>
 #include <mutex>
@@ -47,6 +58,15 @@ class BaselinePool {
   void insert(const std::string& key, const gpu::SideTiming& side);
   size_t size() const;
 
+  static constexpr size_t kDriftWindow = 64;
+  static constexpr size_t kDriftMinimum = 32;
+  //! One evaluation's fresh eager median over its prior's. True when the
+  //! window's median ratio is off 1 by more than `bound` (relative): the
+  //! pool and the window are emptied then.
+  bool observe(double fresh_over_prior, double bound);
+  //! How often observe() emptied the pool.
+  uint64_t drift_resets() const;
+
  private:
   struct Entry {
     gpu::PriorSamples samples;
@@ -55,6 +75,8 @@ class BaselinePool {
   mutable std::mutex mu_;
   std::map<std::string, Entry> entries_;
   std::list<std::string> lru_;  // most recent first
+  std::deque<double> ratios_;   // the last kDriftWindow observations
+  uint64_t drift_resets_ = 0;
 };
 
 }  // namespace pf::protocol

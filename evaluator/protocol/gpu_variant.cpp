@@ -682,6 +682,12 @@ class VariantEvaluator {
     if (!timed.ok()) return candidate_error(timed.error(), "timing");
     // Only a complete, stable measurement joins the pool.
     if (pool != nullptr && !timed->b.unstable && !reduced) pool->insert(pool_key, timed->b);
+    std::optional<double> prior_ratio;
+    bool pool_emptied = false;
+    if (prior && (timed->b.prior > 0 || timed->b.prior_dropped)) {
+      prior_ratio = fresh_over_prior(timed->b, *prior);
+      if (prior_ratio) pool_emptied = pool->observe(*prior_ratio, to.precision);
+    }
     run_.phase_ms["timing.capture"] = timed->capture_ms;
     run_.phase_ms["timing.warmup"] = timed->warmup_ms;
     TimingSummary ts;
@@ -691,6 +697,8 @@ class VariantEvaluator {
     ts.eager_trials = timed->b.trials();
     ts.eager_prior_trials = timed->b.prior;
     ts.eager_prior_dropped = timed->b.prior_dropped;
+    ts.eager_prior_ratio = prior_ratio;
+    ts.eager_pool_emptied = pool_emptied;
     ts.max_trials = to.trials;
     const bool device_clock = options_.timing_clock == TimingClock::device;
     auto precision = [device_clock](const gpu::SideTiming& t) {
@@ -725,6 +733,21 @@ class VariantEvaluator {
       flag("implausible_speedup", buf);
     }
     return std::nullopt;
+  }
+
+  // The eager side's fresh median over its prior's, on the speedup's clock
+  // (the pool's drift guard); nullopt when either has no samples there.
+  std::optional<double> fresh_over_prior(const gpu::SideTiming& b,
+                                         const gpu::PriorSamples& prior) const {
+    const bool device_clock =
+        options_.timing_clock == TimingClock::device || b.e2e_ms.empty() || prior.e2e_ms.empty();
+    const std::vector<double>& all = device_clock ? b.device_ms : b.e2e_ms;
+    const std::vector<double>& old = device_clock ? prior.device_ms : prior.e2e_ms;
+    const auto skip = static_cast<std::ptrdiff_t>(std::min<size_t>(b.prior, all.size()));
+    const gpu::SampleStats fresh = gpu::summarize({all.begin() + skip, all.end()});
+    const gpu::SampleStats before = gpu::summarize(old);
+    if (fresh.n == 0 || before.n == 0 || !(before.median > 0)) return std::nullopt;
+    return fresh.median / before.median;
   }
 
   // The device in the baseline pool's key.

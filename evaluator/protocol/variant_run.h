@@ -50,6 +50,10 @@ struct TimingSummary {
   //! whether a prior was given and dropped (the fresh samples disagreed).
   int eager_prior_trials = 0;
   bool eager_prior_dropped = false;
+  //! With a prior (used or dropped): the fresh eager median over the prior's,
+  //! and whether this observation emptied the pool (BaselinePool::observe).
+  std::optional<double> eager_prior_ratio;
+  bool eager_pool_emptied = false;
   int warmup = 0, attempts = 0, checks = 0;
   //! The clock the speedup comes from: "device" or "end_to_end".
   std::string clock;

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include "tests/unit/passes/pass_test_util.h"
 
 namespace pf::protocol {
@@ -42,6 +45,51 @@ TEST(BaselinePool, KeepsTheMostRecentSamplesPerKey) {
   EXPECT_EQ(got->device_ms.back(), 100 + n - 1);
   EXPECT_EQ(got->e2e_ms.back(), 2.0 * (100 + n - 1));
   EXPECT_EQ(pool.size(), 1u);
+}
+
+TEST(BaselinePool, DriftGuardEmptiesThePoolWhenFreshMediansMoveTogether) {
+  BaselinePool pool;
+  pool.insert("a", side_with(5, 1));
+  pool.insert("b", side_with(5, 1));
+  // Fresh medians 3 % slower than their priors, variant after variant: the
+  // window says nothing until it holds kDriftMinimum ratios, then it empties
+  // the pool (3 % is beyond a 2 % precision).
+  for (size_t i = 0; i + 1 < BaselinePool::kDriftMinimum; ++i) {
+    EXPECT_FALSE(pool.observe(1.03, 0.02)) << i;
+  }
+  EXPECT_EQ(pool.size(), 2u);
+  EXPECT_TRUE(pool.observe(1.03, 0.02));
+  EXPECT_EQ(pool.size(), 0u);
+  EXPECT_FALSE(pool.find("a").has_value());
+  EXPECT_EQ(pool.drift_resets(), 1u);
+  // The window starts again: one more ratio alone says nothing.
+  EXPECT_FALSE(pool.observe(1.03, 0.02));
+  EXPECT_EQ(pool.drift_resets(), 1u);
+}
+
+TEST(BaselinePool, DriftGuardKeepsThePoolWhileRatiosCentreOnOne) {
+  BaselinePool pool;
+  pool.insert("a", side_with(5, 1));
+  // Noisy single ratios, up to 5 % either way, centred on 1; and a steady
+  // 1.5 % drift, inside a 2 % precision. Invalid ratios are ignored.
+  const double noisy[] = {0.95, 1.05, 0.97, 1.03, 1.0, 0.99, 1.01, 1.04, 0.96};
+  for (int i = 0; i < 300; ++i) EXPECT_FALSE(pool.observe(noisy[i % 9], 0.02)) << i;
+  for (int i = 0; i < 300; ++i) EXPECT_FALSE(pool.observe(0.985, 0.02)) << i;
+  for (double bad : {0.0, -1.0, std::nan(""), std::numeric_limits<double>::infinity()}) {
+    for (int i = 0; i < 100; ++i) EXPECT_FALSE(pool.observe(bad, 0.02));
+  }
+  EXPECT_EQ(pool.size(), 1u);
+  EXPECT_EQ(pool.drift_resets(), 0u);
+  // A drift past the bound, arriving in a full window of ratios at 0.985, is
+  // caught by the observation that makes it half the window: the median is
+  // then (0.97 + 0.985) / 2, 2.25 % off.
+  int observed = 1;
+  while (!pool.observe(0.97, 0.02)) {
+    ++observed;
+    ASSERT_LT(observed, static_cast<int>(BaselinePool::kDriftWindow));
+  }
+  EXPECT_EQ(observed, static_cast<int>(BaselinePool::kDriftWindow) / 2);
+  EXPECT_EQ(pool.size(), 0u);
 }
 
 TEST(BaselinePool, KeySeparatesGraphVariantOptionsAndDevice) {
