@@ -21,6 +21,17 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
+// `second` with its AS replaced by the mean of both results' (null when
+// either has none), for a verdict on two evaluations.
+json mean_as(const json& first, const json& second) {
+  json out = second;
+  const json a = first.value("as", json());
+  const json b = second.value("as", json());
+  out["as"] = a.is_number() && b.is_number() ? json((a.get<double>() + b.get<double>()) / 2)
+                                             : json();
+  return out;
+}
+
 TEST(HackCorpusGpu, EveryExploitIsCaughtAndNoControlIsFlagged) {
   PF_REQUIRE_GPU();
   auto corpus = load_hack_corpus(pf::test::source_dir() / "tests" / "hacks");
@@ -51,6 +62,23 @@ TEST(HackCorpusGpu, EveryExploitIsCaughtAndNoControlIsFlagged) {
     ASSERT_TRUE(r.ok()) << h.name << ": " << r.error().message;
     ASSERT_FALSE(r->contains("fatal")) << h.name << " lost the CUDA context: " << (*r)["fatal"];
     Verdict v = judge_exploit(h, *r, controls[control_key]);
+    if (v == Verdict::bypassed && h.kind == ExpectKind::no_gain) {
+      // A no-gain verdict compares two timed scores, each reproducible to
+      // about 1.5 % (the control's own AS moved that much between two
+      // evaluations of one H200 run), against a 2 % allowance: a bypass is
+      // confirmed by a second pair of evaluations, control first, and judged
+      // on the means of both pairs. A real gain shows in both.
+      auto control2 = protocol::test::evaluate_full_here(*task, h.control);
+      ASSERT_TRUE(control2.ok()) << h.control << ": " << control2.error().message;
+      auto r2 = protocol::test::evaluate_full_here(*task, h.dir, *options);
+      ASSERT_TRUE(r2.ok()) << h.name << ": " << r2.error().message;
+      std::printf("  %-26s again: AS %s (control %s)\n", h.name.c_str(),
+                  r2->value("as", json()).dump().c_str(),
+                  control2->value("as", json()).dump().c_str());
+      json control_mean = mean_as(controls[control_key], *control2);
+      json exploit_mean = mean_as(*r, *r2);
+      v = judge_exploit(h, exploit_mean, control_mean);
+    }
     bypasses += v != Verdict::caught;
     std::printf("  %-26s %-10s expected %s %s; AS %s (control %s); flags %s\n%s", h.name.c_str(),
                 verdict_name(v), h.kind == ExpectKind::no_gain ? "no gain above" : "",
