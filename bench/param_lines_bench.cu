@@ -19,6 +19,14 @@
 // flush before each replay. The flushed-minus-warm difference of a long
 // kernel against a short one is what fetching its code from memory costs.
 //
+// Then pages: a chain of three elementwise kernels (in -> t1 -> t2 -> out,
+// 121 floats, as truediv-log-truediv) whose four buffers lie 512 bytes apart
+// in one allocation, 2 MiB apart (a page each) or 64 MiB apart, flushed and
+// warm. A difference between the layouts after a flush is what translation
+// misses cost (the flush evicts the page-table lines from the L2 too); our
+// caching allocator gives every block its own guarded cuMemAlloc, PyTorch
+// packs small blocks into 2 MiB segments.
+//
 // Build: nvcc -O3 -std=c++17 -arch=sm_90 bench/param_lines_bench.cu -o pf_param_lines_bench
 // Usage: pf_param_lines_bench [--reps 400]
 #include <cuda_runtime.h>
@@ -72,6 +80,12 @@ __global__ void __launch_bounds__(128) code_size(const Params p) {
   data[threadIdx.x] = acc;
 }
 
+// One step of the chain: out[i] = in[i] * 0.5 + 1 (a 128-thread block).
+__global__ void __launch_bounds__(128) chain_step(const float* in, float* out, int n) {
+  const int i = threadIdx.x;
+  if (i < n) out[i] = in[i] * 0.5f + 1.0f;
+}
+
 struct Bench {
   cudaStream_t stream{};
   void* flush_buffer = nullptr;
@@ -112,7 +126,67 @@ struct Bench {
     std::sort(us.begin(), us.end());
     return us[us.size() / 2];
   }
+
+  // The same for a chain of three chain_step launches over buffers
+  // buf[0] -> buf[1] -> buf[2] -> buf[3], replayed after a flush or warm.
+  double chain(char* const* buf, bool flush) {
+    cudaGraph_t graph;
+    const int n = 121;
+    CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    for (int k = 0; k < 3; ++k) {
+      const float* in = reinterpret_cast<const float*>(buf[k]);
+      float* out = reinterpret_cast<float*>(buf[k + 1]);
+      chain_step<<<1, 128, 0, stream>>>(in, out, n);
+    }
+    CHECK(cudaStreamEndCapture(stream, &graph));
+    cudaGraphExec_t exec;
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    std::vector<float> us;
+    for (int r = 0; r < reps + 5; ++r) {
+      if (flush) CHECK(cudaMemsetAsync(flush_buffer, r & 0xff, flush_bytes, stream));
+      CHECK(cudaEventRecord(start, stream));
+      CHECK(cudaGraphLaunch(exec, stream));
+      CHECK(cudaEventRecord(end, stream));
+      CHECK(cudaEventSynchronize(end));
+      float ms = 0;
+      CHECK(cudaEventElapsedTime(&ms, start, end));
+      if (r >= 5) us.push_back(ms * 1000.0f);
+    }
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaGraphDestroy(graph));
+    std::sort(us.begin(), us.end());
+    return us[us.size() / 2];
+  }
 };
+
+void pages(Bench& b) {
+  char* region = nullptr;
+  const size_t mib = size_t{1} << 20;
+  CHECK(cudaMalloc(&region, 4 * 64 * mib));
+  CHECK(cudaMemset(region, 0, 4 * 64 * mib));
+  for (size_t stride : {size_t{512}, 2 * mib + 512, 64 * mib}) {
+    char* buf[4];
+    for (int k = 0; k < 4; ++k) buf[k] = region + k * stride;
+    std::printf("{\"series\": \"pages\", \"stride_bytes\": %zu, \"flushed_us\": %.3f, "
+                "\"warm_us\": %.3f}\n",
+                stride, b.chain(buf, true), b.chain(buf, false));
+  }
+  // Separate small allocations, as our allocator makes them (a block and two
+  // 4 KiB guards each): where the driver puts them, and their chain.
+  char* sep[4];
+  for (auto& p : sep) {
+    CHECK(cudaMalloc(&p, 512 + 8192));
+    CHECK(cudaMemset(p, 0, 512 + 8192));
+  }
+  char* buf[4];
+  for (int k = 0; k < 4; ++k) buf[k] = sep[k] + 4096;
+  std::printf("{\"series\": \"pages\", \"separate_allocations\": [%lld, %lld, %lld], "
+              "\"flushed_us\": %.3f, \"warm_us\": %.3f}\n",
+              static_cast<long long>(sep[1] - sep[0]), static_cast<long long>(sep[2] - sep[1]),
+              static_cast<long long>(sep[3] - sep[2]), b.chain(buf, true), b.chain(buf, false));
+  for (auto* p : sep) CHECK(cudaFree(p));
+  CHECK(cudaFree(region));
+}
 
 template <int W>
 void distance(Bench& b) {
@@ -167,5 +241,6 @@ int main(int argc, char** argv) {
   code<128>(b);
   code<512>(b);
   code<2048>(b);
+  pages(b);
   return 0;
 }
