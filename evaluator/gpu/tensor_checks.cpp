@@ -173,21 +173,52 @@ Status check_plan_guards(GpuRuntime& rt, const Plan& plan) {
 
 Result<PlanCheck> check_plan(GpuRuntime& rt, const Plan& plan, const std::vector<DeviceTensor>& a,
                              const std::vector<DeviceTensor>& b) {
-  PF_TRY(check_comparable(a, b));
-  const GuardRanges g = guard_ranges(plan);
-  PlanCheck out;
-  // Guards of unusual sizes: the host reads them, the counts still batch.
-  const bool on_device = !g.ranges.empty() && g.uniform;
-  if (!g.ranges.empty() && !g.uniform) out.guards = plan.check_guards();
-  if (!on_device && a.empty()) return out;  // nothing for the device to count
-  // Counter 0: damaged guard words; 1 + k: elements of a[k] that changed.
-  auto add = [&](PlanBuilder& builder, size_t k, CUdeviceptr counter) {
-    if (k == 0) return on_device ? add_guard_damage(builder, g, counter) : ok_status();
-    return add_count_changed(builder, a[k - 1], b[k - 1], counter);
+  PF_ASSIGN(std::vector<PlanCheck> checked, check_plans(rt, {{&plan, &a, &b}}));
+  return std::move(checked.front());
+}
+
+Result<std::vector<PlanCheck>> check_plans(GpuRuntime& rt,
+                                           const std::vector<PlanCheckRequest>& requests) {
+  const std::vector<DeviceTensor> none;
+  auto inputs = [&none](const std::vector<DeviceTensor>* v) -> const std::vector<DeviceTensor>& {
+    return v != nullptr ? *v : none;
   };
-  PF_ASSIGN(std::vector<uint64_t> counts, run_counters(rt, 1 + a.size(), "check_plan", add));
-  if (on_device) out.guards = guard_verdict(rt, plan, counts[0]);
-  out.changed.assign(counts.begin() + 1, counts.end());
+  std::vector<PlanCheck> out(requests.size());
+  std::vector<GuardRanges> guards;
+  // Counter layout: per request, its guard counter (when its guards are
+  // read on the device), then one per input pair.
+  struct Counter {
+    size_t request;
+    int input;  // -1: the guards
+  };
+  std::vector<Counter> counters;
+  for (size_t r = 0; r < requests.size(); ++r) {
+    const PlanCheckRequest& q = requests[r];
+    PF_TRY(check_comparable(inputs(q.a), inputs(q.b)));
+    guards.push_back(guard_ranges(*q.plan));
+    const GuardRanges& g = guards.back();
+    // Guards of unusual sizes: the host reads them, the counts still batch.
+    if (!g.ranges.empty() && !g.uniform) out[r].guards = q.plan->check_guards();
+    if (!g.ranges.empty() && g.uniform) counters.push_back({r, -1});
+    for (size_t k = 0; k < inputs(q.a).size(); ++k) counters.push_back({r, static_cast<int>(k)});
+  }
+  if (counters.empty()) return out;  // nothing for the device to count
+  auto add = [&](PlanBuilder& builder, size_t i, CUdeviceptr counter) {
+    const Counter& c = counters[i];
+    const PlanCheckRequest& q = requests[c.request];
+    if (c.input < 0) return add_guard_damage(builder, guards[c.request], counter);
+    const auto k = static_cast<size_t>(c.input);
+    return add_count_changed(builder, inputs(q.a)[k], inputs(q.b)[k], counter);
+  };
+  PF_ASSIGN(std::vector<uint64_t> counts, run_counters(rt, counters.size(), "check_plan", add));
+  for (size_t i = 0; i < counters.size(); ++i) {
+    const Counter& c = counters[i];
+    if (c.input < 0) {
+      out[c.request].guards = guard_verdict(rt, *requests[c.request].plan, counts[i]);
+    } else {
+      out[c.request].changed.push_back(static_cast<int64_t>(counts[i]));
+    }
+  }
   return out;
 }
 

@@ -53,4 +53,16 @@ struct PlanCheck {
 Result<PlanCheck> check_plan(GpuRuntime& rt, const Plan& plan, const std::vector<DeviceTensor>& a,
                              const std::vector<DeviceTensor>& b);
 
+//! One plan's check in a batch: its guards, and a[k] against b[k] (null: no
+//! inputs to count).
+struct PlanCheckRequest {
+  const Plan* plan = nullptr;
+  const std::vector<DeviceTensor>* a = nullptr;
+  const std::vector<DeviceTensor>* b = nullptr;
+};
+//! check_plan of several plans with one read-back for all (the protocol
+//! checks both input sets' plans after timing): a result per request, in order.
+Result<std::vector<PlanCheck>> check_plans(GpuRuntime& rt,
+                                           const std::vector<PlanCheckRequest>& requests);
+
 }  // namespace pf::gpu

@@ -210,9 +210,7 @@ class VariantEvaluator {
     if (auto stop = time_both()) return stop;
     run_.phase_ms["timing"] = ms_since(t0);
     t0 = Clock::now();
-    for (int s = 0; s < kSets; ++s) {
-      if (auto stop = check_inputs_and_guards(s, "after timing")) return stop;
-    }
+    if (auto stop = check_sets({0, 1}, "after timing")) return stop;
     run_.phase_ms["after_timing"] = ms_since(t0);
     return std::nullopt;
   }
@@ -290,8 +288,9 @@ class VariantEvaluator {
     if (auto st = load_contents(set, 1); !st.ok())
       return candidate_error(st.error(), "new contents");
     if (auto st = poison_outputs(set); !st.ok()) return candidate_error(st.error(), "new contents");
+    // No wait of its own: the digests' read-back waits for the run, and a
+    // fault surfacing there is named as the re-run's.
     Status ran = set.cand_plan.run(rt_.stream());
-    if (ran.ok()) ran = rt_.synchronize();
     if (!ran.ok()) return candidate_error(ran.error(), "the same-buffers re-run");
     auto digests = output_digests(set);
     if (!digests.ok()) return candidate_error(digests.error(), "the same-buffers re-run");
@@ -372,24 +371,48 @@ class VariantEvaluator {
   }
 
   std::optional<Stop> check_inputs_and_guards(int s, const char* when) {
-    SetRun& set = sets_[s];
-    // The values the inputs must hold, drawn again on the device after the
-    // candidate ran (nothing it wrote can have reached them), compared there
-    // bit for bit, with the plan's guards read in the same batch: only the
-    // counts come back.
-    // Queued on the stream the comparison runs on.
-    auto truth = draw_device_inputs(rt_, variant_, sets_[set.content].drawn, "check_ref_in_");
-    if (!truth.ok()) return candidate_error(truth.error(), "drawing the inputs' values again");
-    auto checked = gpu::check_plan(rt_, set.cand_plan, set.cand_inputs, *truth);
+    return check_sets({s}, when);
+  }
+
+  // The inputs of the sets `which` against the values they must hold, drawn
+  // again on the device after the candidate ran (nothing it wrote can have
+  // reached them), compared there bit for bit, with the plans' guards read
+  // in the same batch: only the counts come back, one read-back for all.
+  // Verdicts in the order of `which`.
+  std::optional<Stop> check_sets(std::initializer_list<int> which, const char* when) {
+    std::vector<std::vector<gpu::DeviceTensor>> truths;
+    truths.reserve(which.size());
+    for (int s : which) {
+      const SetRun& set = sets_[s];
+      // Queued on the stream the comparison runs on.
+      auto truth = draw_device_inputs(rt_, variant_, sets_[set.content].drawn, "check_ref_in_");
+      if (!truth.ok()) return candidate_error(truth.error(), "drawing the inputs' values again");
+      truths.push_back(std::move(*truth));
+    }
+    std::vector<gpu::PlanCheckRequest> requests;
+    size_t i = 0;
+    for (int s : which) {
+      requests.push_back({&sets_[s].cand_plan, &sets_[s].cand_inputs, &truths[i++]});
+    }
+    auto checked = gpu::check_plans(rt_, requests);
     if (!checked.ok()) return candidate_error(checked.error(), "checking the inputs");
-    if (!checked->guards.ok()) {
-      const std::string& damage = checked->guards.error().message;
+    i = 0;
+    for (int s : which) {
+      if (auto stop = judge_check(s, (*checked)[i++], when)) return stop;
+    }
+    return std::nullopt;
+  }
+
+  std::optional<Stop> judge_check(int s, const gpu::PlanCheck& checked, const char* when) {
+    const SetRun& set = sets_[s];
+    if (!checked.guards.ok()) {
+      const std::string& damage = checked.guards.error().message;
       flag("canary_overwritten", damage);
       return Stop{FailureClass::integrity,
                   std::string("memory outside the candidate's buffers was written ") + when + ": " +
                       damage};
     }
-    const std::vector<int64_t>& changed = checked->changed;
+    const std::vector<int64_t>& changed = checked.changed;
     for (size_t k = 0; k < set.cand_inputs.size(); ++k) {
       run_.avoided_bytes += byte_size(set.cand_inputs[k]);
       if (changed[k] != 0) {
@@ -558,8 +581,8 @@ class VariantEvaluator {
     if (!options_.determinism_rerun) return std::nullopt;
     SetRun& set = sets_[0];
     if (auto st = poison_outputs(set); !st.ok()) return candidate_error(st.error(), "re-run");
+    // As the same-buffers re-run: the digests' read-back is the wait.
     Status ran = set.cand_plan.run(rt_.stream());
-    if (ran.ok()) ran = rt_.synchronize();
     if (!ran.ok()) return candidate_error(ran.error(), "the determinism re-run");
     auto digests = output_digests(set);
     if (!digests.ok()) return candidate_error(digests.error(), "the determinism re-run");

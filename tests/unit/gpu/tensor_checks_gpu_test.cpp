@@ -279,5 +279,48 @@ TEST(DeviceChecks, PlanCheckBatchesGuardsAndInputCounts) {
   EXPECT_FALSE(check_plan(*rt, plan, inputs, {expected[0]}).ok());
 }
 
+TEST(DeviceChecks, PlanChecksOfSeveralPlansShareOneBatchAndKeepTheirOrder) {
+  PF_REQUIRE_GPU();
+  GpuRuntime* rt = runtime();
+  ASSERT_NE(rt, nullptr);
+  PlanBuilder b0(*rt);
+  auto t0 = b0.allocate(TensorType{DType::float32, {1000}}, "set0_out");
+  ASSERT_TRUE(t0.ok()) << t0.error().message;
+  Plan plan0 = b0.finish();
+  PlanBuilder b1(*rt);
+  auto t1 = b1.allocate(TensorType{DType::float32, {300}}, "set1_out");
+  ASSERT_TRUE(t1.ok()) << t1.error().message;
+  Plan plan1 = b1.finish();
+  Tensor truth = values(DType::float32, 513, 5);
+  Tensor changed = truth.contiguous_copy();
+  changed.mutable_data()[sizeof(float) * 100] ^= std::byte{0x04};
+  const std::vector<DeviceTensor> intact = {upload(*rt, truth)};
+  const std::vector<DeviceTensor> modified = {upload(*rt, changed), upload(*rt, truth)};
+  const std::vector<DeviceTensor> expected1 = {upload(*rt, truth)};
+  const std::vector<DeviceTensor> expected2 = {upload(*rt, truth), upload(*rt, truth)};
+  ASSERT_TRUE(rt->synchronize_device().ok());
+  // Set 0's plan is damaged and its input intact; set 1's plan intact and one
+  // of its inputs changed: each verdict stays with its own plan.
+  const cuda::DeviceBuffer& buf = t0->storage()->buffer();
+  ASSERT_EQ(rt->driver().api().cuMemsetD8(buf.data() - 3, 0x00, 1), CUDA_SUCCESS);
+  auto both = check_plans(*rt, {{&plan0, &intact, &expected1}, {&plan1, &modified, &expected2}});
+  ASSERT_TRUE(both.ok()) << both.error().message;
+  ASSERT_EQ(both->size(), 2u);
+  ASSERT_FALSE((*both)[0].guards.ok());
+  EXPECT_EQ((*both)[0].guards.error().message, plan0.check_guards().error().message);
+  EXPECT_EQ((*both)[0].changed, (std::vector<int64_t>{0}));
+  EXPECT_TRUE((*both)[1].guards.ok());
+  EXPECT_EQ((*both)[1].changed, (std::vector<int64_t>{1, 0}));
+  // The same as each plan checked alone.
+  auto alone1 = check_plan(*rt, plan1, modified, expected2);
+  ASSERT_TRUE(alone1.ok()) << alone1.error().message;
+  EXPECT_EQ(alone1->changed, (*both)[1].changed);
+  // A request without inputs checks its guards only.
+  auto guards_only = check_plans(*rt, {{&plan1, nullptr, nullptr}});
+  ASSERT_TRUE(guards_only.ok()) << guards_only.error().message;
+  EXPECT_TRUE((*guards_only)[0].guards.ok());
+  EXPECT_TRUE((*guards_only)[0].changed.empty());
+}
+
 }  // namespace
 }  // namespace pf::gpu::test
