@@ -94,20 +94,9 @@ struct Bench {
   cudaEvent_t start{}, end{};
   int reps = 400;
 
-  // Median device time (us) of replaying a graph of `nodes` launches of
-  // `kernel`, each after a flush (or with the caches as the last replay
-  // left them).
-  double time(const void* kernel, int nodes, bool flush = true) {
-    Params p{};
-    p.word[0] = reinterpret_cast<unsigned long long>(data);
-    for (int i = 1; i < 64; ++i) p.word[i] = 1;
-    void* args[] = {&p};
-    cudaGraph_t graph;
-    CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
-    for (int i = 0; i < nodes; ++i) {
-      CHECK(cudaLaunchKernel(kernel, dim3(1), dim3(128), args, 0, stream));
-    }
-    CHECK(cudaStreamEndCapture(stream, &graph));
+  // Median device time (us) of replaying `graph` (destroyed after), each
+  // replay after a flush or with the caches as the last replay left them.
+  double replay(cudaGraph_t graph, bool flush) {
     cudaGraphExec_t exec;
     CHECK(cudaGraphInstantiate(&exec, graph, 0));
     std::vector<float> us;
@@ -127,6 +116,23 @@ struct Bench {
     return us[us.size() / 2];
   }
 
+  // Median device time (us) of replaying a graph of `nodes` launches of
+  // `kernel`, each after a flush (or with the caches as the last replay
+  // left them).
+  double time(const void* kernel, int nodes, bool flush = true) {
+    Params p{};
+    p.word[0] = reinterpret_cast<unsigned long long>(data);
+    for (int i = 1; i < 64; ++i) p.word[i] = 1;
+    void* args[] = {&p};
+    cudaGraph_t graph;
+    CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeThreadLocal));
+    for (int i = 0; i < nodes; ++i) {
+      CHECK(cudaLaunchKernel(kernel, dim3(1), dim3(128), args, 0, stream));
+    }
+    CHECK(cudaStreamEndCapture(stream, &graph));
+    return replay(graph, flush);
+  }
+
   // The same for a chain of three chain_step launches over buffers
   // buf[0] -> buf[1] -> buf[2] -> buf[3], replayed after a flush or warm.
   double chain(char* const* buf, bool flush) {
@@ -139,23 +145,7 @@ struct Bench {
       chain_step<<<1, 128, 0, stream>>>(in, out, n);
     }
     CHECK(cudaStreamEndCapture(stream, &graph));
-    cudaGraphExec_t exec;
-    CHECK(cudaGraphInstantiate(&exec, graph, 0));
-    std::vector<float> us;
-    for (int r = 0; r < reps + 5; ++r) {
-      if (flush) CHECK(cudaMemsetAsync(flush_buffer, r & 0xff, flush_bytes, stream));
-      CHECK(cudaEventRecord(start, stream));
-      CHECK(cudaGraphLaunch(exec, stream));
-      CHECK(cudaEventRecord(end, stream));
-      CHECK(cudaEventSynchronize(end));
-      float ms = 0;
-      CHECK(cudaEventElapsedTime(&ms, start, end));
-      if (r >= 5) us.push_back(ms * 1000.0f);
-    }
-    CHECK(cudaGraphExecDestroy(exec));
-    CHECK(cudaGraphDestroy(graph));
-    std::sort(us.begin(), us.end());
-    return us[us.size() / 2];
+    return replay(graph, flush);
   }
 };
 

@@ -40,10 +40,9 @@ std::string BaselinePool::key(const Graph& graph, const OpRegistry& registry,
 
 std::optional<gpu::PriorSamples> BaselinePool::find(const std::string& key) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = entries_.find(key);
-  if (it == entries_.end()) return std::nullopt;
-  lru_.splice(lru_.begin(), lru_, it->second.lru);
-  return it->second.samples;
+  const gpu::PriorSamples* samples = entries_.find(key);
+  if (samples == nullptr) return std::nullopt;
+  return *samples;
 }
 
 void BaselinePool::insert(const std::string& key, const gpu::SideTiming& side) {
@@ -53,18 +52,7 @@ void BaselinePool::insert(const std::string& key, const gpu::SideTiming& side) {
   samples.e2e_ms = last(side.e2e_ms, kMaxSamples);
   samples.launch = side.launch;
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = entries_.find(key);
-  if (it != entries_.end()) {
-    it->second.samples = std::move(samples);
-    lru_.splice(lru_.begin(), lru_, it->second.lru);
-    return;
-  }
-  lru_.push_front(key);
-  entries_.emplace(key, Entry{std::move(samples), lru_.begin()});
-  while (entries_.size() > kMaxKeys) {
-    entries_.erase(lru_.back());
-    lru_.pop_back();
-  }
+  entries_.put(key, std::move(samples), 1);
 }
 
 bool BaselinePool::observe(double fresh_over_prior, double bound) {
@@ -78,7 +66,6 @@ bool BaselinePool::observe(double fresh_over_prior, double bound) {
   const double median = gpu::quantile_sorted(sorted, 0.5);
   if (std::abs(median - 1) <= bound) return false;
   entries_.clear();
-  lru_.clear();
   ratios_.clear();
   ++drift_resets_;
   return true;

@@ -24,12 +24,11 @@
 #include <cstddef>
 #include <cstdint>
 #include <deque>
-#include <list>
-#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
 
+#include "common/lru_map.h"
 #include "evaluator/core/ir.h"
 #include "evaluator/gpu/timing.h"
 #include "evaluator/ops/op_registry.h"
@@ -68,14 +67,9 @@ class BaselinePool {
   uint64_t drift_resets() const;
 
  private:
-  struct Entry {
-    gpu::PriorSamples samples;
-    std::list<std::string>::iterator lru;
-  };
   mutable std::mutex mu_;
-  std::map<std::string, Entry> entries_;
-  std::list<std::string> lru_;  // most recent first
-  std::deque<double> ratios_;   // the last kDriftWindow observations
+  LruMap<gpu::PriorSamples> entries_{kMaxKeys};  // cost 1: counts keys
+  std::deque<double> ratios_;                    // the last kDriftWindow observations
   uint64_t drift_resets_ = 0;
 };
 

@@ -44,36 +44,22 @@ std::string InputDrawCache::key(const TaskVariant& variant, const SynthesisOptio
 
 std::optional<InputDraw> InputDrawCache::find(const std::string& key) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = entries_.find(key);
-  if (it == entries_.end()) return std::nullopt;
-  lru_.splice(lru_.begin(), lru_, it->second.lru);
-  return deep_copy(it->second.draw);
+  const InputDraw* draw = entries_.find(key);
+  if (draw == nullptr) return std::nullopt;
+  return deep_copy(*draw);
 }
 
 void InputDrawCache::insert(const std::string& key, const InputDraw& draw) {
   const uint64_t bytes = draw_bytes(draw);
-  if (bytes > max_bytes_) return;
+  if (bytes > entries_.budget()) return;  // not copied only to be dropped
   InputDraw copy = deep_copy(draw);
   std::lock_guard<std::mutex> lock(mu_);
-  if (auto it = entries_.find(key); it != entries_.end()) {
-    bytes_ -= it->second.bytes;
-    lru_.erase(it->second.lru);
-    entries_.erase(it);
-  }
-  while (!lru_.empty() && bytes_ + bytes > max_bytes_) {
-    auto victim = entries_.find(lru_.back());
-    bytes_ -= victim->second.bytes;
-    entries_.erase(victim);
-    lru_.pop_back();
-  }
-  lru_.push_front(key);
-  entries_.emplace(key, Entry{std::move(copy), bytes, lru_.begin()});
-  bytes_ += bytes;
+  entries_.put(key, std::move(copy), bytes);
 }
 
 uint64_t InputDrawCache::bytes() const {
   std::lock_guard<std::mutex> lock(mu_);
-  return bytes_;
+  return entries_.cost();
 }
 
 size_t InputDrawCache::size() const {

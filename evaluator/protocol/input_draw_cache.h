@@ -15,12 +15,11 @@
 #pragma once
 
 #include <cstdint>
-#include <list>
-#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
 
+#include "common/lru_map.h"
 #include "evaluator/tasks/informative_inputs.h"
 #include "evaluator/tasks/task.h"
 
@@ -28,7 +27,7 @@ namespace pf::protocol {
 
 class InputDrawCache {
  public:
-  explicit InputDrawCache(uint64_t max_bytes) : max_bytes_(max_bytes) {}
+  explicit InputDrawCache(uint64_t max_bytes) : entries_(max_bytes) {}
 
   //! The process's cache (kProcessBudgetBytes), shared by every evaluation.
   static InputDrawCache& process();
@@ -45,16 +44,8 @@ class InputDrawCache {
   size_t size() const;
 
  private:
-  struct Entry {
-    InputDraw draw;
-    uint64_t bytes = 0;
-    std::list<std::string>::iterator lru;
-  };
-  uint64_t max_bytes_;
   mutable std::mutex mu_;
-  std::map<std::string, Entry> entries_;
-  std::list<std::string> lru_;  // most recent first
-  uint64_t bytes_ = 0;
+  LruMap<InputDraw> entries_;  // cost: the draw's bytes
 };
 
 }  // namespace pf::protocol

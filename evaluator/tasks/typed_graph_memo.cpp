@@ -34,29 +34,20 @@ std::string TypedGraphMemo::key(const TaskVariant& variant) {
 
 Result<Graph> TypedGraphMemo::typed(const TaskVariant& variant, const OpRegistry& registry) {
   if (&registry != &OpRegistry::builtin()) return typed_variant_graph(variant, registry);
-  std::string k = key(variant);
+  const std::string k = key(variant);
   {
     std::lock_guard<std::mutex> lock(mu_);
-    if (auto it = entries_.find(k); it != entries_.end()) {
-      lru_.splice(lru_.begin(), lru_, it->second.lru);
+    if (const Graph* graph = entries_.find(k)) {
       ++hits_;
-      return it->second.graph;
+      return *graph;
     }
   }
-  // Typed outside the lock: two threads may type one variant at once, and
-  // the second insert finds the first's entry.
+  // Typed outside the lock: two threads may type one variant at once; the
+  // second put replaces the first's equal graph.
   Result<Graph> graph = typed_variant_graph(variant, registry);
-  if (!graph.ok() || k.size() > max_key_bytes_) return graph;
+  if (!graph.ok()) return graph;
   std::lock_guard<std::mutex> lock(mu_);
-  if (entries_.count(k) != 0) return graph;
-  while (!lru_.empty() && key_bytes_ + k.size() > max_key_bytes_) {
-    key_bytes_ -= lru_.back().size();
-    entries_.erase(lru_.back());
-    lru_.pop_back();
-  }
-  lru_.push_front(k);
-  key_bytes_ += k.size();
-  entries_.emplace(std::move(k), Entry{*graph, lru_.begin()});
+  entries_.put(k, *graph, k.size());
   return graph;
 }
 

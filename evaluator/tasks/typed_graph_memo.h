@@ -16,11 +16,10 @@
 #pragma once
 
 #include <cstddef>
-#include <list>
-#include <map>
 #include <mutex>
 #include <string>
 
+#include "common/lru_map.h"
 #include "common/result.h"
 #include "evaluator/core/ir.h"
 #include "evaluator/ops/op_registry.h"
@@ -30,7 +29,7 @@ namespace pf {
 
 class TypedGraphMemo {
  public:
-  explicit TypedGraphMemo(size_t max_key_bytes) : max_key_bytes_(max_key_bytes) {}
+  explicit TypedGraphMemo(size_t max_key_bytes) : entries_(max_key_bytes) {}
 
   //! The process's memo (kProcessBudgetBytes of keys).
   static TypedGraphMemo& process();
@@ -46,15 +45,8 @@ class TypedGraphMemo {
   size_t hits() const;
 
  private:
-  struct Entry {
-    Graph graph;
-    std::list<std::string>::iterator lru;
-  };
-  size_t max_key_bytes_;
   mutable std::mutex mu_;
-  std::map<std::string, Entry> entries_;
-  std::list<std::string> lru_;  // most recent first
-  size_t key_bytes_ = 0;
+  LruMap<Graph> entries_;  // cost: the key's bytes
   size_t hits_ = 0;
 };
 
