@@ -1,6 +1,7 @@
 #include "evaluator/gpu/gpu_runtime.h"
 
 #include <cstring>
+#include <utility>
 
 namespace pf::gpu {
 
@@ -8,20 +9,21 @@ Result<std::unique_ptr<GpuRuntime>> GpuRuntime::create(
     std::shared_ptr<const cuda::CudaDriver> driver, const cuda::DeviceProperties& props,
     GpuRuntimeOptions options) {
   std::unique_ptr<GpuRuntime> rt(new GpuRuntime());
-  rt->driver_ = driver;
+  rt->driver_ = std::move(driver);
   rt->props_ = props;
-  rt->options_ = options;
-  PF_ASSIGN(auto nvrtc, nvrtc::NvrtcLibrary::load(options.nvrtc));
+  rt->options_ = std::move(options);
+  const auto& d = rt->driver_;
+  const GpuRuntimeOptions& o = rt->options_;
+  PF_ASSIGN(auto nvrtc, nvrtc::NvrtcLibrary::load(o.nvrtc));
   std::shared_ptr<nvrtc::CompileCache> cache;
-  if (options.use_kernel_cache) {
-    auto dir = options.kernel_cache_dir.empty() ? nvrtc::CompileCache::default_dir()
-                                                : options.kernel_cache_dir;
+  if (o.use_kernel_cache) {
+    auto dir = o.kernel_cache_dir.empty() ? nvrtc::CompileCache::default_dir() : o.kernel_cache_dir;
     if (!dir.empty()) cache = std::make_shared<nvrtc::CompileCache>(dir);
   }
-  rt->allocator_ = std::make_unique<CachingAllocator>(driver, options.allocator);
+  rt->allocator_ = std::make_unique<CachingAllocator>(d, o.allocator);
   rt->kernels_ =
-      std::make_unique<KernelLibrary>(driver, std::move(nvrtc), std::move(cache), props.arch());
-  PF_ASSIGN(cuda::CudaStream stream, cuda::CudaStream::create(driver));
+      std::make_unique<KernelLibrary>(d, std::move(nvrtc), std::move(cache), props.arch());
+  PF_ASSIGN(cuda::CudaStream stream, cuda::CudaStream::create(d));
   rt->stream_ = std::make_unique<cuda::CudaStream>(std::move(stream));
   return rt;
 }
@@ -35,12 +37,21 @@ Result<BlasState*> GpuRuntime::blas() {
   PF_ASSIGN(cuda::CublasLtHandle lt, cuda::CublasLtHandle::create(lib));
   PF_ASSIGN(auto workspace,
             allocator_->allocate(options_.blas_workspace_bytes, "cublas workspace"));
+  // cuBLAS takes the device address as a pointer; it is never dereferenced here.
+  // NOLINTNEXTLINE(performance-no-int-to-ptr)
   PF_TRY(handle.set_workspace(reinterpret_cast<void*>(workspace->data()),
                               options_.blas_workspace_bytes));
   blas_ =
       std::make_unique<BlasState>(BlasState{std::move(lib), std::move(handle), std::move(lt),
                                             std::move(workspace), options_.blas_workspace_bytes});
   return blas_.get();
+}
+
+Result<cuda::L2Flusher*> GpuRuntime::l2_flusher() {
+  if (l2_flusher_) return l2_flusher_.get();
+  PF_ASSIGN(cuda::L2Flusher flusher, cuda::L2Flusher::create(driver_, props_));
+  l2_flusher_ = std::make_unique<cuda::L2Flusher>(std::move(flusher));
+  return l2_flusher_.get();
 }
 
 Result<CudnnState*> GpuRuntime::cudnn() {

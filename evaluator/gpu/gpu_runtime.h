@@ -20,6 +20,7 @@
 #include "sandbox/cuda/cublas.h"
 #include "sandbox/cuda/cudnn.h"
 #include "sandbox/cuda/device_properties.h"
+#include "sandbox/cuda/l2_flush.h"
 #include "sandbox/cuda/stream.h"
 
 namespace pf::gpu {
@@ -107,6 +108,10 @@ class GpuRuntime {
   //! The cuDNN handle, created on first use; an `unsupported` error (the
   //! same one every time) when cuDNN is disabled or cannot be loaded.
   Result<CudnnState*> cudnn();
+  //! The timing harness's L2 flush buffer (1.25x L2), created on first use
+  //! and kept: allocating and freeing 75 MiB per evaluation cost the worker
+  //! a cuMemAlloc and a cuMemFree (which waits for the device) every time.
+  Result<cuda::L2Flusher*> l2_flusher();
 
   //! A contiguous device copy of a host tensor (synchronous).
   Result<DeviceTensor> upload(const Tensor& host, const std::string& name);
@@ -129,6 +134,7 @@ class GpuRuntime {
   std::unique_ptr<BlasState> blas_;
   std::unique_ptr<CudnnState> cudnn_;
   std::optional<Error> cudnn_error_;
+  std::unique_ptr<cuda::L2Flusher> l2_flusher_;
   uint64_t downloaded_bytes_ = 0;
 };
 

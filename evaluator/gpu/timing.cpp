@@ -29,7 +29,7 @@ struct TimingHarness::Impl {
   GpuRuntime& rt;
   cuda::CudaEvent start;
   cuda::CudaEvent end;
-  std::unique_ptr<cuda::L2Flusher> flusher;
+  cuda::L2Flusher* flusher;  // the runtime's
 
   // Captures every plan of `r`. Each plan runs once first, unless it ran
   // before (`warm`), so libraries' lazy first-call work (module loading,
@@ -73,6 +73,11 @@ struct TimingHarness::Impl {
   }
 
   // One trial of `l`: flush, sync, events and host clock around the plan.
+  // The flush is enqueued only now, after the previous trial was seen to
+  // end: enqueued behind that trial's end event instead, so that it ran
+  // while the host woke up, it made the end-to-end samples noisier on the
+  // H200 (the candidate needed 49-56 trials per variant for 2 % instead of
+  // 29-41) and evaluations slower (bench/results/device-20261202f.md).
   Status trial(const Launchable& l, int t, bool flush, double& device_ms, double& e2e_ms) {
     CUstream s = rt.stream();
     if (flush) PF_TRY(flusher->flush(s));
@@ -190,11 +195,9 @@ TimingHarness::~TimingHarness() = default;
 Result<std::unique_ptr<TimingHarness>> TimingHarness::create(GpuRuntime& runtime) {
   PF_ASSIGN(cuda::CudaEvent start, cuda::CudaEvent::create(runtime.driver_ptr()));
   PF_ASSIGN(cuda::CudaEvent end, cuda::CudaEvent::create(runtime.driver_ptr()));
-  PF_ASSIGN(cuda::L2Flusher flusher,
-            cuda::L2Flusher::create(runtime.driver_ptr(), runtime.properties()));
+  PF_ASSIGN(cuda::L2Flusher * flusher, runtime.l2_flusher());
   auto impl =
-      std::unique_ptr<Impl>(new Impl{runtime, std::move(start), std::move(end),
-                                     std::make_unique<cuda::L2Flusher>(std::move(flusher))});
+      std::unique_ptr<Impl>(new Impl{runtime, std::move(start), std::move(end), flusher});
   return std::unique_ptr<TimingHarness>(new TimingHarness(std::move(impl)));
 }
 

@@ -114,6 +114,7 @@ TEST(BatchedTiming, OneWaitPerRoundChecksCompleteOutputs) {
     if (variant == 1) s.graph_replay = false;
     if (variant == 2) s.batch_rounds = false;
     checked_trials.clear();
+    prepared.clear();
     auto u = (*harness)->time_interleaved(Runnable{"a", {&p.plans[0], &p.plans[1]}},
                                           Runnable{"b", {&p.plans[1], &p.plans[0]}}, s, checker,
                                           prepare);
@@ -121,6 +122,10 @@ TEST(BatchedTiming, OneWaitPerRoundChecksCompleteOutputs) {
     EXPECT_FALSE(u->batched) << variant;
     EXPECT_EQ(u->a.e2e_ms.size(), 23u) << variant;
     EXPECT_EQ(checked_trials, (std::vector<int>{4, 9, 14, 19, 22})) << variant;
+    // Each trial prepared once, in the order the trials run.
+    ASSERT_EQ(prepared.size(), 2u * (3 + 23)) << variant;
+    EXPECT_EQ(prepared[6 + 3], (std::pair<int, size_t>{1, 1})) << variant;  // trial 1 of b: plan 1
+    EXPECT_EQ(prepared[6 + 4], (std::pair<int, size_t>{0, 0})) << variant;  // trial 2 of a: plan 0
   }
 }
 
