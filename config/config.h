@@ -83,7 +83,7 @@ struct AgentConfig {
 struct EvaluatorConfig {
   int warmup = 4;
   int trials = 100;
-  double timing_precision = 0.02;
+  double timing_precision = 0.025;
   int min_trials = 20;
   int baseline_min_trials = 10;
   bool baseline_pool = false;

@@ -34,7 +34,7 @@ struct ProtocolOptions {
   int trials = 100;  // the most; the count when timing_precision is 0
   //! Adaptive trial count (gpu::TimingOptions::precision): stop once both
   //! sides' medians are known to this relative half-width; 0: fixed count.
-  double timing_precision = 0.02;
+  double timing_precision = 0.025;
   int min_trials = 20;
   //! The eager side's own minimum (gpu::TimingOptions::min_trials_b).
   int baseline_min_trials = 10;
