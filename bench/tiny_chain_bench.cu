@@ -22,8 +22,12 @@
 //   the baseline's generated programs (build/evaluator/gpu/prebuilt_kernels/
 //   src/ew_arith.float32.cu and ew_math.float32.cu) and for
 //   bench/tiny_chain_kernels.cu.
+// A set named "strided:NAME" launches the same files' pf_div_strided and
+// pf_log_strided instead, as the plan builder launches a strided kernel on
+// contiguous operands (one coalesced dim, PF_EW_STRIDED_WORK elements per
+// thread): whether tiny tensors are better served by that path.
 // Usage: pf_tiny_chain_bench [--reps 400] [--n 121] [--dtype float32|float16]
-//          NAME=ARITH_FILE,MATH_FILE ...   (the files of that dtype's programs)
+//          [strided:]NAME=ARITH_FILE,MATH_FILE ...   (the files of that dtype's programs)
 #include <cuda.h>
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
@@ -70,9 +74,25 @@ size_t element_size() { return g_half ? 2 : 4; }
 
 struct KernelSet {
   std::string name;
+  bool strided = false;
   CUfunction div = nullptr;
   CUfunction log = nullptr;
 };
+
+// The offset calculator of one contiguous dim of g_n elements (operand 0 the
+// output, 1 the tensor input, 2 the literal at stride 0), as make_offset_calc
+// builds it: PyTorch's IntDivider magic for the divisor.
+PfOffsetCalc contiguous_calc() {
+  PfOffsetCalc oc{};
+  oc.dims = 1;
+  const auto divisor = static_cast<unsigned>(g_n);
+  unsigned shift = 0;
+  while (shift < 32 && (1ull << shift) < divisor) ++shift;
+  const unsigned long long magic = ((1ull << 32) * ((1ull << shift) - divisor)) / divisor + 1;
+  oc.sizes[0] = PfDivider{divisor, static_cast<unsigned>(magic), shift};
+  oc.strides[0][0] = oc.strides[0][1] = static_cast<unsigned>(element_size());
+  return oc;
+}
 
 CUmodule load_module(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -101,14 +121,17 @@ PfElementwiseParams params(const char* in, char* out, bool literal, double lit) 
     p.in_kind[1] = PF_OPERAND_LITERAL;
     p.lit[1] = lit;
   }
+  p.oc = contiguous_calc();
   return p;
 }
 
-void launch(CUfunction f, PfElementwiseParams p, cudaStream_t s) {
+void launch(CUfunction f, bool strided, PfElementwiseParams p, cudaStream_t s) {
   void* args[] = {&p};
-  // The plan builder's launch of a vectorised kernel: a 16-byte vector per
-  // thread, blocks of PF_EW_THREADS.
-  const long long per_block = PF_EW_THREADS * static_cast<long long>(16 / element_size());
+  // The plan builder's launches: a 16-byte vector per thread for the
+  // vectorised kernels, PF_EW_STRIDED_WORK elements for the strided ones,
+  // blocks of PF_EW_THREADS.
+  const long long per_block =
+      PF_EW_THREADS * (strided ? PF_EW_STRIDED_WORK : static_cast<long long>(16 / element_size()));
   const auto blocks = static_cast<unsigned>((g_n + per_block - 1) / per_block);
   CHECK_CU(cuLaunchKernel(f, blocks, 1, 1, PF_EW_THREADS, 1, 1, 0, s, args, nullptr));
 }
@@ -116,9 +139,9 @@ void launch(CUfunction f, PfElementwiseParams p, cudaStream_t s) {
 cudaGraphExec_t capture_chain(const KernelSet& k, const Buffers& b, cudaStream_t s) {
   cudaGraph_t graph;
   CHECK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
-  launch(k.div, params(b.p[0], b.p[1], true, 8.0), s);
-  launch(k.log, params(b.p[1], b.p[2], false, 0), s);
-  launch(k.div, params(b.p[2], b.p[3], true, 2.772588722239781), s);
+  launch(k.div, k.strided, params(b.p[0], b.p[1], true, 8.0), s);
+  launch(k.log, k.strided, params(b.p[1], b.p[2], false, 0), s);
+  launch(k.div, k.strided, params(b.p[2], b.p[3], true, 2.772588722239781), s);
   CHECK(cudaStreamEndCapture(s, &graph));
   cudaGraphExec_t exec;
   CHECK(cudaGraphInstantiate(&exec, graph, 0));
@@ -159,23 +182,27 @@ int main(int argc, char** argv) {
     }
     const size_t eq = a.find('='), comma = a.find(',');
     if (eq == std::string::npos || comma == std::string::npos || comma < eq) {
-      std::fprintf(stderr, "usage: %s [--reps N] NAME=ARITH_FILE,MATH_FILE ...\n", argv[0]);
+      std::fprintf(stderr, "usage: %s [--reps N] [strided:]NAME=ARITH_FILE,MATH_FILE ...\n", argv[0]);
       return 2;
     }
     KernelSet k;
     k.name = a.substr(0, eq);
+    k.strided = k.name.rfind("strided:", 0) == 0;
     files.emplace_back(a.substr(eq + 1, comma - eq - 1), a.substr(comma + 1));
     sets.push_back(k);
   }
   if (sets.empty()) {
-    std::fprintf(stderr, "usage: %s [--reps N] NAME=ARITH_FILE,MATH_FILE ...\n", argv[0]);
+    std::fprintf(stderr, "usage: %s [--reps N] [strided:]NAME=ARITH_FILE,MATH_FILE ...\n", argv[0]);
     return 2;
   }
   CHECK(cudaSetDevice(0));
   CHECK(cudaFree(nullptr));  // the runtime's primary context, current for the driver calls
   for (size_t i = 0; i < sets.size(); ++i) {
-    CHECK_CU(cuModuleGetFunction(&sets[i].div, load_module(files[i].first), "pf_div_vec"));
-    CHECK_CU(cuModuleGetFunction(&sets[i].log, load_module(files[i].second), "pf_log_vec"));
+    const char* suffix = sets[i].strided ? "_strided" : "_vec";
+    CHECK_CU(cuModuleGetFunction(&sets[i].div, load_module(files[i].first),
+                                 (std::string("pf_div") + suffix).c_str()));
+    CHECK_CU(cuModuleGetFunction(&sets[i].log, load_module(files[i].second),
+                                 (std::string("pf_log") + suffix).c_str()));
   }
   cudaStream_t s;
   CHECK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
