@@ -4,6 +4,10 @@
 
 namespace pf::gpu {
 
+namespace {
+constexpr int64_t kTinyElementwise = PF_EW_THREADS;
+}  // namespace
+
 int64_t vector_width(DType compute) {
   size_t s = dtype_size(compute);
   return s >= 2 ? static_cast<int64_t>(16 / s) : 8;
@@ -53,7 +57,13 @@ Status launch_elementwise_into(PlanBuilder& b, const EwLaunch& launch, const Dev
     p.s[i] = launch.s[i];
     p.si[i] = launch.si[i];
   }
-  if (vec_ok) {
+  // A tensor of at most one block of threads whose size is not a multiple of
+  // the vector goes to the strided kernel, one element per thread: the
+  // vector kernel's tail thread cost a three-op chain of 121 floats about
+  // 0.9 us on the H200, the strided kernel loses 0.2 us where there is no
+  // tail and more above one block (bench/results/device-20261203.md).
+  const bool tiny_with_tail = n <= kTinyElementwise && n % vec != 0;
+  if (vec_ok && !tiny_with_tail) {
     return b.add_kernel(launch.file, launch.compute, "pf_" + launch.kernel + "_vec",
                         linear_launch(n, PF_EW_THREADS * vec, PF_EW_THREADS), p);
   }

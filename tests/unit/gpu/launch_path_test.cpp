@@ -1,5 +1,5 @@
-// Which kernels the baseline launches for cat of views and for depthwise
-// convolutions, where the launch count and kernel choice are the speed
+// Which kernels the baseline launches for cat of views, depthwise
+// convolutions and tiny elementwise chains, where the launch count and kernel choice are the speed
 // (PyTorch launches one batched cat per 64 inputs, strided inputs too, and
 // one depthwise kernel): the plan's steps, exactly, and the result against
 // the CPU reference.
@@ -64,6 +64,22 @@ const std::vector<PathCase>& path_cases() {
        {{1, 8, 10, 10}, {8, 1, 3, 3}},
        DType::float32,
        "pf_conv_direct_k3"},
+      // Elementwise chains: vectorised unless the tensor is at most one
+      // block of threads and has a tail (a size not a multiple of the
+      // vector); then the strided kernel, one element per thread.
+      {"x", "return (torch.exp(x / 8),)", {{16, 16}}, DType::float32, "pf_div_vec, pf_exp_vec"},
+      {"x", "return (torch.exp(x / 8),)", {{8, 8}}, DType::float32, "pf_div_vec, pf_exp_vec"},
+      {"x",
+       "return (torch.exp(x / 8),)",
+       {{11, 11}},
+       DType::float32,
+       "pf_div_strided, pf_exp_strided"},
+      {"x",
+       "return (torch.exp(x / 8),)",
+       {{9, 13}},
+       DType::float16,
+       "pf_div_strided, pf_exp_strided"},
+      {"x", "return (torch.exp(x / 8),)", {{45, 45}}, DType::float16, "pf_div_vec, pf_exp_vec"},
   };
   return cases;
 }
@@ -82,7 +98,7 @@ Result<GraphRun> run_case(GpuRuntime& rt, const PathCase& c) {
   return run_both(rt, g, inputs);
 }
 
-TEST(LaunchPaths, CatOfViewsAndDepthwiseConvolutions) {
+TEST(LaunchPaths, CatOfViewsDepthwiseConvolutionsAndTinyChains) {
   PF_REQUIRE_GPU();
   GpuRuntime* rt = runtime();
   ASSERT_NE(rt, nullptr);
