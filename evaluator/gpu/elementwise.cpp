@@ -79,7 +79,8 @@ Status launch_elementwise_into(PlanBuilder& b, const EwLaunch& launch, const Dev
   }
   PF_ASSIGN(p.oc, make_offset_calc(layout, sizes));
   return b.add_kernel(launch.file, launch.compute, "pf_" + launch.kernel + "_strided",
-                      linear_launch(n, PF_EW_THREADS * PF_EW_STRIDED_WORK, PF_EW_THREADS), p);
+                      linear_launch(n, int64_t{PF_EW_THREADS} * PF_EW_STRIDED_WORK, PF_EW_THREADS),
+                      p);
 }
 
 }  // namespace pf::gpu
