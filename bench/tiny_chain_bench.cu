@@ -43,27 +43,7 @@
 #include <vector>
 
 #include "../evaluator/gpu/kernels/pf_abi.cuh"
-
-#define CHECK(x)                                                                          \
-  do {                                                                                    \
-    cudaError_t e_ = (x);                                                                 \
-    if (e_ != cudaSuccess) {                                                              \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x,                      \
-                   cudaGetErrorString(e_));                                               \
-      std::exit(1);                                                                       \
-    }                                                                                     \
-  } while (0)
-
-#define CHECK_CU(x)                                                                       \
-  do {                                                                                    \
-    CUresult r_ = (x);                                                                    \
-    if (r_ != CUDA_SUCCESS) {                                                             \
-      const char* s_ = nullptr;                                                           \
-      cuGetErrorString(r_, &s_);                                                          \
-      std::fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #x, s_ ? s_ : "?");      \
-      std::exit(1);                                                                       \
-    }                                                                                     \
-  } while (0)
+#include "cuda_check.cuh"
 
 namespace {
 

@@ -4,10 +4,6 @@
 
 namespace pf::gpu {
 
-namespace {
-constexpr int64_t kTinyElementwise = PF_EW_THREADS;
-}  // namespace
-
 int64_t vector_width(DType compute) {
   size_t s = dtype_size(compute);
   return s >= 2 ? static_cast<int64_t>(16 / s) : 8;
@@ -62,7 +58,7 @@ Status launch_elementwise_into(PlanBuilder& b, const EwLaunch& launch, const Dev
   // vector kernel's tail thread cost a three-op chain of 121 floats about
   // 0.9 us on the H200, the strided kernel loses 0.2 us where there is no
   // tail and more above one block (bench/results/device-20261203.md).
-  const bool tiny_with_tail = n <= kTinyElementwise && n % vec != 0;
+  const bool tiny_with_tail = n <= PF_EW_THREADS && n % vec != 0;
   if (vec_ok && !tiny_with_tail) {
     return b.add_kernel(launch.file, launch.compute, "pf_" + launch.kernel + "_vec",
                         linear_launch(n, PF_EW_THREADS * vec, PF_EW_THREADS), p);

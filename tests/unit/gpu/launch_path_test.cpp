@@ -1,8 +1,8 @@
 // Which kernels the baseline launches for cat of views, depthwise
-// convolutions and tiny elementwise chains, where the launch count and kernel choice are the speed
-// (PyTorch launches one batched cat per 64 inputs, strided inputs too, and
-// one depthwise kernel): the plan's steps, exactly, and the result against
-// the CPU reference.
+// convolutions and tiny elementwise chains, where the launch count and
+// kernel choice are the speed (PyTorch launches one batched cat per 64
+// inputs, strided inputs too, and one depthwise kernel): the plan's steps,
+// exactly, and the result against the CPU reference.
 #include <gtest/gtest.h>
 
 #include "evaluator/dialect/graph_builder.h"
